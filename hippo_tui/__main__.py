@@ -1,0 +1,3 @@
+from hippo_tui.cli import main
+
+raise SystemExit(main())

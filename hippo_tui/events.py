@@ -1,0 +1,158 @@
+"""The event types: the one contract between the engine and any front end.
+
+Events are also the wire format: each is a pydantic model with a ``type`` field, and
+``hippo-tui ask --json`` prints them one per line. Parse a line back with ``parse_event``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    # Seconds since the answer started (the engine's clock; frozen in snapshot tests).
+    t: float = 0.0
+
+
+Phase = Literal["searching", "writing", "checking"]
+
+
+class ThinkingEvent(_Event):
+    """What the assistant is doing now ("Searching the knowledge base for …")."""
+
+    type: Literal["thinking"] = "thinking"
+    text: str
+    phase: Phase = "searching"
+
+
+class SourcePreview(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    title: str
+    snippet: str
+    publisher: str | None = None
+    updated: str | None = None
+
+
+class SourcesEvent(_Event):
+    """Previews of what retrieval found, before (or while) the answer arrives. Added, never replaced."""
+
+    type: Literal["sources"] = "sources"
+    sources: list[SourcePreview]
+    query: str = ""
+
+
+class TextEvent(_Event):
+    """A released piece of the answer, already sanitised and free of partial markers.
+
+    ``delta`` is the raw released text (complete ``[uuid]`` markers included, for the record);
+    ``display`` is the same piece with markers shown as compact pending numbers (``[·1]``),
+    so no front end has to parse model output.
+    """
+
+    type: Literal["text"] = "text"
+    delta: str
+    display: str
+    held: int = 0  # characters the guard is still holding back after this release
+
+
+ResetReason = Literal["safety", "tool_call"]
+
+
+class ResetEvent(_Event):
+    """A retraction: the front end removes exactly ``withdrawn_display`` from the end of the answer."""
+
+    type: Literal["reset"] = "reset"
+    reason: ResetReason
+    rule: str | None = None  # the safety rule's name when reason == "safety"
+    withdrawn: str  # raw released text withdrawn (kept in the audit record)
+    withdrawn_display: str  # the same text as it was displayed
+    note: str  # a short human-readable why, shown where the text was
+
+
+class Citation(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    number: int
+    title: str
+    grounding: Literal["grounded", "unchecked"]  # both passed check one; only these are shown
+
+
+class VerificationSummary(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    attempted: int = 0  # distinct source ids cited
+    confirmed: int = 0  # check one passed
+    missing: int = 0
+    retired: int = 0
+    grounded: int = 0  # check two passed
+    ungrounded: int = 0
+    unchecked: int = 0  # check two did not run or gave no verdict for it
+    note: str | None = None  # e.g. "Verification unavailable: timed out"
+    seconds: float = 0.0
+
+
+Outcome = Literal["complete", "cancelled", "withdrawn", "error"]
+
+
+class EndEvent(_Event):
+    """The final answer with only verified citations attached (``[1]``, ``[2]`` in order of first use)."""
+
+    type: Literal["end"] = "end"
+    text: str
+    citations: list[Citation]
+    audit_id: int | None
+    outcome: Outcome = "complete"
+    verification: VerificationSummary = Field(default_factory=VerificationSummary)
+    backend: str = ""
+    model: str = ""
+
+
+ErrorKind = Literal[
+    "connection",  # refused, DNS, unreachable
+    "auth",  # 401/403
+    "not_found",  # 404: model or endpoint
+    "rate_limit",  # 429
+    "server",  # 5xx
+    "stream_cut",  # the stream ended mid-answer
+    "bad_response",  # malformed JSON, unexpected shape
+    "length",  # finish_reason == "length"
+    "content_filter",
+    "store",  # the database
+    "usage",
+    "internal",
+]
+
+
+class ErrorEvent(_Event):
+    """Something went wrong; the answer so far is kept in the record. ``action`` says what to do."""
+
+    type: Literal["error"] = "error"
+    kind: ErrorKind
+    message: str
+    action: str = ""
+    partial_text: str = ""
+    audit_id: int | None = None
+
+
+Event = Annotated[
+    ThinkingEvent | SourcesEvent | TextEvent | ResetEvent | EndEvent | ErrorEvent,
+    Field(discriminator="type"),
+]
+
+_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def parse_event(line: str | bytes) -> Event:
+    """One JSON line back into its event type (raises pydantic.ValidationError when it is not one)."""
+    return _ADAPTER.validate_json(line)
+
+
+def to_json(event: Event) -> str:
+    return event.model_dump_json()

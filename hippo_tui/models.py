@@ -1,0 +1,72 @@
+"""Domain records shared by the store, the engine and verification (not events: those are in events.py)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from hippo_tui.citations import canonical_id
+
+SourceStatus = Literal["active", "retired"]
+
+
+class Source(BaseModel):
+    """One knowledge-base row. ``excerpt`` is the text a citation is checked against."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    title: str = Field(min_length=1)
+    excerpt: str = Field(min_length=1)
+    body: str | None = None
+    publisher: str | None = None
+    url: str | None = None
+    updated: date | None = None
+    status: SourceStatus = "active"
+    retired_reason: str | None = None
+    superseded_by: str | None = None
+
+    @field_validator("id", "superseded_by")
+    @classmethod
+    def _canonical(cls, v: str | None) -> str | None:
+        return None if v is None else canonical_id(v)
+
+
+class SearchHit(BaseModel):
+    id: str
+    title: str
+    snippet: str  # plain text; matched terms wrapped in « and » (front ends style them)
+    excerpt: str
+    score: float
+    publisher: str | None = None
+    updated: date | None = None
+
+
+LookupStatus = Literal["active", "retired", "missing"]
+
+
+class Lookup(BaseModel):
+    """What ``Store.get_many`` says of one id."""
+
+    id: str
+    status: LookupStatus
+    source: Source | None = None
+
+
+CheckOne = Literal["confirmed", "missing", "retired"]
+CheckTwo = Literal["grounded", "ungrounded", "unchecked"]
+
+
+class CitationAttempt(BaseModel):
+    """One cited source id in one answer, with both checks. Every attempt is recorded, shown or not."""
+
+    source_id: str
+    claims: list[str]
+    check_one: CheckOne
+    check_two: CheckTwo = "unchecked"
+    reason: str = ""  # why it is flagged / ungrounded / unchecked
+    shown: bool = False
+    number: int | None = None  # its [n] in the final text when shown
+    title: str | None = None
