@@ -70,3 +70,32 @@ class CitationAttempt(BaseModel):
     shown: bool = False
     number: int | None = None  # its [n] in the final text when shown
     title: str | None = None
+
+
+AnswerOutcome = Literal["in_flight", "complete", "cancelled", "withdrawn", "error"]
+
+
+class ResetRecord(BaseModel):
+    reason: str  # "safety" | "tool_call"
+    rule: str | None = None
+    withdrawn: str  # the raw text withdrawn
+    withdrawn_chars: int
+    at: float = 0.0  # seconds since the answer started
+
+
+class AnswerRecord(BaseModel):
+    """One answer in the audit record: everything needed to see what happened and why."""
+
+    id: int
+    created: str  # ISO 8601, UTC
+    question: str
+    model: str
+    backend: str
+    outcome: AnswerOutcome
+    raw_text: str = ""  # everything the model wrote, withdrawn parts included
+    final_text: str = ""  # what the reader was shown at the end
+    error: str | None = None
+    timings: dict[str, float] = Field(default_factory=dict)  # ttft, total, verification, …
+    conversation_id: str | None = None
+    resets: list[ResetRecord] = Field(default_factory=list)
+    citations: list[CitationAttempt] = Field(default_factory=list)
