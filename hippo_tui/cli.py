@@ -36,7 +36,8 @@ _SETTING_FLAGS = (
 
 def settings_parser() -> argparse.ArgumentParser:
     """The flags every command shares (model, data, cassettes). Used as a parent parser."""
-    p = argparse.ArgumentParser(add_help=False)
+    # SUPPRESS: an absent flag sets nothing, so `hippo-tui --model m ask …` is not undone by the sub-parser.
+    p = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
     g = p.add_argument_group("model and data")
     g.add_argument("--config", type=Path, help="config file (TOML); default: the platform's config folder")
     g.add_argument(

@@ -90,7 +90,7 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _line_of(text: str, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=", re.M)
+    pattern = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=", re.M)
     m = pattern.search(text)
     return text.count("\n", 0, m.start()) + 1 if m else None
 

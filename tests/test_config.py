@@ -1,0 +1,83 @@
+"""Settings precedence (flags > env > file > defaults) and clear errors for a bad config file."""
+
+from pathlib import Path
+
+import pytest
+
+from hippo_tui.cli import EXIT_USAGE, main
+from hippo_tui.config import ConfigError, load_settings
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "hippo_tui" / "data" / "config.example.toml"
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "config.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_defaults_are_the_offline_demo(tmp_path):
+    s = load_settings({}, env={"HIPPO_HOME": str(tmp_path)})
+    assert s.resolved_backend() == "offline"
+    assert s.grounding_timeout == 12.0
+    assert s.db_path() == tmp_path / "hippo.db"
+
+
+def test_precedence_flags_over_env_over_file(tmp_path):
+    cfg = _write(tmp_path, 'model = "from-file"\nbase_url = "http://file:1/v1"\ngrounding_timeout = 5\n')
+    env = {"HIPPO_MODEL": "from-env"}
+    s = load_settings({}, config_path=cfg, env=env)
+    assert (s.model, s.base_url, s.grounding_timeout) == ("from-env", "http://file:1/v1", 5.0)
+    s = load_settings({"model": "from-flag", "base_url": None}, config_path=cfg, env=env)
+    assert s.model == "from-flag"
+    assert s.base_url == "http://file:1/v1"  # a flag left unset does not erase the file's value
+    assert s.resolved_backend() == "openai"
+
+
+def test_openai_env_names_are_the_fallback(tmp_path):
+    env = {"OPENAI_BASE_URL": "http://o:1/v1", "OPENAI_API_KEY": "k1", "HIPPO_API_KEY": ""}
+    s = load_settings({}, env=env)
+    assert (s.base_url, s.api_key) == ("http://o:1/v1", "k1")
+    s = load_settings({}, env={**env, "HIPPO_BASE_URL": "http://h:2/v1", "HIPPO_API_KEY": "k2"})
+    assert (s.base_url, s.api_key) == ("http://h:2/v1", "k2")
+
+
+def test_config_file_from_env_and_relative_paths(tmp_path):
+    cfg = _write(tmp_path, 'home = "data"\n')
+    s = load_settings({}, env={"HIPPO_CONFIG": str(cfg)})
+    assert s.home == tmp_path / "data"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('model = "m"\nmodle = "typo"\n', "line 2, key 'modle': unknown key"),
+        ('model = "m"\n\ngrounding_timeout = "soon"\n', "line 3, key 'grounding_timeout'"),
+        ("grounding_timeout = -1\n", "line 1, key 'grounding_timeout'"),
+        ('model = "m\n', "not valid TOML"),
+        ("[keys]\nhelp = 3\n", "key 'keys.help'"),
+    ],
+)
+def test_bad_file_names_file_line_and_key(tmp_path, text, expected):
+    cfg = _write(tmp_path, text)
+    with pytest.raises(ConfigError) as e:
+        load_settings({}, config_path=cfg, env={})
+    assert str(cfg) in str(e.value)
+    assert expected in str(e.value)
+
+
+def test_missing_explicit_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="not found"):
+        load_settings({}, config_path=tmp_path / "nope.toml", env={})
+
+
+def test_cli_reports_bad_config_and_exits_2(tmp_path, capsys):
+    cfg = _write(tmp_path, "colour = 'blue'\n")
+    assert main(["--config", str(cfg)]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "line 1, key 'colour': unknown key" in err and str(cfg) in err
+
+
+def test_example_config_file_is_valid(tmp_path):
+    s = load_settings({}, config_path=EXAMPLE, env={})
+    assert s.resolved_backend() in {"offline", "openai"}
