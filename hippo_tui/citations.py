@@ -1,14 +1,388 @@
-"""Citation markers, sentence splitting and claims_by_source. The marker regex lives here and only here."""
+"""Citation markers, sentence splitting and claims_by_source. The marker regex lives here and only here.
+
+The model cites a source by writing its id in square brackets after the sentence it supports. Real
+output is messier than ``[uuid]``: upper case, padding spaces, ``[id1, id2]`` lists, markers before or
+after the full stop, and look-alikes (``[1]``, ``arr[0]``, links, code) that are not markers.
+"""
 
 from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterator, Mapping
 
 # A canonical marker: a lowercase UUID in square brackets.
 MARKER = re.compile(r"\[([0-9a-f-]{36})\]")
+
+_HEX = "[0-9a-fA-F]"
+_UUID_GROUPS = (8, 4, 4, 4, 12)
+_ID = "-".join(f"{_HEX}{{{n}}}" for n in _UUID_GROUPS)
+MAX_IDS_PER_MARKER = 8
+# What models really write: any case, up to two padding spaces, up to eight ids separated by commas.
+# Not followed by "(" — "[id](url)" is a Markdown link, not a citation.
+LENIENT_MARKER = re.compile(
+    rf"\[ {{0,2}}({_ID}(?: {{0,2}}, {{0,2}}{_ID}){{0,{MAX_IDS_PER_MARKER - 1}}}) {{0,2}}\](?!\()"
+)
+_ID_IN_MARKER = re.compile(_ID)
+
+
+def _id_prefix() -> str:
+    # Any proper prefix of the 8-4-4-4-12 shape, as alternatives: "", "1a", "1a2b3c4d-", "…-12ab" …
+    alts = []
+    done = ""
+    for n in _UUID_GROUPS:
+        alts.append(f"{done}{_HEX}{{0,{n - 1}}}")
+        done += f"{_HEX}{{{n}}}"
+        alts.append(done + "-" if n != 12 else done)
+        done += "-"
+    return "(?:" + "|".join(alts) + ")"
+
+
+# The tail of a text that could still become a marker: "[" then a prefix of the lenient form.
+_PARTIAL_MARKER = re.compile(
+    rf"\[ {{0,2}}(?:{_ID} {{0,2}}, {{0,2}}){{0,{MAX_IDS_PER_MARKER - 1}}}(?:{_id_prefix()}|{_ID} {{1,2}}|{_ID} {{0,2}}, {{0,2}})"
+)
+MAX_MARKER_LEN = 2 + MAX_IDS_PER_MARKER * (36 + 5) + 2
 
 
 def canonical_id(value: str) -> str:
     """A source id in canonical form (lowercase, hyphenated UUID). Raises ValueError when it is not a UUID."""
     return str(uuid.UUID(value.strip()))
+
+
+def partial_marker_start(text: str) -> int | None:
+    """Where a trailing, not yet complete marker starts in ``text`` (``None`` when the tail cannot become one)."""
+    i = text.rfind("[", max(0, len(text) - MAX_MARKER_LEN))
+    if i < 0 or _PARTIAL_MARKER.fullmatch(text, i) is None:
+        return None
+    return i
+
+
+# ---------------------------------------------------------------------------------------------------
+# Code: nothing inside inline code or a fence is a marker or a sentence boundary.
+
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
+_BACKTICKS = re.compile(r"`+")
+
+
+def code_ranges(text: str) -> list[tuple[int, int]]:
+    """Spans of fenced code blocks and inline code spans, in order, not overlapping."""
+    ranges: list[tuple[int, int]] = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        fence = _FENCE_OPEN.search(text, pos)
+        stop = fence.start() if fence else n
+        _inline_ranges(text, pos, stop, ranges)
+        if fence is None:
+            break
+        run = fence.group(1)
+        close = re.compile(rf"^ {{0,3}}{re.escape(run[0])}{{{len(run)},}}[ \t]*$", re.MULTILINE)
+        line_end = text.find("\n", fence.end())
+        if line_end < 0:
+            ranges.append((fence.start(), n))
+            break
+        m = close.search(text, line_end + 1)
+        end = m.end() if m else n
+        ranges.append((fence.start(), end))
+        pos = end
+    return ranges
+
+
+def _inline_ranges(text: str, start: int, stop: int, out: list[tuple[int, int]]) -> None:
+    # CommonMark: a run of n backticks opens a span closed by the next run of exactly n backticks;
+    # an unmatched run is literal. A blank line ends the paragraph, and any span with it.
+    pos = start
+    while True:
+        m = _BACKTICKS.search(text, pos, stop)
+        if m is None:
+            return
+        width = m.end() - m.start()
+        para_end = text.find("\n\n", m.end(), stop)
+        limit = stop if para_end < 0 else para_end
+        j = m.end()
+        while True:
+            c = _BACKTICKS.search(text, j, limit)
+            if c is None or c.end() - c.start() == width:
+                break
+            j = c.end()
+        if c is None:
+            pos = m.end()
+            continue
+        out.append((m.start(), c.end()))
+        pos = c.end()
+
+
+def _outside(ranges: list[tuple[int, int]], start: int) -> bool:
+    return not any(a <= start < b for a, b in ranges)
+
+
+def _markers(text: str, ranges: list[tuple[int, int]] | None = None) -> Iterator[re.Match[str]]:
+    if "[" not in text:
+        return
+    if ranges is None:
+        ranges = code_ranges(text)
+    for m in LENIENT_MARKER.finditer(text):
+        if not ranges or _outside(ranges, m.start()):
+            yield m
+
+
+def marker_ids(m: re.Match[str]) -> list[str]:
+    """The canonical ids of one marker match, in order, without repeats."""
+    ids: list[str] = []
+    for raw in _ID_IN_MARKER.findall(m.group(1)):
+        cid = raw.lower()
+        if cid not in ids:
+            ids.append(cid)
+    return ids
+
+
+def cited_ids(text: str) -> list[str]:
+    """Distinct canonical source ids cited in ``text``, in order of first appearance (code excluded)."""
+    seen: dict[str, None] = {}
+    for m in _markers(text):
+        for cid in marker_ids(m):
+            seen.setdefault(cid, None)
+    return list(seen)
+
+
+_WS_BEFORE = re.compile(r"[ \t]+\Z")
+
+
+def finalize_markers(text: str, numbers: Mapping[str, int]) -> str:
+    """Markers to ``[n]`` for ids in ``numbers``; every other marker removed with the whitespace before it."""
+    out: list[str] = []
+    pos = 0
+    for m in _markers(text):
+        ids = [cid for cid in marker_ids(m) if cid in numbers]
+        piece = text[pos : m.start()]
+        if ids:
+            out.append(piece)
+            out.append("".join(f"[{numbers[cid]}]" for cid in ids))
+        else:
+            out.append(_WS_BEFORE.sub("", piece))
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def strip_markers(text: str) -> str:
+    """``text`` with every marker removed (with the whitespace before it)."""
+    return finalize_markers(text, {})
+
+
+# ---------------------------------------------------------------------------------------------------
+# Sentences.
+
+_ABBREVIATIONS = frozenset(
+    "e.g i.e dr mr mrs ms prof st vs approx ca cf al fig figs no nos ref refs incl resp max min "
+    "b.i.d t.i.d q.i.d q.d q.h p.o p.r.n h.s a.c p.c i.v i.m s.c u.s".split()
+)
+_TERMINATOR = re.compile(r"[.!?…]+")
+_CLOSERS = re.compile(r"[\"'”’»)\]]*")
+_TRAILING_MARKERS = re.compile(rf"(?:\s*{LENIENT_MARKER.pattern})*")
+_WORD_BEFORE = re.compile(r"[A-Za-z.]*\Z")
+_LIST_PREFIX = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:[-*+]\s+|\d{1,3}[.)]\s+)?")
+_WS = re.compile(r"\s+")
+
+
+def _is_abbreviation(text: str, dot: int) -> bool:
+    word = _WORD_BEFORE.search(text, 0, dot).group().strip(".").lower()
+    if not word:
+        return False
+    if word in _ABBREVIATIONS:
+        return True
+    if len(word) == 1 and text[dot - 1].isupper():  # an initial: "J. Smith"
+        return True
+    return bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", word))  # dotted forms like "b.i.d"
+
+
+def _masked(text: str, ranges: list[tuple[int, int]]) -> str:
+    # Code content replaced (same length) so its dots and newlines are never boundaries.
+    if not ranges:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for a, b in ranges:
+        parts.append(text[pos:a])
+        parts.append("x" * (b - a))
+        pos = b
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _sentence_spans(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    masked = _masked(text, ranges)
+    n = len(text)
+    cuts: set[int] = set()
+    for a, b in ranges:
+        if text.startswith(("`" * 3, "~" * 3), a + len(text[a:b]) - len(text[a:b].lstrip(" "))):
+            cuts.update((a, b))  # a fenced block stands alone
+    for m in _TERMINATOR.finditer(masked):
+        if m.group() == "." and _is_abbreviation(masked, m.start()):
+            continue
+        j = _CLOSERS.match(masked, m.end()).end()
+        j = _TRAILING_MARKERS.match(masked, j).end()
+        if j < n and not masked[j].isspace():
+            continue  # "2.5", "e.g.," or a dot inside a word
+        nxt = _WS.match(masked, j)
+        k = nxt.end() if nxt else j
+        if m.group() == "." and k < n and masked[k].islower():
+            continue  # "approx. twice": a sentence does not start in lower case
+        cuts.add(j)
+    for nl in re.finditer(r"\n", masked):
+        cuts.add(_TRAILING_MARKERS.match(masked, nl.start()).end())
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for cut in sorted(cuts):
+        if cut > start:
+            spans.append((start, cut))
+            start = cut
+    if start < n:
+        spans.append((start, n))
+    return spans
+
+
+def _clean(text: str) -> str:
+    return _LIST_PREFIX.sub("", text.strip(), count=1).strip()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences (and list items, lines, code blocks) of ``text``, stripped, markers kept in place.
+
+    A marker that follows a full stop (``… daily. [id]``) stays with the sentence before it. Decimals,
+    common clinical abbreviations (``e.g.``, ``b.i.d.``, ``approx.``, ``Dr.``) and initials do not end a
+    sentence; line breaks do.
+    """
+    ranges = code_ranges(text)
+    out = []
+    for a, b in _sentence_spans(text, ranges):
+        s = _clean(text[a:b])
+        if s:
+            out.append(s)
+    return out
+
+
+def claims_by_source(answer: str) -> dict[str, list[str]]:
+    """For every cited source id (canonical), the sentences citing it: markers removed, whitespace
+    collapsed, de-duplicated, in order."""
+    ranges = code_ranges(answer)
+    markers = list(_markers(answer, ranges))
+    claims: dict[str, list[str]] = {}
+    if not markers:
+        return claims
+    spans = _sentence_spans(answer, ranges)
+    k = 0
+    for a, b in spans:
+        ids: list[str] = []
+        while k < len(markers) and markers[k].start() < b:
+            for cid in marker_ids(markers[k]):
+                if cid not in ids:
+                    ids.append(cid)
+            k += 1
+        if not ids:
+            continue
+        claim = _WS.sub(" ", _clean(strip_markers(answer[a:b]))).strip()
+        if not claim:
+            continue
+        for cid in ids:
+            bucket = claims.setdefault(cid, [])
+            if claim not in bucket:
+                bucket.append(claim)
+    return claims
+
+
+# ---------------------------------------------------------------------------------------------------
+# Streaming display.
+
+_STREAM_TOKEN = re.compile(rf"`+|~{{3,}}|\n|{LENIENT_MARKER.pattern}")
+
+
+class PendingMarkers:
+    """Shows complete markers in released text as pending numbers (``[·1]``) while the answer streams.
+
+    Chunks come from the guard, so they never hold a partial marker. Inline-code and fence state is
+    tracked across chunks (a backtick run at the end of a chunk is interpreted once the next chunk shows
+    where it ends), so markers inside code are left alone. Each chunk is scanned once: linear time.
+    """
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+        self._inline = 0  # width of the open inline-code run, 0 when none
+        self._fence = ""  # the opening fence run while inside a fenced block
+        self._line_start = True  # only up to three spaces since the last newline
+        self._indent = 0
+        self._blank_line = True  # the current line is still empty (for paragraph ends)
+        self._run = ""  # a backtick/tilde run at the end of the last chunk, not yet interpreted
+        self._run_line_start = False
+
+    def feed(self, chunk: str) -> str:
+        out: list[str] = []
+        pos = 0
+        if self._run:
+            c = self._run[0]
+            j = len(chunk) - len(chunk.lstrip(c))
+            self._run += chunk[:j]
+            out.append(chunk[:j])
+            pos = j
+            if pos == len(chunk):
+                return "".join(out)
+            self._apply_run(self._run, self._run_line_start)
+            self._run = ""
+        for m in _STREAM_TOKEN.finditer(chunk, pos):
+            between = chunk[pos : m.start()]
+            self._text(between)
+            out.append(between)
+            tok = m.group()
+            pos = m.end()
+            if tok == "\n":
+                out.append(tok)
+                if self._blank_line:
+                    self._inline = 0  # a blank line ends the paragraph and any open inline code
+                self._line_start, self._indent, self._blank_line = True, 0, True
+            elif tok[0] in "`~":
+                out.append(tok)
+                if pos == len(chunk):
+                    self._run, self._run_line_start = tok, self._line_start
+                else:
+                    self._apply_run(tok, self._line_start)
+            else:
+                out.append(tok if self._inline or self._fence else self._pending(m))
+                self._line_start = self._blank_line = False
+        rest = chunk[pos:]
+        self._text(rest)
+        out.append(rest)
+        return "".join(out)
+
+    def _text(self, s: str) -> None:
+        if not s:
+            return
+        stripped = s.lstrip(" ")
+        if self._line_start:
+            self._indent += len(s) - len(stripped)
+            if stripped or self._indent > 3:
+                self._line_start = False
+        if stripped:
+            self._blank_line = False
+
+    def _apply_run(self, run: str, at_line_start: bool) -> None:
+        c, width = run[0], len(run)
+        if self._fence:
+            if at_line_start and c == self._fence[0] and width >= len(self._fence):
+                self._fence = ""
+        elif at_line_start and width >= 3:
+            self._fence = run
+            self._inline = 0
+        elif c == "`":
+            if not self._inline:
+                self._inline = width
+            elif self._inline == width:
+                self._inline = 0
+        self._line_start = self._blank_line = False
+
+    def _pending(self, m: re.Match[str]) -> str:
+        parts = []
+        for cid in marker_ids(m):
+            n = self.numbers.setdefault(cid, len(self.numbers) + 1)
+            parts.append(f"[·{n}]")
+        return "".join(parts)
