@@ -1,0 +1,180 @@
+"""The model/endpoint switcher: backend, base URL, model and API key, checked before it dismisses.
+
+Dismisses with ``{"backend", "base_url", "model", "api_key"}`` or None. ``api_key`` is None when the key
+field was left empty (keep the current key); the key itself is never shown, only whether one is set.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Footer, Input, RadioButton, RadioSet, Static
+
+from hippo_tui.ui.screens._base import PanelScreen
+
+BACKENDS = ("offline", "openai")
+_LABELS = {"offline": "offline, built in", "openai": "OpenAI-compatible server"}
+
+
+class MarkedRadioButton(RadioButton):
+    """A radio button whose state is a mark (● or blank), not only a colour: readable with NO_COLOR."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "●" if self.value else " "
+        return super()._button
+
+
+def validate_endpoint(backend: str, base_url: str, model: str) -> list[str]:
+    """What is wrong with these values, as messages a user can act on (empty when they are fine)."""
+    if backend not in BACKENDS:
+        return [f"Choose a backend: {' or '.join(BACKENDS)}."]
+    if backend == "offline":
+        return []
+    problems: list[str] = []
+    url = base_url.strip()
+    if not url:
+        problems.append("Enter the server's base URL, e.g. http://localhost:11434/v1")
+    else:
+        try:
+            parts = urlsplit(url)
+            port_ok = parts.port is None or 0 < parts.port < 65536
+        except ValueError:
+            parts, port_ok = None, False
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            problems.append("The base URL must start with http:// or https:// and name a host.")
+        elif not port_ok:
+            problems.append("The base URL's port must be a number from 1 to 65535.")
+        elif any(c.isspace() for c in url):
+            problems.append("The base URL cannot contain spaces.")
+    name = model.strip()
+    if not name:
+        problems.append("Enter a model name the server knows, e.g. llama3.1")
+    elif any(c.isspace() for c in name):
+        problems.append("The model name cannot contain spaces.")
+    return problems
+
+
+class EndpointScreen(PanelScreen[dict[str, Any] | None]):
+    """Pick the backend and, for a server, its URL, model and key. ctrl+s or Enter saves, Esc cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("escape", "close", "Cancel"),
+    ]
+
+    DEFAULT_CSS = """
+    EndpointScreen {
+        & > #panel { height: auto; max-height: 100%; }
+        &.-tall > #panel { height: auto; max-height: 90%; }
+        & #endpoint-body { height: auto; max-height: 100%; }
+        & RadioSet, & Input { width: 100%; border: round $border-blurred; border-title-color: $foreground; }
+        & RadioSet:focus-within, & Input:focus { border: round $primary; }
+        & Input.-invalid { border: round $error; }
+        & #endpoint-errors { height: auto; }
+    }
+    """
+
+    def __init__(self, backend: str, base_url: str | None, model: str | None, has_key: bool) -> None:
+        super().__init__()
+        self.current_backend = backend
+        self.base_url = base_url or ""
+        self.model = model or ""
+        self.has_key = has_key
+
+    def compose(self) -> ComposeResult:
+        chosen = (
+            self.current_backend
+            if self.current_backend in BACKENDS
+            else "openai"
+            if self.base_url
+            else "offline"
+        )
+        with Vertical(id="panel") as panel:
+            panel.border_title = "Model and endpoint"
+            panel.border_subtitle = "ctrl+s save · Esc cancel"
+            with VerticalScroll(id="endpoint-body"):
+                radios = RadioSet(
+                    *(MarkedRadioButton(_LABELS[b], value=b == chosen, id=f"backend-{b}") for b in BACKENDS),
+                    id="endpoint-backend",
+                )
+                radios.border_title = "Backend"
+                yield radios
+                url = Input(self.base_url, placeholder="http://localhost:11434/v1", id="endpoint-url")
+                url.border_title = "Base URL"
+                yield url
+                model = Input(self.model, placeholder="e.g. llama3.1", id="endpoint-model")
+                model.border_title = "Model"
+                yield model
+                key = Input(
+                    password=True,
+                    placeholder="saved; type to replace"
+                    if self.has_key
+                    else "none (local servers need none)",
+                    id="endpoint-key",
+                )
+                key.border_title = "API key (set)" if self.has_key else "API key"
+                yield key
+                note = ""
+                if self.current_backend not in BACKENDS:
+                    note = f"Now using: {self.current_backend}. Saving switches to the backend chosen here."
+                yield Static(Content(note), id="endpoint-errors", classes="panel-hint")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.freeze_cursors()
+        self._sync_enabled()
+        self.query_one(RadioSet).focus()
+
+    @property
+    def backend(self) -> str:
+        pressed = self.query_one(RadioSet).pressed_button
+        return pressed.id.removeprefix("backend-") if pressed and pressed.id else "offline"
+
+    def _sync_enabled(self) -> None:
+        # The server fields mean nothing offline; disabled, they are also skipped by tab.
+        offline = self.backend == "offline"
+        for input_id in ("#endpoint-url", "#endpoint-model", "#endpoint-key"):
+            self.query_one(input_id, Input).disabled = offline
+
+    def on_radio_set_changed(self, _: RadioSet.Changed) -> None:
+        self._sync_enabled()
+        self._show_errors([])
+
+    def _show_errors(self, problems: list[str]) -> None:
+        errors = self.query_one("#endpoint-errors", Static)
+        errors.set_class(bool(problems), "panel-error")
+        errors.set_class(not problems, "panel-hint")
+        errors.update(Content("\n".join(f"✗ {p}" for p in problems)))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_save()
+
+    def action_save(self) -> None:
+        backend = self.backend
+        url = self.query_one("#endpoint-url", Input)
+        model = self.query_one("#endpoint-model", Input)
+        key = self.query_one("#endpoint-key", Input)
+        problems = validate_endpoint(backend, url.value, model.value)
+        url.set_class(any("base URL" in p for p in problems), "-invalid")
+        model.set_class(any("model" in p for p in problems), "-invalid")
+        if problems:
+            self._show_errors(problems)
+            return
+        if backend == "offline":
+            self.dismiss({"backend": "offline", "base_url": None, "model": None, "api_key": None})
+            return
+        self.dismiss(
+            {
+                "backend": backend,
+                "base_url": url.value.strip(),
+                "model": model.value.strip(),
+                "api_key": key.value.strip() or None,
+            }
+        )

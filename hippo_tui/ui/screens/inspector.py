@@ -1,0 +1,215 @@
+"""The event inspector: the raw events of an answer with their ``t``, and the numbers they add up to.
+
+Opens on the latest answer; p/n step to earlier and later ones. A row's full event (JSON) shows below
+the table on tall terminals, and with ``d`` on short ones.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import DataTable, Footer, Static
+
+from hippo_tui.events import (
+    EndEvent,
+    ErrorEvent,
+    Event,
+    ResetEvent,
+    SourcesEvent,
+    TextEvent,
+    ThinkingEvent,
+)
+from hippo_tui.safe_text import sanitize
+from hippo_tui.ui.event_log import AnswerMetrics, EventLog, compute_metrics
+from hippo_tui.ui.screens._base import PanelScreen
+
+# A 50,000-character answer is thousands of text events; the table shows both ends of a long answer.
+MAX_ROWS = 1000
+DETAIL_CELL_CHARS = 80
+DETAIL_PANE_CHARS = 4000
+GAP_KEY = "gap"
+
+
+def _flat(text: str, limit: int) -> str:
+    """Sanitised, newlines shown as ⏎, cut to ``limit`` characters."""
+    flat = sanitize(text).replace("\r\n", "\n").replace("\n", "⏎").replace("\t", " ")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def describe(event: Event) -> str:
+    """One line saying what an event carried."""
+    if isinstance(event, ThinkingEvent):
+        return f"{event.phase}: {event.text}"
+    if isinstance(event, SourcesEvent):
+        titles = "; ".join(s.title for s in event.sources)
+        return f"{len(event.sources)} sources: {titles}"
+    if isinstance(event, TextEvent):
+        return f"“{event.display}” held {event.held}"
+    if isinstance(event, ResetEvent):
+        rule = f" ({event.rule})" if event.rule else ""
+        return f"{event.reason}{rule}: {len(event.withdrawn_display)} chars withdrawn · {event.note}"
+    if isinstance(event, EndEvent):
+        v = event.verification
+        note = f" · {v.note}" if v.note else ""
+        return (
+            f"{event.outcome} · {len(event.citations)} shown of {v.attempted} cited · "
+            f"{v.missing} missing, {v.retired} retired, {v.ungrounded} ungrounded, "
+            f"{v.unchecked} unchecked{note}"
+        )
+    if isinstance(event, ErrorEvent):
+        return f"{event.kind}: {event.message}"
+    return event.type  # pragma: no cover - the Event union is closed
+
+
+def _seconds(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f} s"
+
+
+def metrics_content(index: int, total: int, m: AnswerMetrics, dropped: int = 0) -> Content:
+    counts = ", ".join(f"{k} {v}" for k, v in m.counts.items())
+    earlier = f" ({dropped} older dropped)" if dropped else ""
+    parts: list[str | tuple[str, str]] = [
+        (f"Answer {index + 1} of {total}{earlier}", "bold"),
+        f" · {m.outcome} · {m.duration_s:.2f} s\n",
+        ("first text ", "bold"),
+        _seconds(m.first_text_s),
+        " · ",
+        ("held ", "bold"),
+        f"max {m.max_held}, mean {m.mean_held:.1f} chars · ",
+        ("verification ", "bold"),
+        _seconds(m.verification_s),
+        "\n",
+        ("events ", "bold"),
+        f"{m.events} ({counts}) · ",
+        ("resets ", "bold"),
+        f"{m.resets} ({m.withdrawn_chars} chars withdrawn) · ",
+        ("text ", "bold"),
+        f"{m.text_chars} chars",
+    ]
+    return Content.assemble(*parts)
+
+
+class InspectorScreen(PanelScreen[None]):
+    """Every event of an answer in a scrollable table, with time to first text, held, verification."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Close"),
+        Binding("p,left_square_bracket", "earlier", "Earlier"),
+        Binding("n,right_square_bracket", "later", "Later"),
+        Binding("d", "toggle_detail", "Detail"),
+    ]
+
+    # The detail pane needs room: below 30 rows it opens with d instead of sharing the height.
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (30, "-tall")]
+
+    DEFAULT_CSS = """
+    InspectorScreen {
+        & #inspector-metrics { height: auto; }
+        & #inspector-events { height: 1fr; margin-top: 1; }
+        & #inspector-detail { height: 8; border-top: solid $primary; }
+        &.-short #inspector-detail { display: none; }
+        &.-short.-show-detail #inspector-events { display: none; }
+        &.-short.-show-detail #inspector-detail { display: block; height: 1fr; }
+        &.-tall.-hide-detail #inspector-detail { display: none; }
+    }
+    """
+
+    index: reactive[int] = reactive(-1, init=False)
+
+    def __init__(self, log: EventLog) -> None:
+        super().__init__()
+        self.event_log = log
+        self._answers = log.answers()  # a snapshot: the live log may grow while the panel is open
+        self._events: list[Event] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="panel") as panel:
+            panel.border_title = "Event inspector"
+            panel.border_subtitle = "Esc closes"
+            yield Static(id="inspector-metrics")
+            table: DataTable[Text] = DataTable(id="inspector-events", cursor_type="row", zebra_stripes=False)
+            yield table
+            with VerticalScroll(id="inspector-detail"):
+                yield Static(id="inspector-detail-text")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one("#inspector-events", DataTable)
+        table.add_column("t (s)", key="t")
+        table.add_column("type", key="type")
+        table.add_column("what", key="what")
+        if self._answers:
+            self.index = len(self._answers) - 1
+        else:
+            self.query_one("#inspector-metrics", Static).update("No events yet: ask a question first.")
+        table.focus()
+
+    def watch_index(self, index: int) -> None:
+        events = self._answers[index]
+        self._events = events
+        metrics = compute_metrics(events)
+        self.query_one("#inspector-metrics", Static).update(
+            metrics_content(index, len(self._answers), metrics, self.event_log.dropped_answers)
+        )
+        table = self.query_one("#inspector-events", DataTable)
+        table.clear()
+        for row, i in self._rows(len(events)):
+            if i is None:
+                table.add_row(Text(""), Text("…"), Text(row), key=GAP_KEY)
+                continue
+            e = events[i]
+            table.add_row(
+                Text(f"{e.t:.3f}"), Text(e.type), Text(_flat(describe(e), DETAIL_CELL_CHARS)), key=str(i)
+            )
+        table.move_cursor(row=0)
+        self._show_detail(0 if events else None)
+
+    @staticmethod
+    def _rows(n: int) -> list[tuple[str, int | None]]:
+        """Which event indexes get a row: all of them, or both ends with one gap row between."""
+        if n <= MAX_ROWS:
+            return [("", i) for i in range(n)]
+        half = MAX_ROWS // 2
+        gap = (f"{n - 2 * half} events not shown", None)
+        return [("", i) for i in range(half)] + [gap] + [("", i) for i in range(n - half, n)]
+
+    def _show_detail(self, event_index: int | None) -> None:
+        detail = self.query_one("#inspector-detail-text", Static)
+        if event_index is None or not (0 <= event_index < len(self._events)):
+            detail.update("")
+            return
+        raw = self._events[event_index].model_dump_json(indent=1)
+        # JSON escapes C0 controls but not C1 ones or bidi overrides; sanitize covers what JSON does not.
+        detail.update(Content(_flat_json(raw)))
+
+    def on_data_table_row_highlighted(self, message: DataTable.RowHighlighted) -> None:
+        key = message.row_key.value
+        self._show_detail(None if key in (None, GAP_KEY) else int(key))
+
+    def action_earlier(self) -> None:
+        if self._answers and self.index > 0:
+            self.index -= 1
+        else:
+            self.notify("This is the earliest answer kept.", timeout=2)
+
+    def action_later(self) -> None:
+        if self._answers and self.index < len(self._answers) - 1:
+            self.index += 1
+        else:
+            self.notify("This is the latest answer.", timeout=2)
+
+    def action_toggle_detail(self) -> None:
+        visible = self.query_one("#inspector-detail").display
+        self.remove_class("-show-detail", "-hide-detail")
+        self.add_class("-hide-detail" if visible else "-show-detail")
+
+
+def _flat_json(raw: str) -> str:
+    text = sanitize(raw)
+    return text if len(text) <= DETAIL_PANE_CHARS else text[: DETAIL_PANE_CHARS - 1] + "…"
