@@ -1,0 +1,198 @@
+"""The audit half of the Store: every answer, every reset, every citation attempt, shown or not."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from hippo_tui.models import AnswerRecord, CitationAttempt, ResetRecord
+from hippo_tui.store.base import StoreBase
+from hippo_tui.store.errors import UnknownAnswer
+
+FINAL_OUTCOMES = ("complete", "cancelled", "withdrawn", "error")
+_ANSWER_COLUMNS = (
+    "id",
+    "created",
+    "question",
+    "model",
+    "backend",
+    "outcome",
+    "raw_text",
+    "final_text",
+    "error",
+    "timings",
+    "conversation_id",
+)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _answer(row: Sequence[Any]) -> AnswerRecord:
+    data = dict(zip(_ANSWER_COLUMNS, row, strict=True))
+    data["timings"] = json.loads(data["timings"] or "{}")
+    return AnswerRecord.model_validate(data)
+
+
+class AuditMixin(StoreBase):
+    async def begin_answer(
+        self, *, question: str, model: str, backend: str, conversation_id: str | None = None
+    ) -> int:
+        """Record the question at once (outcome "in_flight"), so a crash loses at most this answer's ending."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO answers (created, question, model, backend, conversation_id, outcome) "
+                "VALUES (?, ?, ?, ?, ?, 'in_flight')",
+                (_now(), question, model, backend, conversation_id),
+            )
+            answer_id = cur.lastrowid
+        assert answer_id is not None
+        return int(answer_id)
+
+    async def _require_answer(self, answer_id: int) -> None:
+        cur = await self._db.execute("SELECT 1 FROM answers WHERE id = ?", (answer_id,))
+        if await cur.fetchone() is None:
+            raise UnknownAnswer(f"{self.path}: no answer with id {answer_id} in the audit record")
+
+    async def record_reset(self, answer_id: int, reset: ResetRecord) -> None:
+        async with self._transaction() as db:
+            await self._require_answer(answer_id)
+            await db.execute(
+                "INSERT INTO resets (answer_id, reason, rule, withdrawn, withdrawn_chars, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (answer_id, reset.reason, reset.rule, reset.withdrawn, reset.withdrawn_chars, reset.at),
+            )
+
+    async def record_citations(self, answer_id: int, attempts: list[CitationAttempt]) -> None:
+        """Store the answer's citation attempts, replacing any recorded before (so a caller can record
+        after check one and again after check two)."""
+        rows = [
+            (
+                answer_id,
+                a.source_id,
+                json.dumps(a.claims, ensure_ascii=False),
+                a.check_one,
+                a.check_two,
+                a.reason,
+                int(a.shown),
+                a.number,
+                a.title,
+            )
+            for a in attempts
+        ]
+        async with self._transaction() as db:
+            await self._require_answer(answer_id)
+            await db.execute("DELETE FROM citations WHERE answer_id = ?", (answer_id,))
+            await db.executemany(
+                "INSERT INTO citations (answer_id, source_id, claims, check_one, check_two, reason, shown, "
+                "number, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    async def finish_answer(
+        self,
+        answer_id: int,
+        *,
+        raw_text: str,
+        final_text: str,
+        outcome: str,
+        timings: dict[str, float],
+        error: str | None = None,
+    ) -> None:
+        if outcome not in FINAL_OUTCOMES:
+            raise ValueError(f"outcome must be one of {', '.join(FINAL_OUTCOMES)}, not {outcome!r}")
+        async with self._transaction() as db:
+            await self._require_answer(answer_id)
+            await db.execute(
+                "UPDATE answers SET raw_text = ?, final_text = ?, outcome = ?, timings = ?, error = ?, "
+                "finished = ? WHERE id = ?",
+                (raw_text, final_text, outcome, json.dumps(timings), error, _now(), answer_id),
+            )
+
+    async def _attach(self, answers: list[AnswerRecord]) -> list[AnswerRecord]:
+        """Load the resets and citations of these answers: two queries, whatever their number."""
+        if not answers:
+            return answers
+        by_id = {a.id: a for a in answers}
+        ids = json.dumps(list(by_id))
+        cur = await self._db.execute(
+            "SELECT answer_id, reason, rule, withdrawn, withdrawn_chars, at FROM resets "
+            "WHERE answer_id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            (ids,),
+        )
+        for aid, reason, rule, withdrawn, chars, at in await cur.fetchall():
+            by_id[aid].resets.append(
+                ResetRecord(reason=reason, rule=rule, withdrawn=withdrawn, withdrawn_chars=chars, at=at)
+            )
+        cur = await self._db.execute(
+            "SELECT answer_id, source_id, claims, check_one, check_two, reason, shown, number, title "
+            "FROM citations WHERE answer_id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            (ids,),
+        )
+        for aid, sid, claims, one, two, reason, shown, number, title in await cur.fetchall():
+            by_id[aid].citations.append(
+                CitationAttempt(
+                    source_id=sid,
+                    claims=json.loads(claims),
+                    check_one=one,
+                    check_two=two,
+                    reason=reason,
+                    shown=bool(shown),
+                    number=number,
+                    title=title,
+                )
+            )
+        return answers
+
+    async def list_answers(self, limit: int | None = 50) -> list[AnswerRecord]:
+        """Newest first, with their resets and citation attempts."""
+        with self._errors():
+            cur = await self._db.execute(
+                f"SELECT {', '.join(_ANSWER_COLUMNS)} FROM answers ORDER BY id DESC LIMIT ?",
+                (-1 if limit is None else limit,),
+            )
+            return await self._attach([_answer(r) for r in await cur.fetchall()])
+
+    async def get_answer(self, answer_id: int) -> AnswerRecord | None:
+        with self._errors():
+            cur = await self._db.execute(
+                f"SELECT {', '.join(_ANSWER_COLUMNS)} FROM answers WHERE id = ?", (answer_id,)
+            )
+            row = await cur.fetchone()
+            return (await self._attach([_answer(row)]))[0] if row else None
+
+    async def audit_stats(self) -> list[dict[str, Any]]:
+        """Per model: answers, and how its citations fared in both checks."""
+        sql = """
+            SELECT a.model,
+                   count(DISTINCT a.id),
+                   count(c.id),
+                   coalesce(sum(c.check_one = 'confirmed'), 0),
+                   coalesce(sum(c.check_one = 'missing'), 0),
+                   coalesce(sum(c.check_one = 'retired'), 0),
+                   coalesce(sum(c.check_two = 'grounded'), 0),
+                   coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'ungrounded'), 0),
+                   coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'unchecked'), 0),
+                   coalesce(sum(c.shown), 0)
+            FROM answers a LEFT JOIN citations c ON c.answer_id = a.id
+            GROUP BY a.model ORDER BY a.model
+        """
+        keys = (
+            "model",
+            "answers",
+            "citations",
+            "confirmed",
+            "missing",
+            "retired",
+            "grounded",
+            "ungrounded",
+            "unchecked",
+            "shown",
+        )
+        with self._errors():
+            cur = await self._db.execute(sql)
+            rows = await cur.fetchall()
+        return [dict(zip(keys, r, strict=True)) for r in rows]

@@ -1,0 +1,162 @@
+"""``Store``: opening (first-run build, faults), closing, and the KB and audit halves put together."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+import aiosqlite
+
+from hippo_tui.store.audit import AuditMixin
+from hippo_tui.store.errors import StoreCorrupt, StoreError, StoreReadOnly, translate
+from hippo_tui.store.paths import DEMO_KB
+from hippo_tui.store.schema import MIGRATIONS, OUR_TABLES, SCHEMA_VERSION
+from hippo_tui.store.sources import UPSERT_SQL, SourcesMixin, parse_jsonl, source_to_row
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+DEFAULT_BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write lock
+
+
+def _is_memory(path: Path) -> bool:
+    return str(path) == ":memory:"
+
+
+def _precheck(path: Path) -> Path:
+    """Refuse, before SQLite touches it, anything at the path that is not an SQLite database."""
+    path = path.expanduser()
+    if path.is_dir():
+        raise StoreError(
+            f"{path}: is a folder, not a database file. Point HIPPO_HOME at a folder without it."
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except PermissionError as e:
+        raise StoreReadOnly(
+            f"{path}: cannot create the data folder ({e.strerror}). Set HIPPO_HOME to a writable folder."
+        ) from None
+    except OSError as e:
+        raise StoreError(f"{path}: cannot create the data folder ({e.strerror or e}).") from None
+    if path.exists() and path.stat().st_size > 0:
+        try:
+            with path.open("rb") as f:
+                header = f.read(len(SQLITE_HEADER))
+        except PermissionError as e:
+            raise StoreReadOnly(
+                f"{path}: cannot read the database ({e.strerror}). Check its permissions."
+            ) from None
+        if header != SQLITE_HEADER:
+            raise StoreCorrupt(
+                f"{path}: this file is not an SQLite database. It was left untouched: move it aside, "
+                "or set HIPPO_HOME to another folder, to start a fresh one."
+            )
+    return path
+
+
+class Store(SourcesMixin, AuditMixin):
+    """The knowledge base and the audit record, in one SQLite file (WAL, foreign keys on)."""
+
+    kb_name: str
+
+    @classmethod
+    async def open(
+        cls,
+        path: Path | str,
+        *,
+        seed: Path | None = DEMO_KB,
+        kb_name: str | None = None,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+    ) -> Self:
+        """Open (or create) the database at ``path``.
+
+        A new database is built and, when ``seed`` is given, filled from that JSONL file in the same
+        transaction; ``kb_name`` defaults to the seed's stem ("demo" for the bundled KB). An existing
+        database keeps its sources and name: ``seed`` and ``kb_name`` apply only at creation.
+        """
+        path = Path(path)
+        if not _is_memory(path):
+            path = await asyncio.to_thread(_precheck, path)
+        seed_sources = None
+        try:
+            db = await aiosqlite.connect(str(path), timeout=busy_timeout, isolation_level=None)
+        except sqlite3.Error as e:
+            raise translate(e, path, busy_timeout) from e
+        store = cls(db, path, busy_timeout)
+        try:
+            with store._errors():
+                await db.execute("PRAGMA foreign_keys = ON")
+                await db.execute("PRAGMA journal_mode = WAL")
+                # FULL: every committed audit row survives even a power cut, not only a killed process.
+                await db.execute("PRAGMA synchronous = FULL")
+                version = await store._version()
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{path}: written by a newer hippo-tui (schema {version}, this one knows {SCHEMA_VERSION}). "
+                    "Upgrade hippo-tui, or set HIPPO_HOME to another folder."
+                )
+            if version < SCHEMA_VERSION:
+                fresh = version == 0
+                if fresh:
+                    await store._check_foreign_tables()
+                    if seed is not None:
+                        seed_sources = await asyncio.to_thread(parse_jsonl, Path(seed))
+                async with store._transaction() as tx:
+                    for statements in MIGRATIONS[version:]:
+                        for sql in statements:
+                            await tx.execute(sql)
+                    if fresh:
+                        name = kb_name or (Path(seed).stem if seed is not None else "empty")
+                        await tx.execute("INSERT INTO meta (key, value) VALUES ('kb_name', ?)", (name,))
+                        if seed_sources:
+                            await tx.executemany(UPSERT_SQL, [source_to_row(s) for s in seed_sources])
+                    await tx.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            store.kb_name = await store.get_meta("kb_name") or ""
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    async def _version(self) -> int:
+        cur = await self._db.execute("PRAGMA user_version")
+        row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _check_foreign_tables(self) -> None:
+        """An SQLite file of some other program is not ours to build tables in."""
+        with self._errors():
+            cur = await self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            names = {r[0] for r in await cur.fetchall()}
+        if names - OUR_TABLES:
+            raise StoreCorrupt(
+                f"{self.path}: an SQLite database of another program (tables: {', '.join(sorted(names))}). "
+                "It was left untouched: set HIPPO_HOME to another folder."
+            )
+
+    async def set_kb_name(self, name: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES ('kb_name', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (name,),
+            )
+        self.kb_name = name
+
+    async def integrity_check(self) -> str:
+        """``PRAGMA integrity_check``: "ok" when the file is sound."""
+        with self._errors():
+            cur = await self._db.execute("PRAGMA integrity_check")
+            rows = await cur.fetchall()
+        return "\n".join(str(r[0]) for r in rows)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()

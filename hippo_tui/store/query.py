@@ -1,0 +1,44 @@
+"""Turning a clinician's question into a safe FTS5 query: words, minus stop-words, quoted, OR-ed."""
+
+from __future__ import annotations
+
+import re
+
+# Words that carry no topic in a clinical question. Kept short on purpose: anything with clinical
+# meaning ("first", "line", "children", "dose") stays in, bm25 weighs it.
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing done down during each few for from further had has
+    have having he her here hers herself him himself his how i if in into is it its itself just me
+    more most my myself no nor not now of off on once only or other our ours ourselves out over own
+    same she should so some such than that the their theirs them themselves then there these they
+    this those through to too under until up very was we were what when where which while who whom
+    why will with would you your yours yourself yourselves
+    tell explain please give recommended recommend recommendation usual usually best
+    """.split()
+)
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+MAX_TERMS = 24  # bounds the cost of pathological inputs
+
+
+def terms(query: str) -> list[str]:
+    """The searchable words of a query, lower-cased, in order, without duplicates or stop-words.
+
+    When every word is a stop-word the words are kept, so "what is it" still finds something.
+    """
+    words = [w.lower() for w in _WORD.findall(query)]
+    words = [w for w in words if w.strip("_")]
+    kept = [w for w in words if w not in STOP_WORDS] or words
+    return list(dict.fromkeys(kept))[:MAX_TERMS]
+
+
+def fts_match(query: str) -> str | None:
+    """An FTS5 MATCH expression that can never be a syntax error, or None when there is nothing to find.
+
+    Each word is a quoted string (quotes cannot occur in a \\w+ word), so FTS operators, column filters,
+    prefixes and unbalanced quotes in the input are just punctuation.
+    """
+    words = terms(query)
+    return " OR ".join(f'"{w}"' for w in words) if words else None

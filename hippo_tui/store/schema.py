@@ -1,0 +1,90 @@
+"""The database schema, versioned with ``PRAGMA user_version``. Append migrations; never edit a shipped one."""
+
+from __future__ import annotations
+
+# Each migration is a list of single statements (triggers contain ';', so no naive splitting), run in
+# one transaction together with the user_version bump.
+_V1: list[str] = [
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE sources (
+        rowid INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL,
+        excerpt TEXT NOT NULL,
+        body TEXT,
+        publisher TEXT,
+        url TEXT,
+        updated TEXT,
+        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'retired')),
+        retired_reason TEXT,
+        superseded_by TEXT
+    )""",
+    "CREATE INDEX sources_status ON sources (status, title)",
+    # The index holds active sources only: search never has to filter retired rows out.
+    """CREATE VIRTUAL TABLE sources_fts USING fts5 (
+        title, excerpt, body,
+        content = 'sources', content_rowid = 'rowid',
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    )""",
+    # Title matches weigh most, then the excerpt (the citable text), then the body.
+    "INSERT INTO sources_fts (sources_fts, rank) VALUES ('rank', 'bm25(8.0, 4.0, 1.0)')",
+    """CREATE TRIGGER sources_ai AFTER INSERT ON sources WHEN new.status = 'active' BEGIN
+        INSERT INTO sources_fts (rowid, title, excerpt, body)
+        VALUES (new.rowid, new.title, new.excerpt, new.body);
+    END""",
+    """CREATE TRIGGER sources_ad AFTER DELETE ON sources WHEN old.status = 'active' BEGIN
+        INSERT INTO sources_fts (sources_fts, rowid, title, excerpt, body)
+        VALUES ('delete', old.rowid, old.title, old.excerpt, old.body);
+    END""",
+    """CREATE TRIGGER sources_au_old AFTER UPDATE ON sources WHEN old.status = 'active' BEGIN
+        INSERT INTO sources_fts (sources_fts, rowid, title, excerpt, body)
+        VALUES ('delete', old.rowid, old.title, old.excerpt, old.body);
+    END""",
+    """CREATE TRIGGER sources_au_new AFTER UPDATE ON sources WHEN new.status = 'active' BEGIN
+        INSERT INTO sources_fts (rowid, title, excerpt, body)
+        VALUES (new.rowid, new.title, new.excerpt, new.body);
+    END""",
+    """CREATE TABLE answers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created TEXT NOT NULL,
+        finished TEXT,
+        question TEXT NOT NULL,
+        model TEXT NOT NULL,
+        backend TEXT NOT NULL,
+        conversation_id TEXT,
+        outcome TEXT NOT NULL
+            CHECK (outcome IN ('in_flight', 'complete', 'cancelled', 'withdrawn', 'error')),
+        raw_text TEXT NOT NULL DEFAULT '',
+        final_text TEXT NOT NULL DEFAULT '',
+        error TEXT,
+        timings TEXT NOT NULL DEFAULT '{}'
+    )""",
+    "CREATE INDEX answers_model ON answers (model)",
+    """CREATE TABLE resets (
+        id INTEGER PRIMARY KEY,
+        answer_id INTEGER NOT NULL REFERENCES answers (id) ON DELETE CASCADE,
+        reason TEXT NOT NULL,
+        rule TEXT,
+        withdrawn TEXT NOT NULL,
+        withdrawn_chars INTEGER NOT NULL,
+        at REAL NOT NULL DEFAULT 0
+    )""",
+    "CREATE INDEX resets_answer ON resets (answer_id)",
+    """CREATE TABLE citations (
+        id INTEGER PRIMARY KEY,
+        answer_id INTEGER NOT NULL REFERENCES answers (id) ON DELETE CASCADE,
+        source_id TEXT NOT NULL,
+        claims TEXT NOT NULL DEFAULT '[]',
+        check_one TEXT NOT NULL CHECK (check_one IN ('confirmed', 'missing', 'retired')),
+        check_two TEXT NOT NULL CHECK (check_two IN ('grounded', 'ungrounded', 'unchecked')),
+        reason TEXT NOT NULL DEFAULT '',
+        shown INTEGER NOT NULL DEFAULT 0,
+        number INTEGER,
+        title TEXT
+    )""",
+    "CREATE INDEX citations_answer ON citations (answer_id)",
+]
+
+MIGRATIONS: list[list[str]] = [_V1]
+SCHEMA_VERSION = len(MIGRATIONS)
+OUR_TABLES = {"meta", "sources", "answers", "resets", "citations"}

@@ -1,0 +1,248 @@
+"""The knowledge-base half of the Store: sources, FTS5 search, one-query lookup, JSONL import/export."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import aiosqlite
+from pydantic import ValidationError
+
+from hippo_tui.models import Lookup, SearchHit, Source
+from hippo_tui.store.base import StoreBase
+from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
+from hippo_tui.store.query import fts_match
+
+_COLUMNS = (
+    "id",
+    "title",
+    "excerpt",
+    "body",
+    "publisher",
+    "url",
+    "updated",
+    "status",
+    "retired_reason",
+    "superseded_by",
+)
+_SELECT = "SELECT " + ", ".join(f"s.{c}" for c in _COLUMNS) + " FROM sources s"
+UPSERT_SQL = (
+    f"INSERT INTO sources ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)}) "
+    "ON CONFLICT (id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
+)
+IMPORT_CHUNK = 2000  # rows per executemany; also the progress granularity
+
+Progress = Callable[[int, int], None]
+
+
+def _row_to_source(row: Sequence[Any]) -> Source:
+    return Source.model_validate(dict(zip(_COLUMNS, row, strict=True)))
+
+
+def source_to_row(s: Source) -> tuple[Any, ...]:
+    return (s.id, s.title, s.excerpt, s.body, s.publisher, s.url, s.updated.isoformat() if s.updated else None,
+            s.status, s.retired_reason, s.superseded_by)  # fmt: skip
+
+
+def _canonical_or_none(value: str) -> str | None:
+    try:
+        return str(uuid.UUID(value.strip()))
+    except (ValueError, AttributeError):
+        return None
+
+
+def parse_jsonl(path: Path) -> list[Source]:
+    """Read and validate a whole JSONL knowledge base; the first bad line raises KBImportError."""
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise StoreError(f"{path}: cannot read the file: {e.strerror or e}") from None
+    sources: list[Source] = []
+    for number, line in enumerate(raw.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise KBImportError(path, number, None, "not valid UTF-8") from None
+        try:
+            sources.append(Source.model_validate_json(text))
+        except ValidationError as e:
+            err = e.errors(include_url=False)[0]
+            if err["type"] == "json_invalid":
+                raise KBImportError(path, number, None, f"not valid JSON ({err['msg']})") from None
+            loc = ".".join(str(p) for p in err["loc"]) or None
+            msg = "unknown field" if err["type"] == "extra_forbidden" else err["msg"]
+            raise KBImportError(path, number, loc, msg) from None
+    return sources
+
+
+class SourcesMixin(StoreBase):
+    async def count(self, status: str | None = "active") -> int:
+        with self._errors():
+            if status is None:
+                cur = await self._db.execute("SELECT count(*) FROM sources")
+            else:
+                cur = await self._db.execute("SELECT count(*) FROM sources WHERE status = ?", (status,))
+            (n,) = await cur.fetchone() or (0,)
+        return int(n)
+
+    async def search(self, query: str, k: int = 5) -> list[SearchHit]:
+        """Active sources ranked by bm25 (best first; ``score`` higher is better). Never raises on syntax."""
+        match = fts_match(query)
+        if match is None or k <= 0:
+            return []
+        # Rank first and cut to k, then build snippets for those k rows only.
+        sql = """
+            WITH top AS (
+                SELECT rowid AS r, rank AS score FROM sources_fts
+                WHERE sources_fts MATCH :q ORDER BY rank LIMIT :k
+            )
+            SELECT s.id, s.title, s.excerpt, s.publisher, s.updated, top.score,
+                   snippet(sources_fts, 1, '«', '»', '…', 24)
+            FROM top
+            JOIN sources_fts ON sources_fts.rowid = top.r
+            JOIN sources s ON s.rowid = top.r
+            WHERE sources_fts MATCH :q
+            ORDER BY top.score
+        """
+        with self._errors():
+            cur = await self._db.execute(sql, {"q": match, "k": k})
+            rows = await cur.fetchall()
+        return [
+            SearchHit(
+                id=r[0],
+                title=r[1],
+                excerpt=r[2],
+                publisher=r[3],
+                updated=r[4],
+                score=-float(r[5]),
+                snippet=r[6] or r[2],
+            )
+            for r in rows
+        ]
+
+    async def get_many(self, ids: Iterable[str]) -> dict[str, Lookup]:
+        """Every asked id (as asked; duplicates collapsed) -> found/active/retired, in ONE query.
+
+        The ids travel as one bound JSON array, so there is no limit on how many are asked for.
+        """
+        asked = list(dict.fromkeys(ids))
+        canonical = {a: _canonical_or_none(a) for a in asked}
+        wanted = sorted({c for c in canonical.values() if c})
+        found: dict[str, Source] = {}
+        if wanted:
+            with self._errors():
+                cur = await self._db.execute(
+                    f"{_SELECT} WHERE s.id IN (SELECT value FROM json_each(?))", (json.dumps(wanted),)
+                )
+                found = {s.id: s for s in map(_row_to_source, await cur.fetchall())}
+        out: dict[str, Lookup] = {}
+        for a in asked:
+            src = found.get(canonical[a] or "")
+            out[a] = Lookup(id=a, status=src.status if src else "missing", source=src)
+        return out
+
+    async def get(self, id: str) -> Source | None:
+        cid = _canonical_or_none(id)
+        if cid is None:
+            return None
+        with self._errors():
+            cur = await self._db.execute(f"{_SELECT} WHERE s.id = ?", (cid,))
+            row = await cur.fetchone()
+        return _row_to_source(row) if row else None
+
+    async def _upsert_in(self, db: aiosqlite.Connection, rows: list[tuple[Any, ...]]) -> None:
+        await db.executemany(UPSERT_SQL, rows)
+
+    async def upsert(self, sources: Iterable[Source]) -> int:
+        rows = [source_to_row(s) for s in sources]
+        async with self._transaction() as db:
+            await self._upsert_in(db, rows)
+        return len(rows)
+
+    async def import_jsonl(self, path: Path, progress: Progress | None = None) -> int:
+        """Validate every line, then upsert all of them in one transaction: all or nothing."""
+        sources = await asyncio.to_thread(parse_jsonl, Path(path))
+        total = len(sources)
+        if progress:
+            progress(0, total)
+        async with self._transaction() as db:
+            for start in range(0, total, IMPORT_CHUNK):
+                chunk = sources[start : start + IMPORT_CHUNK]
+                await self._upsert_in(db, [source_to_row(s) for s in chunk])
+                if progress:
+                    progress(start + len(chunk), total)
+        return total
+
+    async def export_jsonl(self, out: TextIO) -> int:
+        """Write every source (active and retired) in the import format; returns how many."""
+        n = 0
+        with self._errors():
+            async with self._db.execute(f"{_SELECT} ORDER BY s.rowid") as cur:
+                async for row in cur:
+                    out.write(_row_to_source(row).model_dump_json(exclude_none=True) + "\n")
+                    n += 1
+        return n
+
+    async def list_sources(self, *, status: str | None = None, limit: int | None = None) -> list[Source]:
+        where, params = ("WHERE s.status = ?", [status]) if status else ("", [])
+        with self._errors():
+            cur = await self._db.execute(
+                f"{_SELECT} {where} ORDER BY s.title, s.id LIMIT ?", (*params, -1 if limit is None else limit)
+            )
+            return [_row_to_source(r) for r in await cur.fetchall()]
+
+    async def retire(self, id: str, reason: str, superseded_by: str | None = None) -> Source:
+        """Mark a source retired (it leaves the search index); the successor must be another active source."""
+        if not reason.strip():
+            raise StoreError("a reason is needed to retire a source")
+        async with self._transaction() as db:
+            src = await self.get(id)
+            if src is None:
+                raise UnknownSource(f"{self.path}: no source with id {id!r}")
+            if superseded_by is not None:
+                succ = await self.get(superseded_by)
+                if succ is None:
+                    raise UnknownSource(f"{self.path}: no source with id {superseded_by!r} to supersede it")
+                if succ.id == src.id or succ.status != "active":
+                    raise UnknownSource(
+                        f"{self.path}: the successor {succ.id} must be a different, active source"
+                    )
+                superseded_by = succ.id
+            await db.execute(
+                "UPDATE sources SET status = 'retired', retired_reason = ?, superseded_by = ? WHERE id = ?",
+                (reason.strip(), superseded_by, src.id),
+            )
+        return src.model_copy(
+            update={"status": "retired", "retired_reason": reason.strip(), "superseded_by": superseded_by}
+        )
+
+    async def get_meta(self, key: str) -> str | None:
+        with self._errors():
+            cur = await self._db.execute("SELECT value FROM meta WHERE key = ?", (key,))
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def kb_stats(self) -> dict[str, int | str]:
+        with self._errors():
+            cur = await self._db.execute(
+                "SELECT count(*), coalesce(sum(status = 'active'), 0), coalesce(sum(status = 'retired'), 0), "
+                "coalesce(max(updated), '') FROM sources"
+            )
+            total, active, retired, newest = await cur.fetchone() or (0, 0, 0, "")
+            cur = await self._db.execute("SELECT count(*) FROM answers")
+            (answers,) = await cur.fetchone() or (0,)
+        return {
+            "name": await self.get_meta("kb_name") or "",
+            "path": str(self.path),
+            "sources": int(total),
+            "active": int(active),
+            "retired": int(retired),
+            "newest_update": str(newest),
+            "answers": int(answers),
+        }
