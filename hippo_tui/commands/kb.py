@@ -1,10 +1,233 @@
-"""`hippo-tui kb`: placeholder until its issue lands (registers the sub-command so --help lists it)."""
+"""`hippo-tui kb`: import, export, list, show, search, retire and stats over the knowledge base.
+
+Also home to ``run_with_store``, the open-run-close-and-map-errors wrapper the ``audit`` commands share.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from hippo_tui.models import Source
+from hippo_tui.safe_text import sanitize
+from hippo_tui.store import DEMO_KB, KBImportError, NotFound, Store, StoreError
+
+StoreCommand = Callable[[Store, argparse.Namespace], Awaitable[int]]
+
+
+def run_with_store(args: argparse.Namespace, command: StoreCommand) -> int:
+    """Open the store the settings point at, run ``command``, close it; store errors become exit codes."""
+    from hippo_tui.cli import EXIT_STORE, EXIT_USAGE, settings_from_args
+
+    settings = settings_from_args(args)
+
+    async def go() -> int:
+        store = await Store.open(settings.db_path(), seed=settings.kb or DEMO_KB)
+        try:
+            return await command(store, args)
+        finally:
+            await store.close()
+
+    try:
+        return asyncio.run(go())
+    except (KBImportError, NotFound) as e:  # bad input: a bad file, an unknown id
+        _err(str(e))
+        return EXIT_USAGE
+    except StoreError as e:
+        _err(str(e))
+        return EXIT_STORE
+    except ValueError as e:
+        _err(str(e))
+        return EXIT_USAGE
+
+
+def _err(message: str) -> None:
+    print(f"hippo-tui: {sanitize(message)}", file=sys.stderr)
+
+
+def _print_json(data: Any) -> None:
+    # ensure_ascii: terminal-hostile characters from an imported file arrive escaped, never raw.
+    print(json.dumps(data, ensure_ascii=True, default=str))
+
+
+def _clean(text: str | None) -> str:
+    return sanitize(text or "")
+
+
+class TtyProgress:
+    """A one-line progress bar on stderr, redrawn with \\r; silent when stderr is not a terminal."""
+
+    WIDTH = 30
+
+    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty()
+        self._drawn = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total <= 0:
+            return
+        filled = self.WIDTH * done // total
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} ({100 * done // total}%)")
+        self.stream.flush()
+        self._drawn = True
+
+    def end(self) -> None:
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+async def _import(store: Store, args: argparse.Namespace) -> int:
+    path: Path = args.file
+    progress = TtyProgress(f"importing {path.name}")
+    try:
+        n = await store.import_jsonl(path, progress=progress)
+    finally:
+        progress.end()
+    if args.name:
+        await store.set_kb_name(args.name)
+    print(f"imported {n} sources from {_clean(str(path))} into '{_clean(store.kb_name)}'")
+    return 0
+
+
+async def _export(store: Store, args: argparse.Namespace) -> int:
+    if args.output is None:
+        n = await store.export_jsonl(sys.stdout)
+    else:
+        try:
+            with args.output.open("w", encoding="utf-8") as out:
+                n = await store.export_jsonl(out)
+        except OSError as e:
+            raise StoreError(f"{args.output}: cannot write the export: {e.strerror or e}") from None
+        print(f"exported {n} sources to {_clean(str(args.output))}", file=sys.stderr)
+    return 0
+
+
+def _source_line(s: Source) -> str:
+    return f"{s.id}  {s.status:<7}  {_clean(s.title)}"
+
+
+async def _list(store: Store, args: argparse.Namespace) -> int:
+    status = None if args.status == "all" else args.status
+    sources = await store.list_sources(status=status, limit=args.limit)
+    if args.json:
+        for s in sources:
+            _print_json(s.model_dump(mode="json", exclude_none=True))
+        return 0
+    for s in sources:
+        print(_source_line(s))
+    print(f"{len(sources)} sources", file=sys.stderr)
+    return 0
+
+
+async def _show(store: Store, args: argparse.Namespace) -> int:
+    src = await store.get(args.id)
+    if src is None:
+        raise NotFound(f"{store.path}: no source with id {args.id!r}")
+    if args.json:
+        _print_json(src.model_dump(mode="json", exclude_none=True))
+        return 0
+    print(_clean(src.title))
+    print(f"  id:        {src.id}")
+    print(f"  status:    {src.status}")
+    for label, value in (("publisher", src.publisher), ("url", src.url), ("updated", src.updated)):
+        if value:
+            print(f"  {label + ':':<10} {_clean(str(value))}")
+    if src.status == "retired":
+        print(f"  retired:   {_clean(src.retired_reason) or '(no reason given)'}")
+        if src.superseded_by:
+            succ = await store.get(src.superseded_by)
+            title = f" ({_clean(succ.title)})" if succ else " (missing)"
+            print(f"  superseded by {src.superseded_by}{title}")
+    print()
+    print(_clean(src.excerpt))
+    if src.body:
+        print()
+        print(_clean(src.body))
+    return 0
+
+
+async def _search(store: Store, args: argparse.Namespace) -> int:
+    hits = await store.search(args.query, k=args.k)
+    if args.json:
+        for h in hits:
+            _print_json(h.model_dump(mode="json", exclude_none=True))
+        return 0
+    if not hits:
+        print("no active source matches", file=sys.stderr)
+        return 0
+    for rank, h in enumerate(hits, start=1):
+        print(f"{rank}. {_clean(h.title)}  [{h.id}]  score {h.score:.2f}")
+        print(f"   {_clean(h.snippet)}")
+    return 0
+
+
+async def _retire(store: Store, args: argparse.Namespace) -> int:
+    src = await store.retire(args.id, args.reason, superseded_by=args.superseded_by)
+    succ = f", superseded by {src.superseded_by}" if src.superseded_by else ""
+    print(f"retired {src.id} ({_clean(src.title)}){succ}")
+    return 0
+
+
+async def _stats(store: Store, args: argparse.Namespace) -> int:
+    stats = await store.kb_stats()
+    if args.json:
+        _print_json(stats)
+        return 0
+    width = max(len(k) for k in stats) + 1
+    for key, value in stats.items():
+        print(f"{key + ':':<{width}} {_clean(str(value))}")
+    return 0
+
+
+def _handler(command: StoreCommand) -> Callable[[argparse.Namespace], int]:
+    return lambda args: run_with_store(args, command)
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("kb", parents=[common], help="(not built yet)")
-    p.set_defaults(func=lambda args: (print("hippo-tui kb: not built yet"), 2)[1])
+    p = sub.add_parser("kb", parents=[common], help="the knowledge base: import, search, retire, …")
+    kb = p.add_subparsers(dest="kb_command", metavar="KB_COMMAND", required=True)
+
+    c = kb.add_parser("import", parents=[common], help="import (upsert by id) a JSONL file; all or nothing")
+    c.add_argument("file", type=Path, metavar="FILE")
+    c.add_argument("--name", help="rename the knowledge base (shown in the app's status line)")
+    c.set_defaults(func=_handler(_import))
+
+    c = kb.add_parser("export", parents=[common], help="write every source as JSONL")
+    c.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
+    c.set_defaults(func=_handler(_export))
+
+    c = kb.add_parser("list", parents=[common], help="list sources by title")
+    c.add_argument("--status", choices=["active", "retired", "all"], default="all")
+    c.add_argument("--limit", type=int, help="at most this many")
+    c.add_argument("--json", action="store_true", help="one JSON object per line")
+    c.set_defaults(func=_handler(_list))
+
+    c = kb.add_parser("show", parents=[common], help="one source in full")
+    c.add_argument("id", metavar="ID")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=_handler(_show))
+
+    c = kb.add_parser("search", parents=[common], help="full-text search over active sources")
+    c.add_argument("query", metavar="QUERY")
+    c.add_argument("-k", type=int, default=5, help="how many results (default 5)")
+    c.add_argument("--json", action="store_true", help="one JSON object per line")
+    c.set_defaults(func=_handler(_search))
+
+    c = kb.add_parser("retire", parents=[common], help="retire a source (it stops being citable)")
+    c.add_argument("id", metavar="ID")
+    c.add_argument("--reason", required=True, help="why it was withdrawn")
+    c.add_argument("--superseded-by", metavar="ID", help="the active source that replaces it")
+    c.set_defaults(func=_handler(_retire))
+
+    c = kb.add_parser("stats", parents=[common], help="counts and name of the knowledge base")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=_handler(_stats))
