@@ -1,8 +1,646 @@
-"""Placeholder until the app issue lands."""
+"""The Textual app: the main screen, the ask worker, keys, commands and the wiring to the panels.
+
+The app consumes engine events only (events.py) and never parses model output. One worker per answer
+consumes its events; the prompt comes back at phase "checking" while the same worker finishes
+verification in the background, so a new question never cancels the previous verification.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import pkgutil
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.theme import Theme
+from textual.widgets import Footer, Input
+from textual.worker import Worker
 
 from hippo_tui.config import Settings
+from hippo_tui.events import (
+    EndEvent,
+    ErrorEvent,
+    Event,
+    ResetEvent,
+    SourcesEvent,
+    TextEvent,
+    ThinkingEvent,
+)
+from hippo_tui.ui.widgets.answer import AnswerPane, TurnView, verification_line
+from hippo_tui.ui.widgets.prompt import PromptInput
+from hippo_tui.ui.widgets.safe import one_line
+from hippo_tui.ui.widgets.sources import SourcesPanel
+from hippo_tui.ui.widgets.status import SHORT_PHASE, StatusBar
+
+try:
+    from hippo_tui.export import Turn
+except ImportError:  # pragma: no cover - export.py lands with the panels; same shape until then
+
+    @dataclass
+    class Turn:  # type: ignore[no-redef]
+        question: str
+        text: str
+        citations: list = field(default_factory=list)
+        outcome: str = "complete"
+        audit_id: int | None = None
+
+
+try:
+    from hippo_tui.ui.event_log import EventLog
+except ImportError:  # pragma: no cover - event_log.py lands with the panels
+
+    class EventLog:  # type: ignore[no-redef]
+        def __init__(self) -> None:
+            self.entries: list[Event] = []
+
+        def add(self, event: Event) -> None:
+            self.entries.append(event)
+
+
+HIGH_CONTRAST = Theme(
+    name="hippo-high-contrast",
+    primary="#ffff00",
+    secondary="#00ffff",
+    accent="#ffff00",
+    foreground="#ffffff",
+    background="#000000",
+    surface="#000000",
+    panel="#1a1a1a",
+    success="#00ff00",
+    warning="#ffff00",
+    error="#ff5555",
+    dark=True,
+)
+THEME_ALIASES = {"high-contrast": HIGH_CONTRAST.name, "ansi": "textual-ansi"}
+
+PROMPT_FILE = "system_prompt.md"
+PLACEHOLDER = "Ask a question…"
+
+
+@dataclass
+class _Run:
+    """One answer being consumed: its view, its worker and where it is."""
+
+    question: str
+    view: TurnView
+    conversation: int
+    worker: Worker[None] | None = None
+    writing: bool = True  # until phase "checking" (or the end): the prompt is taken meanwhile
+    done: bool = False
+
+
+def _screen_class(name: str) -> type[Screen[Any]] | None:
+    """The panels engineer's screens, found by name wherever they live in ui/screens (None until they exist)."""
+    try:
+        package = importlib.import_module("hippo_tui.ui.screens")
+        if hasattr(package, name):
+            return getattr(package, name)
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            if hasattr(module, name):
+                return getattr(module, name)
+    except Exception:
+        return None
+    return None
+
+
+class HippoApp(App[int]):
+    """hippo-tui: ask, watch the answer stream, see which citations were verified."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "hippo-tui"
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (80, "-wide")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (30, "-tall")]
+    ENABLE_COMMAND_PALETTE = True
+
+    # Binding ids are the action names, so `settings.keys = {"toggle_sidebar": "f2"}` re-maps a key.
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("f1", "show_help", "Help", id="show_help"),
+        Binding("escape", "cancel", "Cancel", id="cancel"),
+        Binding("ctrl+b,f2", "toggle_sidebar", "Sources", id="toggle_sidebar"),
+        Binding("ctrl+n", "new_conversation", "New", id="new_conversation"),
+        Binding("f3", "show_audit", "Audit", id="show_audit"),
+        Binding("f4", "show_inspector", "Events", id="show_inspector"),
+        Binding("f5", "edit_prompt", "Prompt", id="edit_prompt"),
+        Binding("f6", "switch_model", "Model", id="switch_model"),
+        Binding("f7", "copy_answer", "Copy", id="copy_answer"),
+        Binding("f8", "export", "Export", id="export"),
+    ]
+
+    # (action, palette title, help) — every action is reachable from the command palette.
+    COMMANDS_TABLE: ClassVar[list[tuple[str, str, str]]] = [
+        ("show_help", "Help: keys", "Show the keys and what they do"),
+        ("cancel", "Cancel answer", "Stop the answer being written; the question comes back"),
+        ("toggle_sidebar", "Toggle sources", "Show or hide the sources sidebar"),
+        ("new_conversation", "New conversation", "Forget earlier turns and start again"),
+        (
+            "show_audit",
+            "Audit citations",
+            "Every citation attempt of the latest answer, with status and reason",
+        ),
+        ("show_inspector", "Event inspector", "Raw events with timestamps and timings"),
+        ("edit_prompt", "Edit system prompt", "Change the system prompt for the next question"),
+        ("switch_model", "Switch model or endpoint", "Pick the backend, server, model and key"),
+        ("copy_answer", "Copy answer", "Copy the latest answer with its citation list"),
+        ("export", "Export conversation (Markdown)", "Write the conversation to a Markdown file"),
+        ("export('json')", "Export conversation (JSON)", "Write the conversation to a JSON file"),
+        ("toggle_contrast", "Toggle high-contrast theme", "Switch between the default and high contrast"),
+    ]
+
+    def __init__(self, settings: Settings, *, engine: Any = None, animate: bool = True) -> None:
+        super().__init__()
+        self.settings = settings
+        self.engine: Any = engine
+        self.animate = animate
+        self.event_log = EventLog()
+        self.turns: list[Turn] = []
+        self._active: _Run | None = None  # the answer being written (holds the prompt)
+        self._latest: _Run | None = None  # the answer the sidebar and status bar follow
+        self._runs: list[_Run] = []
+        self._conversation = 0
+        self._asked = 0
+        self.register_theme(HIGH_CONTRAST)
+        if settings.theme:
+            name = THEME_ALIASES.get(settings.theme, settings.theme)
+            if name in self.available_themes:
+                self.theme = name
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield AnswerPane(id="answers")
+            yield SourcesPanel(id="sidebar")
+        yield StatusBar(animate=self.animate, id="status")
+        yield PromptInput(id="prompt", blink=self.animate)
+        yield Footer()
+
+    @property
+    def prompt(self) -> PromptInput:
+        return self.query_one("#prompt", PromptInput)
+
+    @property
+    def status(self) -> StatusBar:
+        return self.query_one("#status", StatusBar)
+
+    @property
+    def sidebar(self) -> SourcesPanel:
+        return self.query_one("#sidebar", SourcesPanel)
+
+    @property
+    def pane(self) -> AnswerPane:
+        return self.query_one("#answers", AnswerPane)
+
+    async def on_mount(self) -> None:
+        keys = {action: key for action, key in self.settings.keys.items() if action in self._binding_ids()}
+        if keys:
+            self.set_keymap(keys)
+        unknown = sorted(set(self.settings.keys) - set(keys))
+        if unknown:
+            self.notify(f"Unknown actions in settings.keys: {', '.join(unknown)}", severity="warning")
+        self.sidebar.audit_key = self._key_for("show_audit")
+        await self.pane.clear("Ask a question below. Answers cite their sources; citations are checked.")
+        self.prompt.focus()
+        if self.engine is None:
+            self.status.set_phase("Opening the knowledge base…", short="Starting…", busy=True)
+            self.prompt.disabled = True
+            self.run_worker(self._create_engine(), name="engine", exit_on_error=False)
+        else:
+            await self._engine_ready()
+
+    async def _create_engine(self) -> None:
+        try:
+            from hippo_tui.engine import Engine
+
+            self.engine = await Engine.create(self.settings)
+        except Exception as e:
+            self.status.set_phase(
+                f"✗ Engine unavailable: {one_line(str(e))}", short="✗ Engine unavailable", error=True
+            )
+            self.notify(
+                f"{one_line(str(e)) or type(e).__name__}\nCheck the settings (hippo-tui --help) and restart.",
+                title="Could not start the engine",
+                severity="error",
+                timeout=30,
+            )
+            return
+        await self._engine_ready()
+
+    async def _engine_ready(self) -> None:
+        self._load_saved_prompt()
+        await self._refresh_info()
+        self.status.set_phase("Ready", short="Ready")
+        self.prompt.disabled = False
+        self.prompt.focus()
+
+    async def _refresh_info(self) -> None:
+        engine = self.engine
+        kb = ""
+        store = getattr(engine, "store", None)
+        if store is not None:
+            try:
+                kb = f"{store.kb_name} ({await store.count()})"
+            except Exception:
+                kb = str(getattr(store, "kb_name", ""))
+        self.status.set_info(backend=str(engine.backend_label), model=str(engine.model), kb=kb)
+
+    def _binding_ids(self) -> set[str]:
+        return {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
+
+    def _key_for(self, action: str) -> str:
+        """The key currently bound to an action, as a user would type it."""
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.id == action:
+                keys = self._keymap.get(action, binding.key)
+                return self.get_key_display(Binding(keys.split(",")[0], action))
+        return ""
+
+    def key_table(self) -> list[tuple[str, str]]:
+        """(key, what it does) for the help screen, with any re-mapped keys."""
+        rows = [("Enter", "Ask the question"), ("↑ / ↓", "Previous / next question")]
+        for action, title, _help in self.COMMANDS_TABLE:
+            key = self._key_for(action)
+            if key:
+                rows.append((key, title))
+        rows += [("ctrl+p", "Command palette (every action)"), ("ctrl+q", "Quit")]
+        return rows
+
+    # ------------------------------------------------------------------ keys, footer, palette
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide the keys that do nothing right now, so the footer shows the ones that matter."""
+        if action == "cancel":
+            return self._active is not None
+        if action in ("copy_answer", "show_audit", "export"):
+            return bool(self.turns)
+        return True
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for action, title, help_text in self.COMMANDS_TABLE:
+            key = self._key_for(action)
+            yield SystemCommand(
+                f"{title} ({key})" if key else title,
+                help_text,
+                lambda a=action: self.run_action(a),
+            )
+
+    # ------------------------------------------------------------------ asking
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "prompt":
+            return
+        question = event.value.strip()
+        if not question:
+            return
+        if self._active is not None:
+            self.notify("An answer is still being written: wait for it, or press Esc to cancel it.")
+            return
+        if self.engine is None:
+            self.notify("The engine is not ready yet.", severity="warning")
+            return
+        self.prompt.remember(question)
+        self.prompt.value = ""
+        await self.ask(question)
+
+    async def ask(self, question: str) -> None:
+        """Start one answer: a new turn in the pane, a fresh sidebar, and a worker consuming its events."""
+        view = await self.pane.add_turn(question)
+        await self.sidebar.clear()
+        run = _Run(question=question, view=view, conversation=self._conversation)
+        self._active = self._latest = run
+        self._runs.append(run)
+        self._asked += 1
+        self.status.set_phase("Searching…", short="Searching…", busy=True)
+        self.prompt.disabled = True
+        self.prompt.placeholder = f"Answering… {self._key_for('cancel')} cancels"
+        run.worker = self.run_worker(
+            self._consume(run), name=f"answer-{self._asked}", group="answers", exit_on_error=False
+        )
+        self.refresh_bindings()
+
+    async def _consume(self, run: _Run) -> None:
+        try:
+            async for event in self.engine.ask(run.question):
+                self.event_log.add(event)
+                await self._apply(run, event)
+                if run.done:
+                    break
+            if not run.done:
+                await self._on_error(
+                    run,
+                    ErrorEvent(
+                        kind="stream_cut",
+                        message="The answer stopped without an end.",
+                        action="Ask again; if it keeps happening, pick another model (F6).",
+                    ),
+                )
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # an engine bug must not take the app down or keep the prompt
+            await self._on_error(
+                run,
+                ErrorEvent(
+                    kind="internal",
+                    message=f"{type(e).__name__}: {e}",
+                    action="Ask again; the event inspector (F4) shows what happened.",
+                ),
+            )
+        finally:
+            if run in self._runs:
+                self._runs.remove(run)
+
+    def _current(self, run: _Run) -> bool:
+        """Whether this answer still owns the sidebar and status bar (a newer one takes them over)."""
+        return run is self._latest and run.conversation == self._conversation
+
+    async def _apply(self, run: _Run, event: Event) -> None:
+        if not run.view.is_attached:  # pruned or a new conversation: nothing left to draw into
+            if isinstance(event, EndEvent | ErrorEvent):
+                run.done = True
+            return
+        current = self._current(run)
+        if isinstance(event, ThinkingEvent):
+            if event.phase == "checking":
+                self._release_prompt(run)
+            if current:
+                self.status.set_phase(event.text, short=SHORT_PHASE.get(event.phase, ""), busy=True)
+        elif isinstance(event, SourcesEvent):
+            if current:
+                await self.sidebar.add_previews(event.sources)
+        elif isinstance(event, TextEvent):
+            await run.view.append(event.display)
+        elif isinstance(event, ResetEvent):
+            await run.view.withdraw(event)
+            if current:
+                word = "safety check" if event.reason == "safety" else "looking something up"
+                self.status.set_phase(f"↺ Text withdrawn ({word})", short="↺ Withdrawn", busy=True)
+        elif isinstance(event, EndEvent):
+            await self._on_end(run, event)
+        elif isinstance(event, ErrorEvent):
+            await self._on_error(run, event)
+
+    async def _on_end(self, run: _Run, end: EndEvent) -> None:
+        run.done = True
+        await run.view.finish(end)
+        if run.conversation == self._conversation:
+            self.turns.append(Turn(run.question, end.text, list(end.citations), end.outcome, end.audit_id))
+        self._release_prompt(run)
+        if self._current(run):
+            await self.sidebar.show_verified(end)
+            if end.outcome == "withdrawn":
+                self.status.set_phase("✗ Answer withdrawn by the safety check", short="✗ Withdrawn")
+                self.notify(
+                    "The answer was withdrawn by the safety check. The audit panel (F3) says why.",
+                    title="Answer withdrawn",
+                    severity="warning",
+                )
+            elif end.verification.note:
+                self.status.set_phase(
+                    f"⚠ {verification_line(end)}", short=f"⚠ {one_line(end.verification.note)}"
+                )
+            else:
+                line = verification_line(end)
+                self.status.set_phase(f"✓ {line}", short=f"✓ {line}")
+        self.refresh_bindings()
+
+    async def _on_error(self, run: _Run, error: ErrorEvent) -> None:
+        run.done = True
+        await run.view.fail(error)
+        if run.conversation == self._conversation:
+            self.turns.append(Turn(run.question, run.view.display_text, [], "error", error.audit_id))
+        was_writing = self._active is run
+        self._release_prompt(run)
+        if was_writing and not self.prompt.value:
+            self.prompt.value = run.question  # the question comes back, ready to retry
+            self.prompt.cursor_position = len(run.question)
+        message = one_line(error.message) or error.kind
+        action = one_line(error.action)
+        self.notify(
+            f"{message}\n{action}" if action else message,
+            title=f"Error ({error.kind.replace('_', ' ')})",
+            severity="error",
+            timeout=20,
+        )
+        if self._current(run):
+            self.status.set_phase(f"✗ Error: {message}", short="✗ Error", error=True)
+        self.refresh_bindings()
+
+    def _release_prompt(self, run: _Run) -> None:
+        if self._active is run:
+            self._active = None
+            run.writing = False
+            self.prompt.disabled = False
+            self.prompt.placeholder = PLACEHOLDER
+            self.prompt.focus()
+            self.refresh_bindings()
+
+    # ------------------------------------------------------------------ actions
+
+    async def action_cancel(self) -> None:
+        """Esc: stop the answer being written, record it as cancelled, give the question back."""
+        run = self._active
+        if run is None:
+            return
+        self._active = None
+        run.done = True
+        if run.worker is not None:
+            run.worker.cancel()
+        await run.view.cancel()
+        self.turns.append(Turn(run.question, run.view.display_text, [], "cancelled", None))
+        self.prompt.disabled = False
+        self.prompt.placeholder = PLACEHOLDER
+        self.prompt.value = run.question
+        self.prompt.cursor_position = len(run.question)
+        self.prompt.focus()
+        self.status.set_phase("✗ Cancelled — the question is back in the prompt", short="✗ Cancelled")
+        self.refresh_bindings()
+
+    def action_toggle_sidebar(self) -> None:
+        main = self.query_one("#main")
+        if self.screen_stack[0].has_class("-narrow"):
+            main.toggle_class("-sidebar-open")
+        else:
+            main.toggle_class("-sidebar-hidden")
+
+    async def action_new_conversation(self) -> None:
+        if self._active is not None:
+            await self.action_cancel()
+            self.prompt.value = ""
+        self._conversation += 1
+        self._latest = None
+        self.turns = []
+        if self.engine is not None:
+            self.engine.new_conversation()
+        await self.pane.clear("New conversation. Earlier answers are forgotten.")
+        await self.sidebar.clear()
+        self.status.set_phase("New conversation", short="New conversation")
+        self.refresh_bindings()
+
+    def action_toggle_contrast(self) -> None:
+        self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name
+
+    def _push(self, name: str, *args: Any, callback: Any = None) -> bool:
+        cls = _screen_class(name)
+        if cls is None:
+            self.notify(f"{name} is not available in this build.", severity="warning")
+            return False
+        self.push_screen(cls(*args), callback=callback)
+        return True
+
+    def action_show_help(self) -> None:
+        self._push("HelpScreen", self.key_table())
+
+    async def action_show_audit(self) -> None:
+        audit_id = next((t.audit_id for t in reversed(self.turns) if t.audit_id is not None), None)
+        record = None
+        if audit_id is not None and self.engine is not None:
+            try:
+                record = await self.engine.store.get_answer(audit_id)
+            except Exception as e:
+                self.notify(f"Could not read the audit record: {one_line(str(e))}", severity="error")
+        self._push("AuditScreen", record)
+
+    def action_show_inspector(self) -> None:
+        self._push("InspectorScreen", self.event_log)
+
+    def action_edit_prompt(self) -> None:
+        if self.engine is None:
+            self.notify("The engine is not ready yet.", severity="warning")
+            return
+        self._push(
+            "PromptEditorScreen",
+            self.engine.system_prompt,
+            self.engine.default_system_prompt,
+            callback=self._prompt_edited,
+        )
+
+    def _prompt_file(self) -> Path:
+        return self.settings.data_dir() / PROMPT_FILE
+
+    def _load_saved_prompt(self) -> None:
+        """A prompt saved from the editor applies at startup unless the settings name one."""
+        path = self._prompt_file()
+        if self.settings.system_prompt is None and path.is_file():
+            try:
+                self.engine.system_prompt = path.read_text(encoding="utf-8")
+            except OSError as e:
+                self.notify(f"Could not read the saved system prompt {path}: {e}", severity="warning")
+
+    def _prompt_edited(self, text: str | None) -> None:
+        if text is None:
+            return
+        self.engine.system_prompt = text
+        path = self._prompt_file()
+        try:
+            if text == self.engine.default_system_prompt:
+                path.unlink(missing_ok=True)
+                where = "the default is restored"
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+                where = f"saved to {path}"
+        except OSError as e:
+            self.notify(f"Applies to the next question, but could not be saved: {e}", severity="warning")
+            return
+        self.notify(f"System prompt applies to the next question; {where}.", title="System prompt")
+
+    def action_switch_model(self) -> None:
+        if self.engine is None:
+            self.notify("The engine is not ready yet.", severity="warning")
+            return
+        s = self.settings
+        self._push(
+            "EndpointScreen",
+            s.resolved_backend(),
+            s.base_url,
+            s.model,
+            bool(s.api_key),
+            callback=self._endpoint_chosen,
+        )
+
+    def _endpoint_chosen(self, values: dict[str, Any] | None) -> None:
+        if values:
+            self.run_worker(self._reconfigure(values), name="reconfigure", exit_on_error=False)
+
+    async def _reconfigure(self, values: dict[str, Any]) -> None:
+        try:
+            await self.engine.reconfigure(
+                base_url=values.get("base_url"),
+                model=values.get("model"),
+                api_key=values.get("api_key"),
+                backend=values.get("backend"),
+            )
+        except Exception as e:
+            self.notify(
+                f"{one_line(str(e))}\nCheck the URL, model and key.",
+                title="Model not switched",
+                severity="error",
+            )
+            return
+        for key in ("backend", "base_url", "model", "api_key"):
+            if key in values:
+                try:
+                    setattr(self.settings, key, values[key])
+                except ValueError:
+                    pass
+        await self._refresh_info()
+        self.notify(
+            f"Now using {one_line(str(self.engine.model))} ({one_line(str(self.engine.backend_label))})."
+        )
+
+    def action_copy_answer(self) -> None:
+        if not self.turns:
+            self.notify("No answer to copy yet.")
+            return
+        try:
+            from hippo_tui.export import answer_with_citations
+        except ImportError:
+            self.notify("Copy is not available in this build.", severity="warning")
+            return
+        text = answer_with_citations(self.turns[-1])
+        self.copy_to_clipboard(text)
+        self.notify(f"Copied the answer and its citations ({len(text)} characters).")
+
+    def action_export(self, fmt: str = "markdown") -> None:
+        if not self.turns:
+            self.notify("Nothing to export yet.")
+            return
+        try:
+            from hippo_tui.export import to_json, to_markdown
+        except ImportError:
+            self.notify("Export is not available in this build.", severity="warning")
+            return
+        as_json = fmt == "json"
+        folder = self.settings.data_dir() / "exports"
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = folder / f"conversation-{stamp}.{'json' if as_json else 'md'}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(to_json(self.turns) if as_json else to_markdown(self.turns), encoding="utf-8")
+        except OSError as e:
+            self.notify(f"Could not write {path}: {e}", title="Export failed", severity="error")
+            return
+        self.notify(f"Exported {len(self.turns)} answers to {path}", title="Exported")
+
+    async def on_unmount(self) -> None:
+        if self.engine is not None:
+            try:
+                await self.engine.close()
+            except Exception:
+                pass
 
 
 def run_app(settings: Settings) -> int:
-    print("hippo-tui: the app is not built yet")
-    return 2
+    """Run the app on this terminal; the exit code for the CLI."""
+    app = HippoApp(settings)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,37 @@
+"""The question input, with up/down history like a shell."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.binding import Binding
+from textual.widgets import Input
+
+
+class PromptInput(Input):
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("up", "history(-1)", "Previous question", show=False),
+        Binding("down", "history(1)", "Next question", show=False),
+    ]
+
+    def __init__(self, *, id: str | None = None, blink: bool = True) -> None:
+        super().__init__(placeholder="Ask a question…", id=id)
+        self.cursor_blink = blink
+        self.history: list[str] = []
+        self._pos = 0
+        self._draft = ""
+
+    def remember(self, question: str) -> None:
+        if question and (not self.history or self.history[-1] != question):
+            self.history.append(question)
+        self._pos = len(self.history)
+        self._draft = ""
+
+    def action_history(self, step: int) -> None:
+        if not self.history:
+            return
+        if self._pos == len(self.history):
+            self._draft = self.value  # keep what was being typed, to come back to it
+        self._pos = max(0, min(len(self.history), self._pos + step))
+        self.value = self._draft if self._pos == len(self.history) else self.history[self._pos]
+        self.cursor_position = len(self.value)

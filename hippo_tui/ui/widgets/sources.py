@@ -1,0 +1,100 @@
+"""The sources sidebar: previews while the answer streams, verified/unchecked marks at the end."""
+
+from __future__ import annotations
+
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from hippo_tui.events import EndEvent, SourcePreview
+from hippo_tui.ui.widgets.safe import one_line
+
+
+class SourceItem(Static):
+    DEFAULT_CSS = """
+    SourceItem { margin: 0 0 1 0; }
+    SourceItem.-cited { text-style: bold; }
+    SourceItem.-uncited { color: $text-muted; }
+    """
+
+
+class SourcesPanel(VerticalScroll):
+    """Retrieved sources for the latest answer.
+
+    While streaming each preview shows as a bullet (the pending numbers in the text are the engine's,
+    not ours to guess). After verification the shown citations carry their final number with ✓ or ?,
+    and flagged/ungrounded ones are only counted, pointing at the audit panel.
+    """
+
+    DEFAULT_CSS = """
+    SourcesPanel { padding: 0 1; }
+    SourcesPanel > .heading { text-style: bold; margin: 0 0 1 0; }
+    SourcesPanel > .hidden-note { color: $text-warning; margin: 0 0 1 0; }
+    SourcesPanel > .subheading { color: $text-muted; text-style: italic; }
+    """
+
+    can_focus = True
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.previews: dict[str, SourcePreview] = {}
+        self.audit_key = "f3"
+
+    def compose(self):
+        yield Static("Sources", classes="heading")
+        yield Static(Content("No sources yet."), classes="subheading")
+
+    async def clear(self) -> None:
+        self.previews.clear()
+        await self.remove_children()
+        await self.mount_all(
+            [Static("Sources", classes="heading"), Static("Searching…", classes="subheading")]
+        )
+
+    async def add_previews(self, previews: list[SourcePreview]) -> None:
+        """Sources arrive in batches (a reset can search again); added, never replaced."""
+        fresh = [p for p in previews if p.id not in self.previews]
+        for p in fresh:
+            self.previews[p.id] = p
+        for sub in self.query_children(".subheading"):
+            await sub.remove()
+        await self.mount_all([SourceItem(_preview(p)) for p in fresh])
+
+    async def show_verified(self, end: EndEvent) -> None:
+        cited = {c.id for c in end.citations}
+        items: list[Static] = [Static("Sources", classes="heading")]
+        for c in sorted(end.citations, key=lambda c: c.number):
+            mark = "✓ verified" if c.grounding == "grounded" else "? unchecked"
+            preview = self.previews.get(c.id)
+            body = Content.assemble(
+                (f"[{c.number}] ", "bold"), one_line(c.title), "\n", (f"  {mark}", "italic")
+            )
+            if preview is not None:
+                body = Content.assemble(body, "\n", _snippet(preview))
+            items.append(SourceItem(body, classes="-cited"))
+        hidden = max(0, end.verification.attempted - len(end.citations))
+        if hidden:
+            noun = "citation" if hidden == 1 else "citations"
+            items.append(
+                Static(
+                    Content(f"✗ {hidden} {noun} hidden — see audit ({self.audit_key})"),
+                    classes="hidden-note",
+                )
+            )
+        others = [p for p in self.previews.values() if p.id not in cited]
+        if others:
+            items.append(Static("Also retrieved, not cited:", classes="subheading"))
+            items += [SourceItem(_preview(p), classes="-uncited") for p in others]
+        if not end.citations and not others:
+            items.append(Static("No sources.", classes="subheading"))
+        with self.app.batch_update():
+            await self.remove_children()
+            await self.mount_all(items)
+
+
+def _snippet(p: SourcePreview) -> Content:
+    return Content.styled(f"  “{one_line(p.snippet, 140)}”", "italic")
+
+
+def _preview(p: SourcePreview) -> Content:
+    return Content.assemble(("• ", "bold"), one_line(p.title), "\n", _snippet(p))

@@ -1,0 +1,79 @@
+"""The status bar: spinner and phase on the left; backend, model and knowledge base on the right."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from hippo_tui.ui.widgets.safe import one_line
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+# The short form of each phase, for terminals under 80 columns.
+SHORT_PHASE = {
+    "searching": "Searching…",
+    "writing": "Writing…",
+    "checking": "Checking citations…",
+}
+
+NARROW = 80
+
+
+class StatusBar(Widget):
+    """One line. Meaning is carried by words and marks (✓ ✗ ⚠), colour only underlines it."""
+
+    DEFAULT_CSS = """
+    StatusBar { height: 1; background: $panel; color: $text; padding: 0 1; }
+    StatusBar.-error { background: $error-muted; }
+    """
+
+    phase: reactive[str] = reactive("Starting…")
+    short_phase: reactive[str] = reactive("")
+    busy: reactive[bool] = reactive(False)
+    frame: reactive[int] = reactive(0)
+    backend: reactive[str] = reactive("")
+    model: reactive[str] = reactive("")
+    kb: reactive[str] = reactive("")
+
+    def __init__(self, *, animate: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._animate = animate
+
+    def on_mount(self) -> None:
+        if self._animate:
+            self.set_interval(0.1, self._tick)
+
+    def _tick(self) -> None:
+        if self.busy:
+            self.frame = (self.frame + 1) % len(SPINNER)
+
+    def set_phase(self, text: str, *, short: str = "", busy: bool = False, error: bool = False) -> None:
+        self.phase = one_line(text)
+        self.short_phase = one_line(short) if short else ""
+        self.busy = busy
+        self.set_class(error, "-error")
+
+    def set_info(self, *, backend: str, model: str, kb: str) -> None:
+        self.backend, self.model, self.kb = one_line(backend), one_line(model), one_line(kb)
+
+    def render(self) -> Content:
+        width = self.content_region.width or self.size.width
+        narrow = width < NARROW - 2
+        spin = f"{SPINNER[self.frame]} " if self.busy else ""
+        phase = (self.short_phase or self.phase) if narrow else self.phase
+        if narrow:
+            right = self.kb
+        else:
+            model = self.model if self.model == self.backend else f"{self.backend} · {self.model}"
+            right = f"model: {model} · kb: {self.kb}" if self.kb else f"model: {model}"
+        left = spin + phase
+        room = width - len(right) - 2
+        if room < 8:  # too thin for both: the phase wins
+            return Content(_cut(left, width))
+        left = _cut(left, room)
+        return Content.assemble(left, " " * (width - len(left) - len(right)), (right, "dim"))
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
