@@ -1,0 +1,79 @@
+"""Model backends. Every one is an ``AsyncOpenAI`` client, so the engine has a single code path:
+
+- ``openai``: any OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp's server, LM Studio);
+- ``offline``: the embedded extractive answerer, served in-process through an httpx transport;
+- ``replay``: a recorded cassette played back through a transport.
+
+Any of them can be recorded (``settings.record``) by wrapping its transport.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import openai
+
+from hippo_tui.backends.cassette import Cassette, CassetteError, RecordingTransport, ReplayTransport
+from hippo_tui.backends.offline import LABEL as OFFLINE_LABEL
+from hippo_tui.backends.offline import MODEL as OFFLINE_MODEL
+from hippo_tui.backends.offline import OfflineTransport
+from hippo_tui.config import Settings
+
+__all__ = ["Backend", "CassetteError", "open_backend"]
+
+# What the client is told when no key is needed (local servers, in-process backends); the SDK requires one.
+NO_KEY = "not-needed"
+LOCAL_URL = "http://hippo.invalid/v1"  # never resolved: in-process transports answer it
+TIMEOUT = httpx.Timeout(60.0, connect=10.0)
+
+
+@dataclass
+class Backend:
+    name: str  # "offline" | "openai" | "replay"
+    label: str  # shown in the UI and in --json
+    model: str
+    base_url: str
+    client: openai.AsyncOpenAI
+    recorder: RecordingTransport | None = None
+    cassette: Cassette | None = None
+
+    async def aclose(self) -> None:
+        await self.client.close()  # closes the http client, and with it the transport (and recorder)
+
+
+def open_backend(settings: Settings) -> Backend:
+    """Build the configured backend. Raises CassetteError for a replay file that cannot be used."""
+    name = settings.resolved_backend()
+    cassette: Cassette | None = None
+    transport: httpx.AsyncBaseTransport | None
+    if name == "offline":
+        transport = OfflineTransport(tokens_per_second=settings.offline_tokens_per_second)
+        label, model, base_url, key = OFFLINE_LABEL, OFFLINE_MODEL, LOCAL_URL, NO_KEY
+    elif name == "replay":
+        if settings.replay is None:
+            raise CassetteError("the replay backend needs a cassette: --replay FILE")
+        cassette = Cassette.load(settings.replay)
+        transport = ReplayTransport(cassette, speed=settings.replay_speed, name=Path(settings.replay).name)
+        label = "replay"
+        model = str(cassette.meta.get("model") or "replay")
+        base_url, key = LOCAL_URL, NO_KEY
+    else:
+        base_url = settings.base_url or "https://api.openai.com/v1"
+        transport = None
+        label, model, key = "openai-compatible", settings.model or "gpt-4o-mini", settings.api_key or NO_KEY
+    recorder = None
+    if settings.record is not None:
+        inner = transport or httpx.AsyncHTTPTransport()
+        recorder = RecordingTransport(
+            inner,
+            Path(settings.record),
+            meta={"backend": name, "label": label, "model": model, "base_url": base_url},
+        )
+        transport = recorder
+    http = httpx.AsyncClient(transport=transport, timeout=TIMEOUT) if transport else None
+    client = openai.AsyncOpenAI(
+        base_url=base_url, api_key=key, max_retries=0, timeout=TIMEOUT, http_client=http
+    )
+    return Backend(name, label, model, base_url, client, recorder=recorder, cassette=cassette)

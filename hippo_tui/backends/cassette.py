@@ -1,0 +1,265 @@
+"""Cassettes: a model's raw responses recorded as JSONL with timing, and played back through the same path.
+
+``RecordingTransport`` wraps any transport (the offline one, or a real HTTP one) and writes, per request:
+``request`` (its kind and body), ``response`` (status, content type), every raw SSE ``data`` payload as a
+``chunk`` (unparsed, so malformed frames replay as they came), a non-streamed ``body``, and an ``end`` saying
+how it finished: ``done``, ``error`` (the connection broke) or ``cancelled`` (the client gave up, e.g. a
+grounding check that timed out). ``ReplayTransport`` answers the n-th request with the n-th recording, at
+the recorded pace divided by ``speed`` (0: unlimited); a recording that was cancelled never answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import httpx
+
+from hippo_tui.backends import sse
+
+VERSION = 1
+
+
+class CassetteError(Exception):
+    """A cassette that cannot be read or does not fit the conversation."""
+
+
+def _kind(body: dict[str, Any]) -> str:
+    return "grounding" if body.get("response_format") else "chat"
+
+
+class RecordingTransport(httpx.AsyncBaseTransport):
+    def __init__(
+        self,
+        inner: httpx.AsyncBaseTransport,
+        path: Path,
+        *,
+        meta: dict[str, Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._inner = inner
+        self._clock = clock
+        self._n = 0
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] = path.open("w", encoding="utf-8")
+        self.path = path
+        self.write({"type": "meta", "version": VERSION, **(meta or {})})
+
+    def write(self, record: dict[str, Any]) -> None:
+        # One line per record, flushed: a recording cut short by a crash is still readable up to there.
+        self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._file.flush()
+
+    def note(self, **fields: Any) -> None:
+        """Context for whoever replays it (the question asked, …)."""
+        self.write({"type": "note", **fields})
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        n, self._n = self._n, self._n + 1
+        raw = await request.aread()
+        try:
+            body = json.loads(raw) if raw else {}
+        except json.JSONDecodeError:
+            body = {}
+        start = self._clock()
+        self.write(
+            {"type": "request", "n": n, "kind": _kind(body), "stream": bool(body.get("stream")), "body": body}
+        )
+        try:
+            response = await self._inner.handle_async_request(request)
+        except asyncio.CancelledError:
+            self.write({"type": "end", "n": n, "how": "cancelled", "t": self._clock() - start})
+            raise
+        except Exception as e:
+            self.write({"type": "end", "n": n, "how": "error", "error": repr(e), "t": self._clock() - start})
+            raise
+        ctype = response.headers.get("content-type", "")
+        self.write(
+            {
+                "type": "response",
+                "n": n,
+                "status": response.status_code,
+                "content_type": ctype,
+                "headers": {k: v for k, v in response.headers.items() if k.lower() in ("retry-after",)},
+                "t": self._clock() - start,
+            }
+        )
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=_Tee(self, n, start, response, sse_mode="event-stream" in ctype),
+            request=request,
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        try:
+            await self._inner.aclose()
+        finally:
+            self._file.close()
+
+
+class _Tee(httpx.AsyncByteStream):
+    def __init__(
+        self, rec: RecordingTransport, n: int, start: float, response: httpx.Response, sse_mode: bool
+    ):
+        self._rec, self._n, self._start, self._response, self._sse = rec, n, start, response, sse_mode
+
+    def _t(self) -> float:
+        return self._rec._clock() - self._start
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        buf, body = b"", b""
+        how, error = "done", None
+        try:
+            async for piece in self._response.aiter_raw():
+                yield piece
+                if not self._sse:
+                    body += piece
+                    continue
+                buf += piece
+                *lines, buf = buf.split(b"\n")
+                for line in lines:
+                    line = line.rstrip(b"\r")
+                    if line.startswith(b"data:"):
+                        data = line[5:].decode("utf-8", "replace")
+                        self._rec.write(
+                            {"type": "chunk", "n": self._n, "t": self._t(), "data": data.removeprefix(" ")}
+                        )
+        except (asyncio.CancelledError, GeneratorExit):
+            how = "cancelled"
+            raise
+        except Exception as e:
+            how, error = "error", repr(e)
+            raise
+        finally:
+            if not self._sse:
+                self._rec.write(
+                    {"type": "body", "n": self._n, "t": self._t(), "text": body.decode("utf-8", "replace")}
+                )
+            rec: dict[str, Any] = {"type": "end", "n": self._n, "how": how, "t": self._t()}
+            if error:
+                rec["error"] = error
+            self._rec.write(rec)
+
+    async def aclose(self) -> None:
+        await self._response.aclose()
+
+
+@dataclass
+class Recording:
+    n: int
+    kind: str
+    status: int | None = None
+    content_type: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    t_response: float = 0.0
+    chunks: list[tuple[float, str]] = field(default_factory=list)
+    body: tuple[float, str] | None = None
+    how: str = "done"
+    t_end: float = 0.0
+
+
+@dataclass
+class Cassette:
+    meta: dict[str, Any]
+    notes: list[dict[str, Any]]
+    recordings: list[Recording]
+
+    @property
+    def question(self) -> str | None:
+        return next((n["question"] for n in self.notes if isinstance(n.get("question"), str)), None)
+
+    @classmethod
+    def load(cls, path: Path) -> Cassette:
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            raise CassetteError(f"cannot read cassette {path}: {e.strerror or e}") from None
+        meta: dict[str, Any] = {}
+        notes: list[dict[str, Any]] = []
+        recs: dict[int, Recording] = {}
+        for i, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+                kind = r["type"]
+                if kind == "meta":
+                    meta = r
+                elif kind == "note":
+                    notes.append(r)
+                elif kind == "request":
+                    recs[r["n"]] = Recording(n=r["n"], kind=r.get("kind", "chat"))
+                elif kind == "response":
+                    rec = recs[r["n"]]
+                    rec.status, rec.content_type = int(r["status"]), r.get("content_type", "")
+                    rec.headers, rec.t_response = r.get("headers") or {}, float(r.get("t", 0))
+                elif kind == "chunk":
+                    recs[r["n"]].chunks.append((float(r["t"]), str(r["data"])))
+                elif kind == "body":
+                    recs[r["n"]].body = (float(r["t"]), str(r["text"]))
+                elif kind == "end":
+                    recs[r["n"]].how, recs[r["n"]].t_end = r.get("how", "done"), float(r.get("t", 0))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+                raise CassetteError(f"{path}: line {i} is not a cassette record ({e})") from None
+        if meta.get("version") != VERSION:
+            raise CassetteError(f"{path}: not a version {VERSION} cassette")
+        return cls(meta=meta, notes=notes, recordings=[recs[k] for k in sorted(recs)])
+
+
+class _Replay(httpx.AsyncByteStream):
+    def __init__(self, rec: Recording, speed: float) -> None:
+        self._rec, self._speed = rec, speed
+
+    async def _wait(self, dt: float) -> None:
+        await asyncio.sleep(dt / self._speed if self._speed > 0 and dt > 0 else 0)
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        last = self._rec.t_response
+        if self._rec.body is not None:
+            await self._wait(self._rec.body[0] - last)
+            yield self._rec.body[1].encode()
+        for t, data in self._rec.chunks:
+            await self._wait(t - last)
+            last = t
+            yield sse.frame(data)
+        if self._rec.how == "error":
+            raise httpx.RemoteProtocolError("the recorded stream was cut here")
+        if self._rec.how == "cancelled":
+            await asyncio.Event().wait()  # the client gave up waiting when it was recorded
+
+
+class ReplayTransport(httpx.AsyncBaseTransport):
+    def __init__(self, cassette: Cassette, *, speed: float = 1.0, name: str = "cassette") -> None:
+        self.cassette, self.speed, self.name = cassette, speed, name
+        self._n = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        raw = await request.aread()
+        try:
+            kind = _kind(json.loads(raw) if raw else {})
+        except json.JSONDecodeError:
+            kind = "chat"
+        n, self._n = self._n, self._n + 1
+        recs = self.cassette.recordings
+        if n >= len(recs) or recs[n].kind != kind:
+            what = f"a {recs[n].kind} request" if n < len(recs) else "nothing more"
+            msg = f"{self.name} has {what} at #{n} but got a {kind} request: it was recorded for another question"
+            return httpx.Response(409, json=sse.error_body(msg, type="cassette_mismatch"), request=request)
+        rec = recs[n]
+        if rec.status is None:  # no response was recorded: the client gave up first
+            if rec.how == "error":
+                raise httpx.ConnectError("the recorded request failed to connect")
+            await asyncio.Event().wait()
+        if self.speed > 0 and rec.t_response > 0:
+            await asyncio.sleep(rec.t_response / self.speed)
+        headers = {"content-type": rec.content_type or "application/json", **rec.headers}
+        return httpx.Response(
+            rec.status or 200, headers=headers, stream=_Replay(rec, self.speed), request=request
+        )

@@ -1,0 +1,123 @@
+"""Model and server failures, as something a user can act on (kind, message, action)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import httpx
+import openai
+
+from hippo_tui.events import ErrorKind
+
+
+@dataclass
+class ModelError(Exception):
+    kind: ErrorKind
+    message: str
+    action: str = ""
+    retry_after: float | None = None  # seconds, from a 429's Retry-After
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _server_message(e: openai.APIStatusError) -> str:
+    body = e.body
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict) and isinstance(err.get("message"), str):
+            return err["message"]
+        if isinstance(err, str):
+            return err
+    return e.message
+
+
+def retry_after(e: openai.APIStatusError) -> float | None:
+    value = e.response.headers.get("retry-after") if e.response is not None else None
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None  # an HTTP date: fall back to our own backoff
+
+
+def _dns_failure(e: BaseException) -> bool:
+    text = repr(e.__cause__ or e).lower()
+    return any(
+        s in text
+        for s in ("name or service not known", "nodename nor servname", "getaddrinfo", "name resolution")
+    )
+
+
+def classify(e: BaseException, *, base_url: str, model: str) -> ModelError:
+    """Map an SDK / transport exception to a ModelError naming what to do."""
+    if isinstance(e, ModelError):
+        return e
+    pick = f"start the server at {base_url} or pick another with --base-url"
+    if isinstance(e, openai.APITimeoutError):
+        return ModelError("connection", f"{base_url} did not answer in time", pick)
+    if isinstance(e, openai.APIConnectionError):
+        if _dns_failure(e):
+            host = httpx.URL(base_url).host if base_url else "?"
+            return ModelError("connection", f"cannot resolve the host '{host}'", "check the --base-url")
+        return ModelError("connection", f"cannot connect to {base_url}", pick)
+    if isinstance(e, openai.AuthenticationError | openai.PermissionDeniedError):
+        code = e.status_code
+        return ModelError(
+            "auth",
+            f"{base_url} refused the API key ({code}): {_server_message(e)}",
+            "check the API key (HIPPO_API_KEY)",
+        )
+    if isinstance(e, openai.NotFoundError):
+        return ModelError(
+            "not_found",
+            f"model '{model}' not found on {base_url}: {_server_message(e)}",
+            f"pick another with --model (the server lists its models at {base_url.rstrip('/')}/models)",
+        )
+    if isinstance(e, openai.RateLimitError):
+        return ModelError(
+            "rate_limit",
+            f"{base_url} is rate limiting requests: {_server_message(e)}",
+            "wait a minute and ask again, or pick another server with --base-url",
+            retry_after=retry_after(e),
+        )
+    if isinstance(e, openai.APIStatusError):
+        if e.status_code >= 500:
+            return ModelError(
+                "server",
+                f"{base_url} failed ({e.status_code}): {_server_message(e)}",
+                "try again; if it keeps failing, check the server's logs",
+            )
+        return ModelError(
+            "bad_response", f"{base_url} rejected the request ({e.status_code}): {_server_message(e)}"
+        )
+    if isinstance(e, openai.APIError):  # an error event inside the stream
+        return ModelError("server", f"the model's stream reported an error: {e.message}", "try again")
+    if isinstance(e, json.JSONDecodeError):
+        return ModelError(
+            "bad_response",
+            f"the server sent a chunk that is not valid JSON: {e.msg}",
+            "try again, or another server",
+        )
+    if isinstance(e, httpx.HTTPError):
+        return ModelError(
+            "stream_cut",
+            f"the connection to {base_url} broke mid-answer ({type(e).__name__})",
+            "ask again; the partial answer is kept in the audit record",
+        )
+    return ModelError("internal", f"unexpected error talking to the model: {e!r}")
+
+
+RETRYABLE: tuple[type[BaseException], ...] = (
+    openai.APIConnectionError,
+    openai.RateLimitError,
+    openai.InternalServerError,
+)
+
+
+def is_retryable(e: BaseException) -> bool:
+    if isinstance(e, openai.APIConnectionError) and not isinstance(e, openai.APITimeoutError):
+        return not _dns_failure(e)  # a name that does not resolve will not resolve in a second either
+    if isinstance(e, openai.APIStatusError):
+        return e.status_code == 429 or e.status_code >= 500
+    return isinstance(e, RETRYABLE)

@@ -1,0 +1,112 @@
+"""The embedded offline backend: an OpenAI-compatible server inside the process, as an httpx transport.
+
+``AsyncOpenAI(http_client=httpx.AsyncClient(transport=OfflineTransport()))`` talks to it exactly as it talks
+to a real server, so the engine has one code path. It streams ``chat.completion.chunk`` frames at a
+realistic pace, calls ``search_kb`` when its context does not cover the question, and answers grounding
+requests (structured output) with the lexical judge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import httpx
+
+from hippo_tui.backends import extractive, sse
+from hippo_tui.prompts import parse_grounding_input
+
+MODEL = "offline"
+LABEL = "offline (extractive, no LLM)"
+
+# Roughly one token each: a word with its trailing space; markers arrive in pieces, as from a real model.
+_TOKEN = re.compile(r"\[|\]|[0-9a-f]{8}-[0-9a-f]{4}-|[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[^\s\[\]]+\s*|\s+")
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text)
+
+
+class _PacedStream(httpx.AsyncByteStream):
+    """SSE frames released at ``tokens_per_second`` (0: all at once). Cancellable between any two frames."""
+
+    def __init__(self, frames: Sequence[bytes], tokens_per_second: float) -> None:
+        self._frames = frames
+        self._delay = 1.0 / tokens_per_second if tokens_per_second > 0 else 0.0
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for f in self._frames:
+            if self._delay:
+                await asyncio.sleep(self._delay)
+            else:
+                await asyncio.sleep(0)  # stay cancellable even at unlimited speed
+            yield f
+
+
+class OfflineTransport(httpx.AsyncBaseTransport):
+    def __init__(self, *, tokens_per_second: float = 40.0) -> None:
+        self.tokens_per_second = tokens_per_second
+        self._calls = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        path = request.url.path.rstrip("/")
+        if request.method == "GET" and path.endswith("/models"):
+            return httpx.Response(200, json={"object": "list", "data": [{"id": MODEL, "object": "model"}]})
+        if request.method != "POST" or not path.endswith("/chat/completions"):
+            return httpx.Response(404, json=sse.error_body(f"no route {request.method} {path}"))
+        try:
+            body = json.loads(await request.aread())
+        except json.JSONDecodeError:
+            return httpx.Response(400, json=sse.error_body("request body is not JSON"))
+        messages = body.get("messages") or []
+        if body.get("response_format"):
+            return self._grounding(messages)
+        if not body.get("stream"):
+            return httpx.Response(400, json=sse.error_body("the offline model only streams answers"))
+        tools = [t.get("function", {}).get("name", "") for t in body.get("tools") or []]
+        self._calls += 1
+        frames = [sse.frame(c) for c in self.turn_chunks(messages, tools, call=self._calls)]
+        frames.append(sse.frame(sse.DONE))
+        return httpx.Response(
+            200,
+            headers={"content-type": "text/event-stream"},
+            stream=_PacedStream(frames, self.tokens_per_second),
+        )
+
+    @staticmethod
+    def turn_chunks(messages: Sequence[dict[str, Any]], tools: Sequence[str], *, call: int = 1) -> list[dict]:
+        """The chunks of one streamed model turn (pure: the tests and the recorder use it directly)."""
+        reply = extractive.answer(messages, tools=tools)
+        cid = f"chatcmpl-offline-{call}"
+        out = [sse.chunk(MODEL, role="assistant", content="", id=cid)]
+        text = extractive.render(reply)
+        if text and reply.search:
+            text += " "  # the model goes on writing, then decides to look something up
+        out += [sse.chunk(MODEL, content=t, id=cid) for t in tokens(text)]
+        if reply.search is None:
+            out.append(sse.chunk(MODEL, finish_reason="stop", id=cid))
+            return out
+        args = json.dumps({"query": reply.search})
+        half = len(args) // 2
+        out.append(
+            sse.chunk(
+                MODEL,
+                tool_calls=[
+                    sse.tool_call_fragment(0, id=f"call_{call}", name="search_kb", arguments=args[:half])
+                ],
+                id=cid,
+            )
+        )
+        out.append(sse.chunk(MODEL, tool_calls=[sse.tool_call_fragment(0, arguments=args[half:])], id=cid))
+        out.append(sse.chunk(MODEL, finish_reason="tool_calls", id=cid))
+        return out
+
+    @staticmethod
+    def _grounding(messages: Sequence[dict[str, Any]]) -> httpx.Response:
+        user = next((m for m in reversed(messages) if m.get("role") == "user"), {})
+        items = parse_grounding_input(extractive._text(user.get("content")))
+        verdicts = extractive.judge(items)
+        return httpx.Response(200, json=sse.completion(MODEL, json.dumps(verdicts)))
