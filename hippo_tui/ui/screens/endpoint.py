@@ -41,12 +41,12 @@ def validate_endpoint(backend: str, base_url: str, model: str) -> list[str]:
     if not url:
         problems.append("Enter the server's base URL, e.g. http://localhost:11434/v1")
     else:
+        parts = urlsplit(url)
         try:
-            parts = urlsplit(url)
-            port_ok = parts.port is None or 0 < parts.port < 65536
-        except ValueError:
-            parts, port_ok = None, False
-        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            port_ok = parts.port is None or parts.port > 0
+        except ValueError:  # not a number, or past 65535
+            port_ok = False
+        if parts.scheme not in ("http", "https") or not parts.hostname:
             problems.append("The base URL must start with http:// or https:// and name a host.")
         elif not port_ok:
             problems.append("The base URL's port must be a number from 1 to 65535.")

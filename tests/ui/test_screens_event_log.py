@@ -1,0 +1,127 @@
+"""EventLog: grouping events into answers and the inspector's numbers, all from ``event.t``."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippo_tui.events import (
+    EndEvent,
+    ErrorEvent,
+    ResetEvent,
+    SourcePreview,
+    SourcesEvent,
+    TextEvent,
+    ThinkingEvent,
+    VerificationSummary,
+)
+from hippo_tui.ui.event_log import EventLog, compute_metrics
+
+
+def answer(t0: float = 0.0, *, seconds: float = 0.5) -> list:
+    """One complete answer with a reset, the way the engine orders its events."""
+    return [
+        ThinkingEvent(text="Searching the knowledge base", phase="searching", t=t0),
+        SourcesEvent(sources=[SourcePreview(id="a", title="A", snippet="s")], t=t0 + 0.1),
+        TextEvent(delta="Half", display="Half", held=6, t=t0 + 0.25),
+        ResetEvent(
+            reason="tool_call",
+            withdrawn="Half",
+            withdrawn_display="Half",
+            note="Looked something up",
+            t=t0 + 0.3,
+        ),
+        ThinkingEvent(text="Searching again", phase="searching", t=t0 + 0.3),
+        SourcesEvent(sources=[], t=t0 + 0.35),
+        TextEvent(delta="Whole answer", display="Whole answer", held=2, t=t0 + 0.5),
+        TextEvent(delta=".", display=".", held=0, t=t0 + 0.6),
+        ThinkingEvent(text="Checking citations…", phase="checking", t=t0 + 0.7),
+        EndEvent(
+            text="Whole answer.",
+            citations=[],
+            audit_id=1,
+            verification=VerificationSummary(seconds=seconds),
+            t=t0 + 0.7 + seconds,
+        ),
+    ]
+
+
+def test_an_answer_with_a_reset_stays_one_answer():
+    log = EventLog()
+    for e in answer():
+        log.add(e)
+    assert len(log.answers()) == 1
+    assert len(log.entries) == len(log) == 10
+
+
+def test_metrics_of_one_answer():
+    m = compute_metrics(answer(seconds=0.8))
+    assert m.first_text_s == pytest.approx(0.25)
+    assert m.max_held == 6
+    assert m.mean_held == pytest.approx((6 + 2 + 0) / 3)
+    assert m.verification_s == pytest.approx(0.8)
+    assert m.resets == 1 and m.withdrawn_chars == 4
+    assert m.text_chars == len("Half") + len("Whole answer") + 1
+    assert m.duration_s == pytest.approx(1.5)
+    assert m.outcome == "complete"
+    assert m.counts == {"thinking": 3, "sources": 2, "text": 3, "reset": 1, "end": 1}
+
+
+def test_verification_time_falls_back_to_the_checking_span():
+    events = answer(seconds=0.0)
+    events[-1] = events[-1].model_copy(update={"t": 1.1})
+    assert compute_metrics(events).verification_s == pytest.approx(1.1 - 0.7)
+
+
+def test_an_answer_in_progress_has_no_outcome_yet():
+    m = compute_metrics(answer()[:3])
+    assert m.outcome == "in progress" and m.verification_s is None and m.first_text_s == pytest.approx(0.25)
+    assert compute_metrics([]).first_text_s is None
+
+
+def test_answers_split_at_end_and_error():
+    log = EventLog()
+    for e in answer():
+        log.add(e)
+    log.add(ThinkingEvent(text="Searching", t=0.0))
+    log.add(ErrorEvent(kind="connection", message="refused", t=0.1))
+    for e in answer():
+        log.add(e)
+    assert [len(a) for a in log.answers()] == [10, 2, 10]
+    assert log.metrics(1).outcome == "error: connection"
+    assert log.metrics().outcome == "complete"
+
+
+def test_a_cancelled_answer_is_split_by_begin_answer_even_with_a_frozen_clock():
+    log = EventLog()
+    log.add(ThinkingEvent(text="Searching", t=0.0))
+    log.add(TextEvent(delta="Par", display="Par", t=0.0))  # cancelled here: no end event
+    log.begin_answer()
+    log.add(ThinkingEvent(text="Searching", t=0.0))
+    assert [len(a) for a in log.answers()] == [2, 1]
+
+
+def test_a_cancelled_answer_is_split_when_the_clock_restarts():
+    log = EventLog()
+    log.add(ThinkingEvent(text="Searching", t=0.0))
+    log.add(TextEvent(delta="Par", display="Par", t=0.4))
+    log.add(ThinkingEvent(text="Searching", t=0.0))
+    assert [len(a) for a in log.answers()] == [2, 1]
+
+
+def test_old_answers_are_pruned_past_the_bound():
+    log = EventLog(max_answers=2)
+    for i in range(3):
+        for e in answer():
+            log.add(e.model_copy(update={"t": e.t + i}) if isinstance(e, EndEvent) else e)
+    assert len(log.answers()) == 2 and log.dropped_answers == 1
+    with pytest.raises(ValueError):
+        EventLog(max_answers=0)
+
+
+def test_answers_returns_copies():
+    log = EventLog()
+    log.add(ThinkingEvent(text="Searching", t=0.0))
+    log.answers()[0].clear()
+    assert len(log) == 1
+    log.clear()
+    assert log.answers() == [] and log.entries == []
