@@ -144,11 +144,17 @@ class Store(SourcesMixin, AuditMixin):
         self.kb_name = name
 
     async def integrity_check(self) -> str:
-        """``PRAGMA integrity_check``: "ok" when the file is sound."""
+        """``PRAGMA integrity_check`` plus the search index's own check: "ok" when both are sound."""
         with self._errors():
             cur = await self._db.execute("PRAGMA integrity_check")
-            rows = await cur.fetchall()
-        return "\n".join(str(r[0]) for r in rows)
+            result = "\n".join(str(r[0]) for r in await cur.fetchall())
+        if result != "ok":
+            return result
+        try:
+            await self._db.execute("INSERT INTO sources_fts (sources_fts) VALUES ('integrity-check')")
+        except sqlite3.Error as e:
+            return f"search index: {e}"
+        return "ok"
 
     async def close(self) -> None:
         await self._db.close()

@@ -36,13 +36,13 @@ _V1: list[str] = [
         INSERT INTO sources_fts (sources_fts, rowid, title, excerpt, body)
         VALUES ('delete', old.rowid, old.title, old.excerpt, old.body);
     END""",
-    """CREATE TRIGGER sources_au_old AFTER UPDATE ON sources WHEN old.status = 'active' BEGIN
+    # One UPDATE trigger, delete before insert: SQLite does not promise an order between two triggers,
+    # and re-inserting a rowid the external-content index still holds corrupts it.
+    """CREATE TRIGGER sources_au AFTER UPDATE ON sources BEGIN
         INSERT INTO sources_fts (sources_fts, rowid, title, excerpt, body)
-        VALUES ('delete', old.rowid, old.title, old.excerpt, old.body);
-    END""",
-    """CREATE TRIGGER sources_au_new AFTER UPDATE ON sources WHEN new.status = 'active' BEGIN
+        SELECT 'delete', old.rowid, old.title, old.excerpt, old.body WHERE old.status = 'active';
         INSERT INTO sources_fts (rowid, title, excerpt, body)
-        VALUES (new.rowid, new.title, new.excerpt, new.body);
+        SELECT new.rowid, new.title, new.excerpt, new.body WHERE new.status = 'active';
     END""",
     """CREATE TABLE answers (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -1,0 +1,362 @@
+"""The knowledge-base half of the store: opening, search, one-query lookup, import/export, retire."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hippo_tui.models import Source
+from hippo_tui.store import (
+    DEMO_KB,
+    SCHEMA_VERSION,
+    KBImportError,
+    Store,
+    StoreError,
+    UnknownSource,
+    fts_match,
+    terms,
+)
+
+CYSTITIS = "8920c0a1-c079-4734-86fe-6c9b0259cc70"
+CYSTITIS_OLD = "e8562efb-5edc-44da-840a-c7806e0be0ae"  # retired, superseded by CYSTITIS
+WARFARIN_INR = "4e08dba4-7af1-4cf8-8352-7c7d474db877"
+MISSING = "00000000-0000-4000-8000-000000000000"
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "data" / "hippo.db")
+    yield s
+    # Whatever a test wrote, the file and the external-content search index must still agree.
+    assert await s.integrity_check() == "ok"
+    await s.close()
+
+
+def _source(i: int, **kw: object) -> Source:
+    data: dict[str, object] = {
+        "id": f"00000000-0000-4000-8000-{i:012d}",
+        "title": f"Synthetic source {i}",
+        "excerpt": f"Zebrafish note number {i}. It is a test.",
+    }
+    data.update(kw)
+    return Source.model_validate(data)
+
+
+def _write_jsonl(path: Path, rows: list[dict[str, object] | str]) -> Path:
+    path.write_text(
+        "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8"
+    )
+    return path
+
+
+# --- opening ---------------------------------------------------------------------------------------------
+
+
+async def test_first_open_builds_from_the_bundled_kb(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "folder" / "hippo.db"
+    async with await Store.open(path) as s:
+        assert path.is_file()
+        assert s.kb_name == "demo"
+        assert await s.count() == 70
+        assert await s.count("retired") == 10
+        assert await s.count(None) == 80
+        cur = await s.db.execute("PRAGMA user_version")
+        assert (await cur.fetchone())[0] == SCHEMA_VERSION
+        cur = await s.db.execute("PRAGMA journal_mode")
+        assert (await cur.fetchone())[0] == "wal"
+        cur = await s.db.execute("PRAGMA foreign_keys")
+        assert (await cur.fetchone())[0] == 1
+
+
+async def test_reopening_keeps_data_and_ignores_the_seed(tmp_path: Path) -> None:
+    path = tmp_path / "hippo.db"
+    async with await Store.open(path) as s:
+        await s.retire(CYSTITIS, "test")
+    other = _write_jsonl(tmp_path / "other.jsonl", [_source(1).model_dump(mode="json")])
+    async with await Store.open(path, seed=other, kb_name="other") as s:
+        assert s.kb_name == "demo"
+        assert await s.count(None) == 80
+        assert (await s.get(CYSTITIS)).status == "retired"
+
+
+async def test_no_seed_and_named_kb(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "a.db", seed=None) as s:
+        assert s.kb_name == "empty"
+        assert await s.count(None) == 0
+        assert await s.search("anything") == []
+    async with await Store.open(tmp_path / "b.db", kb_name="ward-7") as s:
+        assert s.kb_name == "ward-7"
+
+
+async def test_memory_database(tmp_path: Path) -> None:
+    async with await Store.open(":memory:") as s:
+        assert await s.count() == 70
+
+
+async def test_a_bad_seed_leaves_no_half_built_database(tmp_path: Path) -> None:
+    bad = _write_jsonl(tmp_path / "bad.jsonl", [_source(1).model_dump(mode="json"), "{oops"])
+    path = tmp_path / "hippo.db"
+    with pytest.raises(KBImportError):
+        await Store.open(path, seed=bad)
+    async with await Store.open(path) as s:  # a later start builds it properly
+        assert await s.count() == 70
+
+
+async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "hippo.db"
+    (await Store.open(path, seed=None)).db  # noqa: B018
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    con.close()
+    with pytest.raises(StoreError, match="newer hippo-tui"):
+        await Store.open(path)
+
+
+def test_demo_kb_is_the_packaged_file() -> None:
+    assert DEMO_KB.name == "demo.jsonl"
+    assert DEMO_KB.parent.parts[-3:] == ("hippo_tui", "data", "kb")
+
+
+# --- search ----------------------------------------------------------------------------------------------
+
+DEMO_QUESTIONS = [
+    (
+        "What is the first-line treatment for uncomplicated cystitis in adults?",
+        "Uncomplicated cystitis in non-pregnant women",
+    ),
+    ("What INR should I aim for in a patient on warfarin for atrial fibrillation?", "Warfarin: INR targets"),
+    ("How much paracetamol can I give a 3 year old?", "Paracetamol dosing in children"),
+    ("ibuprofen dose for a 2 year old child", "Ibuprofen dosing in children"),
+    ("Can I give ibuprofen to someone taking warfarin?", "Interaction: warfarin and NSAIDs"),
+    ("Is it safe to take simvastatin with clarithromycin?", "Interaction: statins and clarithromycin"),
+    ("tramadol with sertraline: serotonin syndrome risk?", "Interaction: SSRIs and tramadol"),
+    (
+        "When should I start a DOAC and what dose of apixaban in AF?",
+        "DOACs: apixaban dosing in atrial fibrillation",
+    ),
+    (
+        "What blood pressure confirms hypertension on ambulatory monitoring?",
+        "Hypertension: confirming the diagnosis",
+    ),
+    ("Which drug first for high blood pressure in a 60 year old?", "Hypertension: choosing the first drug"),
+    ("metformin dose and kidney function eGFR", "Type 2 diabetes: starting metformin"),
+    ("adrenaline dose in anaphylaxis for a child", "Anaphylaxis: adrenaline doses"),
+    ("What are the red flags for sepsis?", "Sepsis in adults: red flags"),
+    ("how long is prednisolone given for a COPD exacerbation", "COPD: treating an exacerbation"),
+    ("Does a child with acute otitis media need antibiotics?", "Acute otitis media in children"),
+    ("antibiotic choice for cellulitis with penicillin allergy", "Cellulitis in adults"),
+    ("When is a flu vaccine offered to pregnant women?", "Influenza vaccination: who is eligible"),
+    ("Who needs tetanus immunoglobulin for a wound?", "Tetanus: vaccination and wound management"),
+    ("How do I treat a gout flare with colchicine?", "Gout: treating a flare"),
+    ("levothyroxine starting dose in hypothyroidism", "Hypothyroidism: starting levothyroxine"),
+]
+
+
+@pytest.mark.parametrize(("question", "title"), DEMO_QUESTIONS, ids=[q[:40] for q, _ in DEMO_QUESTIONS])
+async def test_demo_questions_find_the_expected_source(store: Store, question: str, title: str) -> None:
+    hits = await store.search(question, k=3)
+    assert title in [h.title for h in hits], [h.title for h in hits]
+
+
+async def test_hits_are_ranked_with_highlighted_snippets(store: Store) -> None:
+    hits = await store.search("warfarin INR target", k=5)
+    assert hits[0].id == WARFARIN_INR
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert "«warfarin»" in hits[0].snippet.lower()
+    assert hits[0].excerpt.startswith("For most indications")
+    assert hits[0].publisher and hits[0].updated is not None
+
+
+async def test_search_returns_active_sources_only(store: Store) -> None:
+    # Words only the retired source uses.
+    hits = await store.search("subcutaneous adrenaline 15 minutes", k=20)
+    assert "e4f2e3e7-7a9e-4103-8647-d28ed98810b8" not in {h.id for h in hits}
+    await store.retire(CYSTITIS, "replaced")
+    hits = await store.search("uncomplicated cystitis in non-pregnant women", k=70)
+    assert CYSTITIS not in {h.id for h in hits}
+    assert CYSTITIS_OLD not in {h.id for h in hits}
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"', '"unbalanced', "a*", "-", "cystitis:", "title:cystitis", "(", "())", "NOT", "AND OR NEAR", "^x",
+     "col : * - ( ) \"", "NEAR(a b)", "'", "\x00", "🙂", "", "   ", "_", "[8920c0a1-c079]", "ÇA-İ"],
+)  # fmt: skip
+async def test_fts_syntax_in_a_query_never_raises(store: Store, query: str) -> None:
+    assert isinstance(await store.search(query), list)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(query=st.text(max_size=80))
+async def test_any_text_is_a_safe_query(store: Store, query: str) -> None:
+    hits = await store.search(query, k=3)
+    assert len(hits) <= 3
+
+
+def test_query_terms_drop_stop_words_and_quote_each_word() -> None:
+    assert terms("What is the first-line treatment for cystitis?") == [
+        "first",
+        "line",
+        "treatment",
+        "cystitis",
+    ]
+    assert terms("what is it") == ["what", "is", "it"]  # nothing but stop-words: keep them
+    assert fts_match('cystitis "NEAR" x*') == '"cystitis" OR "near" OR "x"'
+    assert fts_match("?!") is None
+
+
+# --- lookup ----------------------------------------------------------------------------------------------
+
+
+async def test_get_many_reports_every_asked_id(store: Store) -> None:
+    asked = [CYSTITIS, CYSTITIS_OLD, MISSING, CYSTITIS, "not-a-uuid", CYSTITIS.upper()]
+    out = await store.get_many(asked)
+    assert list(out) == [CYSTITIS, CYSTITIS_OLD, MISSING, "not-a-uuid", CYSTITIS.upper()]
+    assert out[CYSTITIS].status == "active" and out[CYSTITIS].source.title.startswith("Uncomplicated")
+    assert out[CYSTITIS_OLD].status == "retired" and out[CYSTITIS_OLD].source.superseded_by == CYSTITIS
+    assert out[MISSING].status == "missing" and out[MISSING].source is None
+    assert out["not-a-uuid"].status == "missing"
+    assert out[CYSTITIS.upper()].status == "active"
+    assert await store.get_many([]) == {}
+
+
+async def test_get_many_is_one_query_for_any_number_of_ids(store: Store) -> None:
+    statements: list[str] = []
+    await store.db.set_trace_callback(statements.append)
+    ids = [f"00000000-0000-4000-8000-{i:012d}" for i in range(5000)] + [CYSTITIS]  # beyond 999 variables
+    out = await store.get_many(ids)
+    await store.db.set_trace_callback(None)
+    assert len(out) == 5001 and out[CYSTITIS].status == "active"
+    assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 1
+
+
+async def test_get(store: Store) -> None:
+    assert (await store.get(CYSTITIS)).id == CYSTITIS
+    assert await store.get(MISSING) is None
+    assert await store.get("garbage") is None
+
+
+# --- writing ---------------------------------------------------------------------------------------------
+
+
+async def test_upsert_replaces_by_id_and_reindexes(store: Store) -> None:
+    assert await store.upsert([_source(1)]) == 1
+    assert [h.id for h in await store.search("zebrafish")] == [_source(1).id]
+    await store.upsert([_source(1, excerpt="Okapi note. Nothing else.")])
+    assert await store.search("zebrafish") == []
+    assert [h.id for h in await store.search("okapi")] == [_source(1).id]
+    assert await store.count() == 71
+
+
+async def test_import_validates_then_upserts_everything(store: Store, tmp_path: Path) -> None:
+    rows: list[dict[str, object] | str] = [_source(i).model_dump(mode="json") for i in range(5000)]
+    rows.insert(10, "")  # blank lines are allowed
+    seen: list[tuple[int, int]] = []
+    n = await store.import_jsonl(
+        _write_jsonl(tmp_path / "kb.jsonl", rows), progress=lambda d, t: seen.append((d, t))
+    )
+    assert n == 5000
+    assert await store.count() == 5070
+    assert seen[0] == (0, 5000) and seen[-1] == (5000, 5000)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+@pytest.mark.parametrize(
+    ("bad", "line", "field", "text"),
+    [
+        ("{not json", 3, None, "not valid JSON"),
+        ('{"id": "nope", "title": "t", "excerpt": "e"}', 3, "id", "UUID"),
+        ('{"id": "00000000-0000-4000-8000-000000000009", "title": "", "excerpt": "e"}', 3, "title", "at least 1"),
+        ('{"id": "00000000-0000-4000-8000-000000000009", "title": "t"}', 3, "excerpt", "required"),
+        ('{"id": "00000000-0000-4000-8000-000000000009", "title": "t", "excerpt": "e", "colour": 1}', 3, "colour", "unknown field"),
+        ('{"id": "00000000-0000-4000-8000-000000000009", "title": "t", "excerpt": "e", "status": "old"}', 3, "status", "active"),
+        ('{"id": "00000000-0000-4000-8000-000000000009", "title": "t", "excerpt": "e", "updated": "May"}', 3, "updated", "date"),
+    ],
+)  # fmt: skip
+async def test_a_bad_line_imports_nothing(
+    store: Store, tmp_path: Path, bad: str, line: int, field: str | None, text: str
+) -> None:
+    path = _write_jsonl(
+        tmp_path / "kb.jsonl", [_source(1).model_dump(mode="json"), _source(2).model_dump(mode="json"), bad]
+    )
+    with pytest.raises(KBImportError) as info:
+        await store.import_jsonl(path)
+    err = info.value
+    assert (err.line, err.field) == (line, field)
+    assert str(path) in str(err) and f"line {line}" in str(err) and text in str(err)
+    assert "Nothing was imported" in str(err)
+    assert await store.count(None) == 80
+
+
+async def test_import_of_invalid_utf8_and_missing_file(store: Store, tmp_path: Path) -> None:
+    path = tmp_path / "kb.jsonl"
+    path.write_bytes(json.dumps(_source(1).model_dump(mode="json")).encode() + b"\n\xff\xfe\n")
+    with pytest.raises(KBImportError, match="line 2: not valid UTF-8"):
+        await store.import_jsonl(path)
+    with pytest.raises(StoreError, match="cannot read"):
+        await store.import_jsonl(tmp_path / "absent.jsonl")
+    assert await store.count(None) == 80
+
+
+async def test_export_round_trips_through_import(store: Store, tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert await store.export_jsonl(out) == 80
+    path = tmp_path / "export.jsonl"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    async with await Store.open(tmp_path / "copy.db", seed=None) as copy:
+        assert await copy.import_jsonl(path) == 80
+        assert await copy.list_sources() == await store.list_sources()
+    exported = [json.loads(line) for line in out.getvalue().splitlines()]
+    bundled = [json.loads(line) for line in DEMO_KB.read_text(encoding="utf-8").splitlines()]
+    assert exported == bundled
+
+
+async def test_list_sources(store: Store) -> None:
+    retired = await store.list_sources(status="retired")
+    assert len(retired) == 10 and all(s.status == "retired" for s in retired)
+    titles = [s.title for s in await store.list_sources()]
+    assert titles == sorted(titles) and len(titles) == 80
+    assert len(await store.list_sources(status="active", limit=3)) == 3
+
+
+async def test_retire(store: Store) -> None:
+    src = await store.retire(WARFARIN_INR, "  revised target  ", superseded_by=CYSTITIS.upper())
+    assert (src.status, src.retired_reason, src.superseded_by) == ("retired", "revised target", CYSTITIS)
+    assert await store.get(WARFARIN_INR) == src
+    assert (await store.get_many([WARFARIN_INR]))[WARFARIN_INR].status == "retired"
+
+
+@pytest.mark.parametrize(
+    ("id", "successor", "error"),
+    [
+        (MISSING, None, UnknownSource),
+        (WARFARIN_INR, MISSING, UnknownSource),
+        (WARFARIN_INR, WARFARIN_INR, UnknownSource),
+        (WARFARIN_INR, CYSTITIS_OLD, UnknownSource),  # a retired successor
+    ],
+)
+async def test_retire_refuses_bad_ids(
+    store: Store, id: str, successor: str | None, error: type[Exception]
+) -> None:
+    with pytest.raises(error):
+        await store.retire(id, "why", superseded_by=successor)
+    assert (await store.get(WARFARIN_INR)).status == "active"
+
+
+async def test_retire_needs_a_reason(store: Store) -> None:
+    with pytest.raises(StoreError, match="reason"):
+        await store.retire(WARFARIN_INR, " ")
+
+
+async def test_kb_stats(store: Store) -> None:
+    stats = await store.kb_stats()
+    assert stats["name"] == "demo"
+    assert (stats["sources"], stats["active"], stats["retired"], stats["answers"]) == (80, 70, 10, 0)
+    assert stats["path"] == str(store.path)
