@@ -27,14 +27,12 @@ _ID_IN_MARKER = re.compile(_ID)
 
 
 def _id_prefix() -> str:
-    # Any proper prefix of the 8-4-4-4-12 shape, as alternatives: "", "1a", "1a2b3c4d-", "…-12ab" …
+    # Any prefix of the 8-4-4-4-12 shape, as alternatives: "", "1a", "1a2b3c4d", "1a2b3c4d-", "…-12ab" …
     alts = []
     done = ""
     for n in _UUID_GROUPS:
-        alts.append(f"{done}{_HEX}{{0,{n - 1}}}")
-        done += f"{_HEX}{{{n}}}"
-        alts.append(done + "-" if n != 12 else done)
-        done += "-"
+        alts.append(f"{done}{_HEX}{{0,{n}}}")
+        done += f"{_HEX}{{{n}}}-"
     return "(?:" + "|".join(alts) + ")"
 
 

@@ -356,6 +356,11 @@ class StreamGuard:
         return len(self._buf) + self._esc.pending
 
     @property
+    def held_text(self) -> str:
+        """The sanitised text held back now (an unfinished escape sequence is not text yet)."""
+        return self._buf
+
+    @property
     def raw(self) -> str:
         """Every character fed, unsanitised (for the audit record)."""
         if len(self._raw) > 1:
