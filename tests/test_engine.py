@@ -1,0 +1,422 @@
+"""The engine end to end: offline backend and a real SSE server on 127.0.0.1, the real guard and store."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hippo_tui.backends.chat import RetryPolicy
+from hippo_tui.config import Settings
+from hippo_tui.engine import Engine
+from hippo_tui.events import EndEvent, ErrorEvent, Event, ResetEvent, SourcesEvent, TextEvent, ThinkingEvent
+from hippo_tui.store import Store
+from tests.support import scenarios as sc
+
+AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"  # Hypertension: choosing the first drug
+OTITIS = "ce873155-276e-4bae-b327-dab9ecc47bce"
+RETIRED = "5b0d2bf0-a79c-4ce5-b758-d85dcd04650b"  # atenolol first-line (superseded)
+NOWHERE = "00000000-0000-4000-8000-000000000000"
+
+AMLO_CLAIM = "Amlodipine is commonly started at 5 mg once daily."
+
+
+async def collect(engine: Engine, question: str) -> list[Event]:
+    return [e async for e in engine.ask(question)]
+
+
+def kinds(events: list[Event]) -> list[str]:
+    out: list[str] = []
+    for e in events:
+        k = e.type if not isinstance(e, ThinkingEvent) else f"thinking:{e.phase}"
+        if not (out and out[-1] == k == "text"):
+            out.append(k)
+    return out
+
+
+def shown(events: list[Event]) -> str:
+    """What a front end shows after applying text and reset events."""
+    text = ""
+    for e in events:
+        if isinstance(e, TextEvent):
+            text += e.display
+        elif isinstance(e, ResetEvent):
+            assert text.endswith(e.withdrawn_display)
+            text = text[: len(text) - len(e.withdrawn_display)]
+    return text
+
+
+@pytest.fixture
+async def offline(hippo_home: Path, store: Store):
+    engine = await Engine.create(Settings(home=hippo_home, offline_tokens_per_second=0), store=store)
+    yield engine
+    await engine.close()
+
+
+@pytest.fixture
+async def remote(hippo_home: Path, store: Store, scripted_server):
+    settings = Settings(base_url=scripted_server.url, model="scripted", api_key="k", home=hippo_home)
+    engine = await Engine.create(settings, store=store)
+    engine.retry = RetryPolicy(attempts=2, base=0.01)
+    yield engine
+    await engine.close()
+
+
+async def test_offline_answer_event_order_and_audit(offline: Engine, store: Store):
+    events = await collect(offline, "What dose of amlodipine?")
+    assert kinds(events) == [
+        "thinking:searching",
+        "sources",
+        "thinking:writing",
+        "text",
+        "thinking:checking",
+        "end",
+    ]
+    assert all(b.t >= a.t for a, b in itertools.pairwise(events))
+    end = events[-1]
+    assert isinstance(end, EndEvent) and end.outcome == "complete"
+    assert end.backend == "offline (extractive, no LLM)" and end.model == "offline"
+    assert "5 mg once daily" in end.text and "[1]" in end.text and AMLO not in end.text
+    assert [(c.id, c.number, c.grounding) for c in end.citations] == [(AMLO, 1, "grounded")]
+    # The deltas carry the raw markers; the display carries pending numbers.
+    assert AMLO in "".join(e.delta for e in events if isinstance(e, TextEvent))
+    assert "[·1]" in shown(events)
+    record = await store.get_answer(end.audit_id)
+    assert record is not None and record.outcome == "complete" and record.final_text == end.text
+    assert AMLO in record.raw_text
+    assert [(c.source_id, c.check_one, c.check_two, c.shown) for c in record.citations] == [
+        (AMLO, "confirmed", "grounded", True)
+    ]
+    assert {"ttft", "total", "verification"} <= set(record.timings)
+
+
+async def test_offline_mid_answer_search_resets_the_turn(offline: Engine, store: Store):
+    events = await collect(
+        offline, "How is hypertension diagnosed and what is the amoxicillin dose for otitis media?"
+    )
+    k = kinds(events)
+    assert k[:6] == [
+        "thinking:searching",
+        "sources",
+        "thinking:writing",
+        "text",
+        "reset",
+        "thinking:searching",
+    ]
+    reset = next(e for e in events if isinstance(e, ResetEvent))
+    assert reset.reason == "tool_call" and reset.withdrawn and reset.rule is None
+    sources = [e for e in events if isinstance(e, SourcesEvent)]
+    first_ids = {s.id for s in sources[0].sources}
+    assert all(s.id not in first_ids for s in sources[1].sources)  # added, never repeated
+    assert sources[1].query == "amoxicillin dose otitis media"
+    end = events[-1]
+    assert isinstance(end, EndEvent) and end.outcome == "complete"
+    assert shown(events).replace("·", "") == end.text  # what stays on screen is what ends up final
+    record = await store.get_answer(end.audit_id)
+    assert [r.reason for r in record.resets] == ["tool_call"]
+    assert record.resets[0].withdrawn == reset.withdrawn
+
+
+async def test_follow_up_carries_earlier_turns(remote: Engine, scripted_server):
+    scripted_server.play({"chat": [sc.answer("First answer.")], "grounding": [sc.grounding({})]})
+    await collect(remote, "first question")
+    await collect(remote, "second question")
+    msgs = scripted_server.requests()[-1]["body"]["messages"]
+    assert [m["role"] for m in msgs] == ["system", "user", "assistant", "user"]
+    assert msgs[1]["content"] == "first question" and msgs[2]["content"] == "First answer."
+    remote.new_conversation()
+    await collect(remote, "third")
+    assert [m["role"] for m in scripted_server.requests()[-1]["body"]["messages"]] == ["system", "user"]
+
+
+async def test_system_prompt_canary_and_sources_reach_the_model(remote: Engine, scripted_server):
+    scripted_server.play({"chat": [sc.answer("Nothing to cite.")]})
+    remote.system_prompt = "CUSTOM PROMPT"
+    await collect(remote, "amlodipine dose")
+    body = scripted_server.requests()[0]["body"]
+    system = body["messages"][0]["content"]
+    assert system.startswith("CUSTOM PROMPT") and "HIPPO-CANARY-" in system
+    assert f'<source id="{AMLO}"' in system
+    assert body["tools"][0]["function"]["name"] == "search_kb" and body["stream"] is True
+    assert body["model"] == "scripted"
+
+
+async def test_remote_tool_call_after_text_withdraws_and_continues(
+    remote: Engine, scripted_server, store: Store
+):
+    scripted_server.play(
+        {
+            "chat": [
+                sc.stream(sc.tool_chunks("otitis media antibiotics", before="Let me check that for you. ")),
+                sc.answer(f"{AMLO_CLAIM} [{AMLO}]", delay=0),
+            ],
+            "grounding": [sc.grounding({AMLO: True})],
+        }
+    )
+    events = await collect(remote, "amlodipine dose")
+    assert "reset" in kinds(events)
+    reset = next(e for e in events if isinstance(e, ResetEvent))
+    assert reset.reason == "tool_call"
+    end = events[-1]
+    assert isinstance(end, EndEvent) and end.text == f"{AMLO_CLAIM} [1]"
+    second = scripted_server.requests()[1]["body"]["messages"]
+    assistant, tool = second[-2], second[-1]
+    assert assistant["tool_calls"][0]["function"] == {
+        "name": "search_kb",
+        "arguments": '{"query": "otitis media antibiotics"}',
+    }
+    assert assistant["tool_calls"][0]["id"] == "call_1"
+    assert tool["role"] == "tool" and tool["tool_call_id"] == "call_1" and OTITIS in tool["content"]
+
+
+async def test_tool_call_arguments_not_json_get_an_error_reply(remote: Engine, scripted_server):
+    scripted_server.play(
+        {
+            "chat": [sc.stream(sc.tool_chunks(raw_args='{"query": amlo')), sc.answer("Done.")],
+            "grounding": [sc.grounding({})],
+        }
+    )
+    events = await collect(remote, "q")
+    assert isinstance(events[-1], EndEvent) and events[-1].outcome == "complete"
+    assert "reset" not in kinds(events)  # no text before the call: nothing to withdraw
+    tool = scripted_server.requests()[1]["body"]["messages"][-1]
+    assert tool["role"] == "tool" and tool["content"].startswith("Error: the arguments were not valid JSON")
+
+
+async def test_safety_trip_withdraws_everything_and_ends_withdrawn(
+    remote: Engine, scripted_server, store: Store
+):
+    text = f"{AMLO_CLAIM} [{AMLO}] The patient's number is 123-45-6789 and more text follows here."
+    scripted_server.play({"chat": [sc.answer(text)]})
+    events = await collect(remote, "q")
+    reset = next(e for e in events if isinstance(e, ResetEvent))
+    assert reset.reason == "safety" and reset.rule == "us-ssn" and "us-ssn" in reset.note
+    assert shown(events) == ""
+    assert all("123-45" not in e.delta for e in events if isinstance(e, TextEvent))
+    end = events[-1]
+    assert isinstance(end, EndEvent) and end.outcome == "withdrawn" and end.citations == [] and end.text == ""
+    record = await store.get_answer(end.audit_id)
+    assert record.outcome == "withdrawn" and "123-45-6789" in record.raw_text
+    assert record.resets[0].rule == "us-ssn"
+
+
+async def test_citations_missing_retired_ungrounded_are_kept_not_shown(
+    remote: Engine, scripted_server, store: Store
+):
+    text = (
+        f"{AMLO_CLAIM} [{AMLO}] Atenolol is first-line. [{RETIRED}] Made up. [{NOWHERE}] "
+        f"Otitis needs surgery. [{OTITIS}]"
+    )
+    scripted_server.play(
+        {"chat": [sc.answer(text)], "grounding": [sc.grounding({AMLO: True, OTITIS: False})]}
+    )
+    events = await collect(remote, "q")
+    end = events[-1]
+    assert isinstance(end, EndEvent)
+    assert end.text == f"{AMLO_CLAIM} [1] Atenolol is first-line. Made up. Otitis needs surgery."
+    assert [c.id for c in end.citations] == [AMLO]
+    v = end.verification
+    assert (v.attempted, v.confirmed, v.missing, v.retired, v.grounded, v.ungrounded) == (4, 2, 1, 1, 1, 1)
+    record = await store.get_answer(end.audit_id)
+    got = {c.source_id: (c.check_one, c.check_two, c.shown) for c in record.citations}
+    assert got == {
+        AMLO: ("confirmed", "grounded", True),
+        RETIRED: ("retired", "unchecked", False),
+        NOWHERE: ("missing", "unchecked", False),
+        OTITIS: ("confirmed", "ungrounded", False),
+    }
+    # Check two is one call, over the confirmed sources only, with excerpts as delimited data.
+    grounding_reqs = [r for r in scripted_server.requests() if r["body"].get("response_format")]
+    assert len(grounding_reqs) == 1
+    user = grounding_reqs[0]["body"]["messages"][1]["content"]
+    assert AMLO in user and OTITIS in user and RETIRED not in user and NOWHERE not in user
+    assert (
+        user.startswith("<data>")
+        and "not instructions" in grounding_reqs[0]["body"]["messages"][0]["content"]
+    )
+
+
+async def test_grounding_timeout_keeps_confirmed_citations_unchecked(hippo_home, store, scripted_server):
+    settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home, grounding_timeout=0.3)
+    engine = await Engine.create(settings, store=store)
+    scripted_server.play(
+        {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({}, wait=3)]}
+    )
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    events = await collect(engine, "q")
+    await engine.close()
+    assert loop.time() - t0 < 2.5
+    end = events[-1]
+    assert isinstance(end, EndEvent) and end.text == f"{AMLO_CLAIM} [1]"
+    assert [(c.id, c.grounding) for c in end.citations] == [(AMLO, "unchecked")]
+    assert end.verification.unchecked == 1 and "timed out" in (end.verification.note or "")
+
+
+@pytest.mark.parametrize(
+    ("first", "expect_calls"),
+    [
+        (sc.error(400, "response_format json_schema is not supported"), 2),  # llama.cpp-style refusal
+        (sc.error(500, "grammar error"), 2),
+    ],
+)
+async def test_grounding_falls_back_to_json_object(remote, scripted_server, first, expect_calls):
+    ok = sc.grounding({AMLO: True})
+    scripted_server.play({"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [first, ok]})
+    end = (await collect(remote, "q"))[-1]
+    assert isinstance(end, EndEvent) and end.citations[0].grounding == "grounded"
+    reqs = [r["body"] for r in scripted_server.requests() if r["body"].get("response_format")]
+    assert len(reqs) == expect_calls
+    assert reqs[0]["response_format"]["type"] == "json_schema"
+    assert reqs[1]["response_format"] == {"type": "json_object"}
+    assert '"checks"' in reqs[1]["messages"][1]["content"]  # the schema is spelled out in json_object mode
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected", "note"),
+    [
+        ({"body": "this is not json"}, "unchecked", True),
+        ({"json": {"id": "x", "object": "chat.completion", "choices": []}}, "unchecked", True),
+        (sc.grounding([(NOWHERE, False), (AMLO.upper(), True)]), "grounded", False),  # unknown id ignored
+        (sc.grounding([(AMLO, True), (AMLO, False)]), "unchecked", False),  # contradictory duplicates
+        (sc.grounding([(AMLO, False), (AMLO, False)]), None, False),  # consistent duplicates count once
+        (sc.grounding({}), "unchecked", False),  # no verdict for it
+    ],
+)
+async def test_grounding_replies_that_are_odd(remote, scripted_server, reply, expected, note):
+    scripted_server.play({"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [reply]})
+    end = (await collect(remote, "q"))[-1]
+    assert isinstance(end, EndEvent) and end.outcome == "complete"
+    assert [c.grounding for c in end.citations] == ([expected] if expected else [])
+    assert (end.verification.note is not None) == note
+
+
+async def test_cancel_records_the_answer_as_cancelled(hippo_home, store, scripted_server):
+    settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home)
+    engine = await Engine.create(settings, store=store)
+    scripted_server.play({"chat": [sc.stream(sc.text_chunks("word " * 400), delay=0.01)]})
+    seen: list[Event] = []
+    streaming = asyncio.Event()
+
+    async def consume() -> None:
+        async for e in engine.ask("q"):
+            seen.append(e)
+            if sum(isinstance(x, TextEvent) for x in seen) >= 3:
+                streaming.set()
+
+    task = asyncio.create_task(consume())
+    await streaming.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await engine.close()
+    answers = await store.list_answers()
+    assert answers[0].outcome == "cancelled" and answers[0].raw_text.startswith("word word")
+
+
+@pytest.mark.parametrize(
+    ("chunks", "kind"),
+    [
+        (sc.text_chunks("Half an answer", finish="length"), "length"),
+        (sc.text_chunks("Half an answer", finish="content_filter"), "content_filter"),
+        (sc.text_chunks("Half an answer that never ends", finish=None), "stream_cut"),
+        ([*sc.text_chunks("Half an answer", finish=None), "{not json"], "bad_response"),
+    ],
+)
+async def test_stream_problems_end_with_an_error_and_a_record(remote, scripted_server, store, chunks, kind):
+    scripted_server.play({"chat": [sc.stream(chunks, done=False)]})
+    events = await collect(remote, "q")
+    err = events[-1]
+    assert isinstance(err, ErrorEvent) and err.kind == kind and err.action
+    assert not any(isinstance(e, EndEvent) for e in events)
+    record = await store.get_answer(err.audit_id)
+    assert record.outcome == "error" and record.raw_text.startswith("Half an answer")
+    assert err.partial_text.startswith("Half")
+
+
+async def test_connection_cut_mid_answer_is_reported(remote, scripted_server, store):
+    scripted_server.play({"chat": [sc.stream(sc.text_chunks("Half an answer " * 5, finish=None), cut=True)]})
+    err = (await collect(remote, "q"))[-1]
+    assert isinstance(err, ErrorEvent) and err.kind == "stream_cut"
+    assert (await store.get_answer(err.audit_id)).raw_text.startswith("Half an answer")
+
+
+async def test_empty_choices_frames_are_skipped(remote, scripted_server):
+    usage = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": []}
+    chunks = sc.text_chunks("All good.")
+    scripted_server.play({"chat": [sc.stream([usage, *chunks[:2], usage, *chunks[2:], usage])]})
+    end = (await collect(remote, "q"))[-1]
+    assert isinstance(end, EndEvent) and end.text == "All good."
+
+
+@pytest.mark.parametrize(
+    ("response", "kind", "action_has"),
+    [
+        (sc.error(401, "bad key"), "auth", "HIPPO_API_KEY"),
+        (sc.error(403, "forbidden"), "auth", "HIPPO_API_KEY"),
+        (sc.error(404, "model 'scripted' does not exist"), "not_found", "--model"),
+        (sc.error(429, "slow down", headers={"Retry-After": "0"}), "rate_limit", "wait"),
+        (sc.error(503, "overloaded"), "server", "try again"),
+    ],
+)
+async def test_http_errors_map_to_actions(remote, scripted_server, store, response, kind, action_has):
+    scripted_server.play({"chat": [response]})
+    err = (await collect(remote, "q"))[-1]
+    assert isinstance(err, ErrorEvent) and err.kind == kind and action_has in err.action
+    if kind == "not_found":
+        assert "'scripted'" in err.message
+    record = await store.get_answer(err.audit_id)
+    assert record.outcome == "error" and kind in (record.error or "")
+    calls = len(scripted_server.requests())
+    assert calls == (3 if kind in ("rate_limit", "server") else 1)  # retried only what can get better
+
+
+@pytest.mark.parametrize(
+    "first", [sc.error(429, "later", headers={"Retry-After": "0.05"}), sc.error(502, "hiccup")]
+)
+async def test_retry_before_the_first_token_then_succeed(remote, scripted_server, first):
+    scripted_server.play({"chat": [first, sc.answer("Fine now.")], "grounding": [sc.grounding({})]})
+    end = (await collect(remote, "q"))[-1]
+    assert isinstance(end, EndEvent) and end.text == "Fine now."
+    assert len(scripted_server.requests()) == 2
+
+
+async def test_connection_refused(hippo_home, store):
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    engine = await Engine.create(Settings(base_url=url, model="m", home=hippo_home), store=store)
+    engine.retry = RetryPolicy(attempts=1, base=0.01)
+    err = (await collect(engine, "q"))[-1]
+    await engine.close()
+    assert isinstance(err, ErrorEvent) and err.kind == "connection"
+    assert url in err.message and "--base-url" in err.action and url in err.action
+
+
+async def test_reconfigure_switches_backend(offline: Engine, scripted_server):
+    scripted_server.play({"chat": [sc.answer("From the server.")], "grounding": [sc.grounding({})]})
+    await offline.reconfigure(base_url=scripted_server.url, model="other", api_key="k")
+    assert offline.backend_label == "openai-compatible" and offline.model == "other"
+    end = (await collect(offline, "q"))[-1]
+    assert isinstance(end, EndEvent) and end.text == "From the server." and end.model == "other"
+    await offline.reconfigure(base_url=None, model=None, api_key=None, backend="offline")
+    assert offline.model == "offline"
+
+
+async def test_store_failure_mid_answer_is_an_error_event(offline: Engine, store: Store, monkeypatch):
+    from hippo_tui.store import StoreError
+
+    async def broken(*a: Any, **k: Any):
+        raise StoreError("disk on fire")
+
+    monkeypatch.setattr(store, "search", broken)
+    events = await collect(offline, "q")
+    err = events[-1]
+    assert isinstance(err, ErrorEvent) and err.kind == "store" and "disk on fire" in err.message
+    assert (await store.get_answer(err.audit_id)).outcome == "error"
