@@ -85,23 +85,25 @@ class Store(SourcesMixin, AuditMixin):
             raise translate(e, path, busy_timeout) from e
         store = cls(db, path, busy_timeout)
         try:
+            # Look before changing anything: a file that is not ours must stay byte-for-byte as it was.
             with store._errors():
                 await db.execute("PRAGMA foreign_keys = ON")
-                await db.execute("PRAGMA journal_mode = WAL")
-                # FULL: every committed audit row survives even a power cut, not only a killed process.
-                await db.execute("PRAGMA synchronous = FULL")
                 version = await store._version()
             if version > SCHEMA_VERSION:
                 raise StoreError(
                     f"{path}: written by a newer hippo-tui (schema {version}, this one knows {SCHEMA_VERSION}). "
                     "Upgrade hippo-tui, or set HIPPO_HOME to another folder."
                 )
+            fresh = version == 0
+            if fresh:
+                await store._check_foreign_tables()
+                if seed is not None:
+                    seed_sources = await asyncio.to_thread(parse_jsonl, Path(seed))
+            with store._errors():
+                await db.execute("PRAGMA journal_mode = WAL")
+                # FULL: every committed audit row survives even a power cut, not only a killed process.
+                await db.execute("PRAGMA synchronous = FULL")
             if version < SCHEMA_VERSION:
-                fresh = version == 0
-                if fresh:
-                    await store._check_foreign_tables()
-                    if seed is not None:
-                        seed_sources = await asyncio.to_thread(parse_jsonl, Path(seed))
                 async with store._transaction() as tx:
                     for statements in MIGRATIONS[version:]:
                         for sql in statements:

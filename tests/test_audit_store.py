@@ -1,0 +1,135 @@
+"""The audit half of the store: every answer, reset and citation attempt is kept, whatever the outcome."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from hippo_tui.models import CitationAttempt, ResetRecord
+from hippo_tui.store import Store, UnknownAnswer
+
+SRC_A = "8920c0a1-c079-4734-86fe-6c9b0259cc70"
+SRC_B = "e8562efb-5edc-44da-840a-c7806e0be0ae"
+SRC_C = "00000000-0000-4000-8000-000000000000"
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "hippo.db", seed=None)
+    yield s
+    assert await s.integrity_check() == "ok"
+    await s.close()
+
+
+def _attempts() -> list[CitationAttempt]:
+    return [
+        CitationAttempt(source_id=SRC_A, claims=["Nitrofurantoin for 3 days."], check_one="confirmed",
+                        check_two="grounded", shown=True, number=1, title="Cystitis"),
+        CitationAttempt(source_id=SRC_B, claims=["Seven days of trimethoprim.", "Culture everyone."],
+                        check_one="retired", reason="superseded", title="Old cystitis"),
+        CitationAttempt(source_id=SRC_C, claims=["Invented."], check_one="missing", reason="no such source"),
+        CitationAttempt(source_id=SRC_A, claims=["Something else."], check_one="confirmed",
+                        check_two="ungrounded", reason="excerpt says otherwise"),
+        CitationAttempt(source_id=SRC_A, claims=["x"], check_one="confirmed", check_two="unchecked",
+                        reason="grounding timed out", shown=True, number=2),
+    ]  # fmt: skip
+
+
+async def test_a_begun_answer_is_committed_at_once(store: Store, tmp_path: Path) -> None:
+    answer_id = await store.begin_answer(question="q?", model="m", backend="offline", conversation_id="c1")
+    # Another connection (another process, after a crash) already sees it.
+    async with await Store.open(tmp_path / "hippo.db") as other:
+        record = await other.get_answer(answer_id)
+    assert record is not None
+    assert (record.outcome, record.question, record.model, record.backend) == (
+        "in_flight",
+        "q?",
+        "m",
+        "offline",
+    )
+    assert record.conversation_id == "c1" and record.created.endswith("+00:00")
+
+
+async def test_a_complete_answer_round_trips(store: Store) -> None:
+    answer_id = await store.begin_answer(question="Cystitis?", model="m1", backend="openai")
+    reset = ResetRecord(
+        reason="safety", rule="dose-without-source", withdrawn="Take 9 g", withdrawn_chars=8, at=1.25
+    )
+    await store.record_reset(answer_id, reset)
+    await store.record_reset(
+        answer_id, ResetRecord(reason="tool_call", withdrawn="Let me", withdrawn_chars=6)
+    )
+    await store.record_citations(answer_id, _attempts())
+    timings = {"ttft": 0.31, "total": 2.5, "verification": 0.4}
+    await store.finish_answer(answer_id, raw_text="Take 9 g… Nitro [x]", final_text="Nitro [1]", outcome="complete",
+                              timings=timings)  # fmt: skip
+    record = await store.get_answer(answer_id)
+    assert record is not None
+    assert record.outcome == "complete" and record.error is None
+    assert (record.raw_text, record.final_text, record.timings) == (
+        "Take 9 g… Nitro [x]",
+        "Nitro [1]",
+        timings,
+    )
+    assert record.resets[0] == reset and record.resets[1].reason == "tool_call"
+    assert record.citations == _attempts()
+
+
+async def test_recording_citations_again_replaces_them(store: Store) -> None:
+    answer_id = await store.begin_answer(question="q", model="m", backend="b")
+    await store.record_citations(answer_id, _attempts())
+    await store.record_citations(answer_id, _attempts()[:1])
+    assert (await store.get_answer(answer_id)).citations == _attempts()[:1]
+
+
+@pytest.mark.parametrize("outcome", ["cancelled", "withdrawn", "error"])
+async def test_unfinished_answers_are_recorded_too(store: Store, outcome: str) -> None:
+    answer_id = await store.begin_answer(question="q", model="m", backend="b")
+    error = "server said 500" if outcome == "error" else None
+    await store.finish_answer(
+        answer_id, raw_text="partial", final_text="", outcome=outcome, timings={}, error=error
+    )
+    record = await store.get_answer(answer_id)
+    assert (record.outcome, record.raw_text, record.error) == (outcome, "partial", error)
+
+
+async def test_bad_outcome_and_unknown_answer(store: Store) -> None:
+    answer_id = await store.begin_answer(question="q", model="m", backend="b")
+    with pytest.raises(ValueError, match="outcome"):
+        await store.finish_answer(answer_id, raw_text="", final_text="", outcome="in_flight", timings={})
+    with pytest.raises(UnknownAnswer):
+        await store.finish_answer(999, raw_text="", final_text="", outcome="complete", timings={})
+    with pytest.raises(UnknownAnswer):
+        await store.record_citations(999, _attempts())
+    with pytest.raises(UnknownAnswer):
+        await store.record_reset(999, ResetRecord(reason="safety", withdrawn="", withdrawn_chars=0))
+    assert await store.get_answer(999) is None
+    assert (await store.get_answer(answer_id)).outcome == "in_flight"
+
+
+async def test_list_answers_newest_first(store: Store) -> None:
+    ids = [await store.begin_answer(question=f"q{i}", model="m", backend="b") for i in range(5)]
+    await store.record_citations(ids[1], _attempts()[:2])
+    listed = await store.list_answers(limit=3)
+    assert [a.id for a in listed] == ids[::-1][:3]
+    assert ids == sorted(ids)
+    everything = await store.list_answers(limit=None)
+    assert [a.id for a in everything] == ids[::-1]
+    assert len(everything[3].citations) == 2 and everything[0].citations == []
+
+
+async def test_audit_stats_per_model(store: Store) -> None:
+    a = await store.begin_answer(question="q", model="alpha", backend="openai")
+    await store.record_citations(a, _attempts())
+    b = await store.begin_answer(question="q", model="alpha", backend="openai")
+    await store.record_citations(b, _attempts()[:1])
+    await store.begin_answer(question="q", model="beta", backend="offline")
+    stats = {row["model"]: row for row in await store.audit_stats()}
+    assert stats["alpha"] == {
+        "model": "alpha", "answers": 2, "citations": 6, "confirmed": 4, "missing": 1, "retired": 1,
+        "grounded": 2, "ungrounded": 1, "unchecked": 1, "shown": 3,
+    }  # fmt: skip
+    assert stats["beta"]["answers"] == 1 and stats["beta"]["citations"] == 0
+    assert (await store.kb_stats())["answers"] == 3
