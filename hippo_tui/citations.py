@@ -368,14 +368,13 @@ class PendingMarkers:
         if self._fence:
             if at_line_start and c == self._fence[0] and width >= len(self._fence):
                 self._fence = ""
+        elif self._inline:
+            if c == "`" and width == self._inline:
+                self._inline = 0
         elif at_line_start and width >= 3:
             self._fence = run
-            self._inline = 0
         elif c == "`":
-            if not self._inline:
-                self._inline = width
-            elif self._inline == width:
-                self._inline = 0
+            self._inline = width
         self._line_start = self._blank_line = False
 
     def _pending(self, m: re.Match[str]) -> str:

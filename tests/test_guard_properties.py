@@ -43,7 +43,9 @@ splits = st.one_of(st.just([1]), st.lists(st.integers(1, 9), min_size=1, max_siz
 modes = st.sampled_from(["adaptive", "fixed"])
 
 
-def run(text: str, sizes: list[int], mode: str, held: list[str] | None = None) -> tuple[StreamGuard, list[str]]:
+def run(
+    text: str, sizes: list[int], mode: str, held: list[str] | None = None
+) -> tuple[StreamGuard, list[str]]:
     guard = StreamGuard(POLICY, mode=mode)
     releases = []
     i = k = 0

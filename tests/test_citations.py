@@ -1,0 +1,199 @@
+import pytest
+
+from hippo_tui.citations import (
+    MARKER,
+    PendingMarkers,
+    canonical_id,
+    cited_ids,
+    claims_by_source,
+    finalize_markers,
+    partial_marker_start,
+    split_sentences,
+)
+
+A = "3f2b8c1e-0d4a-4e5b-9c7d-1a2b3c4d5e6f"
+B = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+
+
+def test_marker_is_the_canonical_form():
+    assert MARKER.findall(f"daily [{A}].") == [A]
+    assert MARKER.findall(f"daily [{A.upper()}].") == []
+
+
+def test_canonical_id():
+    assert canonical_id(f" {A.upper()} ") == A
+    with pytest.raises(ValueError):
+        canonical_id("not-a-uuid")
+
+
+# --- markers ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Take it daily [{A.upper()}].",
+        f"Take it daily [ {A} ].",
+        f"Take it daily [{A}].",
+        f"Take it daily. [{A}]",
+    ],
+)
+def test_upper_case_and_padded_markers_are_normalised(text):
+    assert claims_by_source(text) == {A: ["Take it daily."]}
+
+
+@pytest.mark.parametrize(
+    "text", [f"Both agree [{A}][{B}].", f"Both agree [{A}, {B}].", f"Both agree [{A},{B}]."]
+)
+def test_two_sources_in_one_place(text):
+    assert claims_by_source(text) == {A: ["Both agree."], B: ["Both agree."]}
+    assert cited_ids(text) == [A, B]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See [1].",
+        "Use arr[0] here.",
+        "See [the guideline](https://example.org).",
+        f"See [{A}](https://example.org).",
+        "Dosing varies [citation needed].",
+        f"Run `grep [{A}]` to find it.",
+        f"```\nlog [{A}].\n```\n",
+        f"~~~\n[{A}]\n~~~",
+        f"Not a uuid [{A[:-1]}x].",
+    ],
+)
+def test_look_alikes_are_not_markers(text):
+    assert cited_ids(text) == []
+    assert claims_by_source(text) == {}
+
+
+def test_unclosed_backtick_is_literal_so_the_marker_counts():
+    assert cited_ids(f"A stray ` backtick [{A}].") == [A]
+
+
+def test_marker_before_and_after_the_full_stop_belongs_to_that_sentence():
+    text = f"Nitrofurantoin for five days [{A}]. Review at 48 hours. [{B}] Culture if it fails."
+    assert claims_by_source(text) == {
+        A: ["Nitrofurantoin for five days."],
+        B: ["Review at 48 hours."],
+    }
+
+
+def test_marker_on_the_next_line_belongs_to_the_line_before():
+    assert claims_by_source(f"Take it daily.\n[{A}]\nNext thing.") == {A: ["Take it daily."]}
+
+
+def test_claims_are_deduplicated_in_order_and_whitespace_collapsed():
+    text = f"First   claim\there [{A}]. Second claim [{A}]. First   claim\there [{A}]."
+    assert claims_by_source(text) == {A: ["First claim here.", "Second claim."]}
+
+
+def test_list_items_are_claims_without_their_bullets():
+    text = f"Options:\n- Nitrofurantoin 100 mg b.i.d. [{A}]\n2. Fosfomycin once [{B}]\n"
+    assert claims_by_source(text) == {A: ["Nitrofurantoin 100 mg b.i.d."], B: ["Fosfomycin once"]}
+
+
+def test_cited_ids_in_order_of_first_appearance_without_repeats():
+    assert cited_ids(f"x [{B}]. y [{A}]. z [{B.upper()}].") == [B, A]
+
+
+# --- finalize / strip ---------------------------------------------------------------------------
+
+
+def test_finalize_numbers_verified_and_removes_the_rest():
+    text = f"Take it daily [{A}]. Not this [{B}]. Both [{A}, {B}]. Code `[{B}]` stays."
+    assert finalize_markers(text, {A: 1}) == f"Take it daily [1]. Not this. Both [1]. Code `[{B}]` stays."
+
+
+def test_finalize_multi_id_marker_becomes_adjacent_numbers():
+    assert finalize_markers(f"Both [{A}, {B.upper()}].", {A: 1, B: 2}) == "Both [1][2]."
+
+
+def test_finalize_bad_marker_takes_the_space_before_it():
+    assert finalize_markers(f"daily [{A}].", {}) == "daily."
+
+
+# --- sentences ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Give 2.5 mg daily. Stop after 5 days.", ["Give 2.5 mg daily.", "Stop after 5 days."]),
+        (
+            "Use a penicillin, e.g. Amoxicillin. Then review.",
+            ["Use a penicillin, e.g. Amoxicillin.", "Then review."],
+        ),
+        ("Common ones, i.e. E. coli, respond. Good.", ["Common ones, i.e. E. coli, respond.", "Good."]),
+        ("Ask Dr. Smith first. Then act.", ["Ask Dr. Smith first.", "Then act."]),
+        ("Oral vs. IV is similar. Fine.", ["Oral vs. IV is similar.", "Fine."]),
+        ("Give approx. 10 mL. Repeat.", ["Give approx. 10 mL.", "Repeat."]),
+        ("Take 100 mg b.i.d. Continue for 5 days.", ["Take 100 mg b.i.d. Continue for 5 days."]),
+        ("Take it (with food.) Then rest.", ["Take it (with food.)", "Then rest."]),
+        ('He said "stop now." Then left.', ['He said "stop now."', "Then left."]),
+        ("Really? Yes! Done.", ["Really?", "Yes!", "Done."]),
+        ("First line\nSecond line", ["First line", "Second line"]),
+        ("- one item\n- two items\n1. three", ["one item", "two items", "three"]),
+        ("Call `obj.method(). Now` here. End.", ["Call `obj.method(). Now` here.", "End."]),
+        ("Version 1.2.3 is out. Yes.", ["Version 1.2.3 is out.", "Yes."]),
+    ],
+)
+def test_split_sentences(text, expected):
+    assert split_sentences(text) == expected
+
+
+def test_a_fenced_block_is_one_piece():
+    text = "Before.\n```\na = 1. B = 2\n```\nAfter."
+    assert split_sentences(text) == ["Before.", "```\na = 1. B = 2\n```", "After."]
+
+
+# --- partial markers ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "[",
+        "[ ",
+        "[3f2b",
+        f"[{A[:8]}",
+        f"[{A[:9]}",
+        f"[{A}",
+        f"[{A} ",
+        f"[{A}, ",
+        f"[{A}, 9A8B",
+        f"[{A.upper()}",
+    ],
+)
+def test_partial_marker_tails(tail):
+    assert partial_marker_start("Take it daily " + tail) == len("Take it daily ")
+
+
+@pytest.mark.parametrize("tail", ["", f"[{A}]", "[1]", "[3f2g", "[2024-", "[ci", f"[{A}x"])
+def test_not_partial_marker_tails(tail):
+    assert partial_marker_start("Take it daily " + tail) is None
+
+
+# --- streaming display ----------------------------------------------------------------------------
+
+
+def test_pending_markers_number_in_order_of_first_appearance():
+    pm = PendingMarkers()
+    out = pm.feed(f"One [{B}]. ") + pm.feed(f"Two [{A}, {B}]. ") + pm.feed(f"Three [{A.upper()}].")
+    assert out == "One [·1]. Two [·2][·1]. Three [·2]."
+    assert pm.numbers == {B: 1, A: 2}
+
+
+def test_pending_markers_leave_code_alone_across_chunks():
+    pm = PendingMarkers()
+    chunks = ["Run `", f"[{A}]", "` then\n``", "`\n", f"[{A}]\n", "``", "`\n", f"done [{A}]"]
+    out = "".join(pm.feed(c) for c in chunks)
+    assert out == f"Run `[{A}]` then\n```\n[{A}]\n```\ndone [·1]"
+
+
+def test_pending_markers_inline_code_run_split_between_chunks():
+    pm = PendingMarkers()
+    out = "".join(pm.feed(c) for c in ["a `", "`", f"x [{A}] ", "``", f" b [{A}]"])
+    assert out == f"a ``x [{A}] `` b [·1]"
