@@ -1,0 +1,113 @@
+"""`hippo-tui audit …`: list, show (every attempt with its status and reason), stats, export."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from hippo_tui.cli import EXIT_USAGE, main
+from hippo_tui.models import CitationAttempt, ResetRecord
+from hippo_tui.store import Store
+
+GOOD = "8920c0a1-c079-4734-86fe-6c9b0259cc70"
+OLD = "e8562efb-5edc-44da-840a-c7806e0be0ae"
+GHOST = "00000000-0000-4000-8000-000000000000"
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    config = tmp_path / "config.toml"
+    config.write_text("", encoding="utf-8")
+    monkeypatch.setenv("HIPPO_CONFIG", str(config))
+    monkeypatch.setenv("HIPPO_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def _fill(home: Path) -> None:
+    async def go() -> None:
+        async with await Store.open(home / "hippo.db") as s:
+            a = await s.begin_answer(question="How to treat cystitis?", model="alpha", backend="openai")
+            await s.record_reset(
+                a, ResetRecord(reason="tool_call", withdrawn="Let me check", withdrawn_chars=12, at=0.4)
+            )
+            await s.record_citations(a, [
+                CitationAttempt(source_id=GOOD, claims=["Nitrofurantoin for 3 days."], check_one="confirmed",
+                                check_two="grounded", shown=True, number=1, title="Cystitis"),
+                CitationAttempt(source_id=OLD, claims=["Trimethoprim for 7 days."], check_one="retired",
+                                reason="superseded by a newer source"),
+                CitationAttempt(source_id=GHOST, claims=["Invented."], check_one="missing", reason="no such source"),
+                CitationAttempt(source_id=GOOD, claims=["Culture everyone."], check_one="confirmed",
+                                check_two="ungrounded", reason="the excerpt says culture is not needed"),
+            ])  # fmt: skip
+            await s.finish_answer(a, raw_text="Let me check… Nitro [x]", final_text="Nitro [1]", outcome="complete",
+                                  timings={"ttft": 0.2, "total": 1.5})  # fmt: skip
+            b = await s.begin_answer(question="Cancelled one", model="beta", backend="offline")
+            await s.finish_answer(b, raw_text="Par", final_text="", outcome="cancelled", timings={})
+            await s.begin_answer(question="In flight", model="beta", backend="offline")
+
+    asyncio.run(go())
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    code, out, err = run(capsys, "audit", "list")
+    assert code == 0 and out == "" and "empty" in err
+    _fill(home)
+    code, out, _ = run(capsys, "audit", "list")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 3
+    assert "in_flight" in lines[0] and "cancelled" in lines[1] and "complete" in lines[2]
+    assert "4 cited, 1 shown, 3 flagged" in lines[2]
+    _, out, _ = run(capsys, "audit", "list", "--limit", "1", "--json")
+    assert json.loads(out)["question"] == "In flight"
+
+
+def test_show_lists_every_attempt_with_status_and_reason(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    _fill(home)
+    code, out, _ = run(capsys, "audit", "show", "1")
+    assert code == 0
+    assert "How to treat cystitis?" in out and "alpha (openai)" in out
+    assert "reset at 0.40 s: tool_call, 12 characters withdrawn" in out
+    assert "raw text (withdrawn parts included)" in out and "Let me check" in out
+    assert f"shown   confirmed, grounded    {GOOD} Cystitis" in out
+    assert f"hidden  retired                {OLD}" in out and "superseded by a newer source" in out
+    assert f"hidden  missing                {GHOST}" in out and "no such source" in out
+    assert "confirmed, ungrounded" in out and "the excerpt says culture is not needed" in out
+    _, out, _ = run(capsys, "audit", "show", "2", "--json")
+    assert json.loads(out)["outcome"] == "cancelled"
+    code, _, err = run(capsys, "audit", "show", "42")
+    assert code == EXIT_USAGE and "no answer with id 42" in err
+
+
+def test_stats(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    _fill(home)
+    code, out, _ = run(capsys, "audit", "stats")
+    header, alpha, beta = out.splitlines()
+    assert code == 0 and header.split()[:5] == ["model", "answers", "citations", "confirmed", "missing"]
+    assert alpha.split() == ["alpha", "1", "4", "2", "1", "1", "1", "1", "0", "75.0%"]
+    assert beta.split() == ["beta", "2", "0", "0", "0", "0", "0", "0", "0", "-"]
+    _, out, _ = run(capsys, "audit", "stats", "--json")
+    assert json.loads(out.splitlines()[0])["retired"] == 1
+
+
+def test_export_jsonl(capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path) -> None:
+    _fill(home)
+    code, out, _ = run(capsys, "audit", "export", "--format", "jsonl")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["id"] for r in records] == [1, 2, 3]
+    assert len(records[0]["citations"]) == 4 and records[0]["resets"][0]["withdrawn"] == "Let me check"
+    target = tmp_path / "audit.jsonl"
+    code, _, err = run(capsys, "audit", "export", "-o", str(target))
+    assert code == 0 and "exported 3 answers" in err and len(target.read_text().splitlines()) == 3
+    with pytest.raises(SystemExit):
+        main(["audit", "export", "--format", "csv"])
