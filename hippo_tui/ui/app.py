@@ -8,10 +8,8 @@ verification in the background, so a new question never cancels the previous ver
 from __future__ import annotations
 
 import asyncio
-import importlib
-import pkgutil
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
@@ -34,36 +32,20 @@ from hippo_tui.events import (
     TextEvent,
     ThinkingEvent,
 )
+from hippo_tui.export import Turn, answer_with_citations, to_json, to_markdown
+from hippo_tui.ui.event_log import EventLog
+from hippo_tui.ui.screens import (
+    AuditScreen,
+    EndpointScreen,
+    HelpScreen,
+    InspectorScreen,
+    PromptEditorScreen,
+)
 from hippo_tui.ui.widgets.answer import AnswerPane, TurnView, verification_line
 from hippo_tui.ui.widgets.prompt import PromptInput
 from hippo_tui.ui.widgets.safe import one_line
 from hippo_tui.ui.widgets.sources import SourcesPanel
 from hippo_tui.ui.widgets.status import SHORT_PHASE, StatusBar
-
-try:
-    from hippo_tui.export import Turn
-except ImportError:  # pragma: no cover - export.py lands with the panels; same shape until then
-
-    @dataclass
-    class Turn:  # type: ignore[no-redef]
-        question: str
-        text: str
-        citations: list = field(default_factory=list)
-        outcome: str = "complete"
-        audit_id: int | None = None
-
-
-try:
-    from hippo_tui.ui.event_log import EventLog
-except ImportError:  # pragma: no cover - event_log.py lands with the panels
-
-    class EventLog:  # type: ignore[no-redef]
-        def __init__(self) -> None:
-            self.entries: list[Event] = []
-
-        def add(self, event: Event) -> None:
-            self.entries.append(event)
-
 
 HIGH_CONTRAST = Theme(
     name="hippo-high-contrast",
@@ -95,21 +77,6 @@ class _Run:
     worker: Worker[None] | None = None
     writing: bool = True  # until phase "checking" (or the end): the prompt is taken meanwhile
     done: bool = False
-
-
-def _screen_class(name: str) -> type[Screen[Any]] | None:
-    """The panels engineer's screens, found by name wherever they live in ui/screens (None until they exist)."""
-    try:
-        package = importlib.import_module("hippo_tui.ui.screens")
-        if hasattr(package, name):
-            return getattr(package, name)
-        for info in pkgutil.iter_modules(package.__path__):
-            module = importlib.import_module(f"{package.__name__}.{info.name}")
-            if hasattr(module, name):
-                return getattr(module, name)
-    except Exception:
-        return None
-    return None
 
 
 class HippoApp(App[int]):
@@ -332,8 +299,6 @@ class HippoApp(App[int]):
             async for event in self.engine.ask(run.question):
                 self.event_log.add(event)
                 await self._apply(run, event)
-                if run.done:
-                    break
             if not run.done:
                 await self._on_error(
                     run,
@@ -409,7 +374,8 @@ class HippoApp(App[int]):
                 )
             else:
                 line = verification_line(end)
-                self.status.set_phase(f"✓ {line}", short=f"✓ {line}")
+                mark = "✓ " if end.citations else ""
+                self.status.set_phase(f"{mark}{line}", short=f"{mark}{line}")
         self.refresh_bindings()
 
     async def _on_error(self, run: _Run, error: ErrorEvent) -> None:
@@ -488,16 +454,8 @@ class HippoApp(App[int]):
     def action_toggle_contrast(self) -> None:
         self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name
 
-    def _push(self, name: str, *args: Any, callback: Any = None) -> bool:
-        cls = _screen_class(name)
-        if cls is None:
-            self.notify(f"{name} is not available in this build.", severity="warning")
-            return False
-        self.push_screen(cls(*args), callback=callback)
-        return True
-
     def action_show_help(self) -> None:
-        self._push("HelpScreen", self.key_table())
+        self.push_screen(HelpScreen(self.key_table()))
 
     async def action_show_audit(self) -> None:
         audit_id = next((t.audit_id for t in reversed(self.turns) if t.audit_id is not None), None)
@@ -507,21 +465,17 @@ class HippoApp(App[int]):
                 record = await self.engine.store.get_answer(audit_id)
             except Exception as e:
                 self.notify(f"Could not read the audit record: {one_line(str(e))}", severity="error")
-        self._push("AuditScreen", record)
+        self.push_screen(AuditScreen(record))
 
     def action_show_inspector(self) -> None:
-        self._push("InspectorScreen", self.event_log)
+        self.push_screen(InspectorScreen(self.event_log))
 
     def action_edit_prompt(self) -> None:
         if self.engine is None:
             self.notify("The engine is not ready yet.", severity="warning")
             return
-        self._push(
-            "PromptEditorScreen",
-            self.engine.system_prompt,
-            self.engine.default_system_prompt,
-            callback=self._prompt_edited,
-        )
+        screen = PromptEditorScreen(self.engine.system_prompt, self.engine.default_system_prompt)
+        self.push_screen(screen, callback=self._prompt_edited)
 
     def _prompt_file(self) -> Path:
         return self.settings.data_dir() / PROMPT_FILE
@@ -558,14 +512,8 @@ class HippoApp(App[int]):
             self.notify("The engine is not ready yet.", severity="warning")
             return
         s = self.settings
-        self._push(
-            "EndpointScreen",
-            s.resolved_backend(),
-            s.base_url,
-            s.model,
-            bool(s.api_key),
-            callback=self._endpoint_chosen,
-        )
+        screen = EndpointScreen(s.resolved_backend(), s.base_url, s.model, bool(s.api_key))
+        self.push_screen(screen, callback=self._endpoint_chosen)
 
     def _endpoint_chosen(self, values: dict[str, Any] | None) -> None:
         if values:
@@ -601,11 +549,6 @@ class HippoApp(App[int]):
         if not self.turns:
             self.notify("No answer to copy yet.")
             return
-        try:
-            from hippo_tui.export import answer_with_citations
-        except ImportError:
-            self.notify("Copy is not available in this build.", severity="warning")
-            return
         text = answer_with_citations(self.turns[-1])
         self.copy_to_clipboard(text)
         self.notify(f"Copied the answer and its citations ({len(text)} characters).")
@@ -613,11 +556,6 @@ class HippoApp(App[int]):
     def action_export(self, fmt: str = "markdown") -> None:
         if not self.turns:
             self.notify("Nothing to export yet.")
-            return
-        try:
-            from hippo_tui.export import to_json, to_markdown
-        except ImportError:
-            self.notify("Export is not available in this build.", severity="warning")
             return
         as_json = fmt == "json"
         folder = self.settings.data_dir() / "exports"

@@ -126,7 +126,7 @@ def verification_line(end: EndEvent) -> str:
     if end.outcome == "withdrawn":
         return "Answer withdrawn"
     if v.attempted == 0:
-        return "No citations"
+        return "No citations in this answer"
     if v.note:
         return f"{one_line(v.note)} · {len(end.citations)} of {v.attempted} citations shown, unchecked"
     return f"{v.grounded} of {v.attempted} citations verified"
@@ -146,6 +146,10 @@ class AnswerPane(VerticalScroll):
     """
 
     can_focus = True
+
+    def __init__(self, *, max_turns: int = MAX_TURNS, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.max_turns = max_turns
 
     def compose(self):
         yield Vertical(id="log")
@@ -168,8 +172,8 @@ class AnswerPane(VerticalScroll):
         view = TurnView(question)
         await log.mount(view)
         turns = self.turns
-        if len(turns) > MAX_TURNS:
-            await log.remove_children(turns[: len(turns) - MAX_TURNS])
+        if len(turns) > self.max_turns:
+            await log.remove_children(turns[: len(turns) - self.max_turns])
             if not log.query_children(".pruned"):
                 note = Static("Earlier answers are hidden here; export keeps them all.", classes="pruned")
                 await log.mount(note, before=0)

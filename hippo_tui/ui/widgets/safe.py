@@ -10,16 +10,7 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from textual.content import Content
 
-try:
-    from hippo_tui.safe_text import sanitize
-except ImportError:  # pragma: no cover - only while safe_text.py has not landed yet
-    import re
-
-    _CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-    def sanitize(text: str) -> str:
-        return _CONTROL.sub("", text)
-
+from hippo_tui.safe_text import sanitize
 
 __all__ = ["markdown_parser", "one_line", "safe", "safe_content", "sanitize"]
 

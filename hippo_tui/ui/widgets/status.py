@@ -65,7 +65,7 @@ class StatusBar(Widget):
         if narrow:
             right = self.kb
         else:
-            model = self.model if self.model == self.backend else f"{self.backend} · {self.model}"
+            model = self.backend if self.model in self.backend else f"{self.backend} · {self.model}"
             right = f"model: {model} · kb: {self.kb}" if self.kb else f"model: {model}"
         left = spin + phase
         room = width - len(right) - 2

@@ -1,0 +1,410 @@
+"""Pilot tests of the main screen's behaviour, driven by the scripted engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Markdown
+
+from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent, SourcesEvent, TextEvent, ThinkingEvent
+from hippo_tui.models import AnswerRecord
+from hippo_tui.ui.app import HippoApp
+from hippo_tui.ui.screens import AuditScreen, HelpScreen, InspectorScreen
+from hippo_tui.ui.widgets.answer import TurnView
+from tests.ui.fakes import (
+    QUESTION,
+    ScriptedEngine,
+    answer_events,
+    ask,
+    error_events,
+    reset_events,
+    safety_events,
+    timeout_events,
+    until,
+)
+
+
+def _turn(app: HippoApp, index: int = -1) -> TurnView:
+    return app.pane.turns[index]
+
+
+def _sidebar_text(app: HippoApp) -> str:
+    return "\n".join(str(w.render()) for w in app.sidebar.query("Static"))
+
+
+async def _settled(pilot, app: HippoApp, events: int) -> None:
+    await until(pilot, lambda: len(app.event_log.entries) >= events)
+    await pilot.pause()
+
+
+async def test_answer_streams_then_final_update_has_verified_markers(make_app):
+    engine = ScriptedEngine(answer_events())
+    app = make_app(engine)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        view = _turn(app)
+        assert view.outcome == "complete"
+        source = view.query_one(Markdown).source
+        assert "[1]" in source and "[2]" in source
+        assert "[·" not in source  # pending numbers are gone after the final update
+        assert app.turns[0].question == QUESTION and [c.number for c in app.turns[0].citations] == [1, 2]
+
+
+async def test_verification_updates_sidebar_and_status(make_app):
+    app = make_app(ScriptedEngine(answer_events()))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.pause()
+        text = _sidebar_text(app)
+        assert "[1] Cystitis in adults" in text and "✓ verified" in text
+        assert "[2] Nitrofurantoin" in text and "? unchecked" in text
+        assert "1 citation hidden — see audit (f3)" in text
+        assert "Urine culture" in text  # retrieved but not shown as a citation
+        assert "1 of 3 citations verified" in app.status.phase
+
+
+async def test_sources_preview_before_text(make_app):
+    app = make_app(ScriptedEngine(answer_events(), pause_after=2))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, 2)
+        text = _sidebar_text(app)
+        assert text.count("•") == 3 and "Cystitis in adults" in text
+        assert app.status.busy and app.prompt.disabled
+        app.engine.release()
+
+
+async def test_reset_removes_exactly_the_withdrawn_text_and_leaves_a_note(make_app):
+    events = reset_events()
+    reset_at = next(i for i, e in enumerate(events) if e.type == "reset")
+    app = make_app(ScriptedEngine(events, pause_after=reset_at + 1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, reset_at + 1)
+        view = _turn(app)
+        assert view.display_text == ""
+        assert "I think" not in view.query_one(Markdown).source
+        notes = str(view.query_one(".notes").render())
+        assert "31 characters withdrawn" in notes and "searched the knowledge base again" in notes
+        app.engine.release()
+        await until(pilot, lambda: bool(app.turns))
+        assert "I think" not in view.query_one(Markdown).source
+        assert view.query_one(Markdown).source.startswith("Adults with")
+
+
+async def test_reset_keeps_text_before_the_withdrawn_part(make_app):
+    events = [
+        ThinkingEvent(text="Searching", phase="searching"),
+        SourcesEvent(sources=[]),
+        TextEvent(delta="Kept part. ", display="Kept part. "),
+        TextEvent(delta="Dropped", display="Dropped"),
+        ResetEvent(
+            reason="tool_call", withdrawn="Dropped", withdrawn_display="Dropped", note="Looked it up."
+        ),
+    ]
+    app = make_app(ScriptedEngine(events, pause_after=len(events)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, len(events))
+        view = _turn(app)
+        assert view.display_text == "Kept part. "
+        assert view.query_one(Markdown).source == "Kept part. "
+        app.engine.release()
+
+
+async def test_escape_cancels_and_restores_the_question(make_app):
+    engine = ScriptedEngine(answer_events(), pause_after=5)
+    app = make_app(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, 5)
+        assert app.prompt.disabled
+        await pilot.press("escape")
+        await until(pilot, lambda: engine.cancelled == [QUESTION])
+        assert app.prompt.value == QUESTION and not app.prompt.disabled
+        assert app.turns[-1].outcome == "cancelled"
+        assert _turn(app).outcome == "cancelled"
+        assert "Cancelled" in app.status.phase
+        # Esc with nothing running does nothing.
+        await pilot.press("escape")
+        assert len(app.turns) == 1
+
+
+async def test_error_notifies_with_the_action_and_restores_the_prompt(make_app):
+    app = make_app(ScriptedEngine(error_events()))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        assert app.prompt.value == QUESTION and not app.prompt.disabled
+        assert app.turns[-1].outcome == "error"
+        messages = [n.message for n in app._notifications]
+        assert any("Start the server" in m for m in messages)
+        assert app.status.phase.startswith("✗ Error")
+        assert app.status.has_class("-error")
+
+
+async def test_engine_exception_becomes_an_error_not_a_crash(make_app):
+    class Broken(ScriptedEngine):
+        async def ask(self, question):
+            yield ThinkingEvent(text="Searching", phase="searching")
+            raise RuntimeError("boom")
+
+    app = make_app(Broken([]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        assert app.turns[-1].outcome == "error" and app.prompt.value == QUESTION
+        assert "boom" in app.status.phase
+
+
+async def test_input_works_while_verification_runs(make_app):
+    first = answer_events(audit_id=1)
+    checking_at = next(i for i, e in enumerate(first) if getattr(e, "phase", "") == "checking")
+    engine = ScriptedEngine([first, answer_events(audit_id=2)], pause_after=checking_at + 1)
+    app = make_app(engine)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, checking_at + 1)
+        assert not app.prompt.disabled  # usable from phase "checking"
+        assert "Checking citations" in app.status.phase
+        await ask(pilot, "A second question?")
+        await until(pilot, lambda: len(engine.asked) == 2)
+        await _settled(pilot, app, 2 * (checking_at + 1))
+        engine.release()
+        await until(pilot, lambda: len(app.turns) == 2)
+        assert engine.cancelled == []  # the second question did not cancel the first verification
+        first_view, second_view = app.pane.turns
+        assert first_view.outcome == "complete" and second_view.outcome == "complete"
+        assert "[1]" in first_view.query_one(Markdown).source
+        assert {t.audit_id for t in app.turns} == {1, 2}
+
+
+async def test_enter_while_writing_does_not_start_a_second_answer(make_app):
+    engine = ScriptedEngine(answer_events(), pause_after=4)
+    app = make_app(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, 4)
+        app.prompt.disabled = False  # even if the prompt were reachable, a second ask waits
+        app.prompt.value = "again"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert engine.asked == [QUESTION]
+        engine.release()
+
+
+async def test_safety_withdrawal_clears_text_and_says_so(make_app):
+    app = make_app(ScriptedEngine(safety_events()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        view = _turn(app)
+        assert view.outcome == "withdrawn" and view.display_text == ""
+        assert "MRN" not in view.query_one(Markdown).source
+        assert "withdrawn" in str(view.query_one(".notes").render())
+        assert "withdrawn" in app.status.phase.lower()
+        assert not app.prompt.disabled
+
+
+async def test_verification_timeout_keeps_citations_unchecked(make_app):
+    app = make_app(ScriptedEngine(timeout_events()))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.pause()
+        assert "Verification unavailable: timed out" in app.status.phase
+        assert _sidebar_text(app).count("? unchecked") == 2
+
+
+async def test_history_up_and_down(make_app):
+    app = make_app(ScriptedEngine(answer_events()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for q in ("first", "second"):
+            await ask(pilot, q)
+            await until(pilot, lambda q=q: len(app.turns) == (1 if q == "first" else 2))
+        await until(pilot, lambda: not app.prompt.disabled)
+        app.prompt.value = "draft"
+        await pilot.press("up")
+        assert app.prompt.value == "second"
+        await pilot.press("up", "up")
+        assert app.prompt.value == "first"
+        await pilot.press("down", "down")
+        assert app.prompt.value == "draft"
+
+
+async def test_new_conversation_clears_pane_and_turns(make_app):
+    engine = ScriptedEngine(answer_events())
+    app = make_app(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert app.pane.turns == [] and app.turns == []
+        assert engine.new_conversations == 1
+
+
+async def test_old_turns_are_pruned(make_app):
+    short = [
+        ThinkingEvent(text="Checking citations…", phase="checking"),
+        EndEvent(text="Short answer.", citations=[], audit_id=None),
+    ]
+    app = make_app(ScriptedEngine(short))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.pane.max_turns = 3
+        for i in range(5):
+            await ask(pilot, f"q{i}")
+            await until(pilot, lambda i=i: len(app.turns) == i + 1)
+        assert [t.question for t in app.pane.turns] == ["q2", "q3", "q4"]
+        assert len(app.turns) == 5  # the conversation itself is kept for export
+        assert app.pane.query(".pruned")
+
+
+async def test_sidebar_toggle_wide_and_narrow(make_app):
+    app = make_app(ScriptedEngine(answer_events()))
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert app.sidebar.display
+        await pilot.press("ctrl+b")
+        assert not app.sidebar.display
+        await pilot.press("ctrl+b")
+        assert app.sidebar.display
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert app.screen.has_class("-narrow")
+        assert not app.sidebar.display  # an overlay, hidden until asked for
+        await pilot.press("f2")
+        assert app.sidebar.display
+
+
+async def test_keys_are_configurable(make_app):
+    app = make_app(ScriptedEngine(answer_events()), keys={"toggle_sidebar": "f9", "nonsense": "f10"})
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.press("f9")
+        assert not app.sidebar.display
+        assert ("f9", "Toggle sources") in app.key_table()
+        assert any("nonsense" in n.message for n in app._notifications)
+
+
+async def test_footer_shows_the_keys_that_matter(make_app):
+    app = make_app(ScriptedEngine(answer_events(), pause_after=4))
+    async with app.run_test(size=(120, 30)) as pilot:
+
+        def shown() -> set[str]:
+            return {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}
+
+        assert "cancel" not in shown() and "show_audit" not in shown()
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, 4)
+        assert "cancel" in shown()
+        app.engine.release()
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.pause()
+        assert "cancel" not in shown() and "show_audit" in shown() and "copy_answer" in shown()
+
+
+async def test_every_action_is_in_the_command_palette(make_app):
+    app = make_app(ScriptedEngine(answer_events()))
+    async with app.run_test(size=(80, 24)):
+        titles = " | ".join(c.title for c in app.get_system_commands(app.screen))
+        for action in (
+            "show_help",
+            "show_audit",
+            "show_inspector",
+            "edit_prompt",
+            "switch_model",
+            "export",
+            "copy_answer",
+            "toggle_sidebar",
+            "new_conversation",
+            "cancel",
+        ):
+            assert hasattr(app, f"action_{action}")
+            title = next(t for a, t, _ in HippoApp.COMMANDS_TABLE if a == action)
+            assert title in titles
+
+
+async def test_panels_open_from_keys(make_app):
+    engine = ScriptedEngine(answer_events(audit_id=7))
+    engine.store.records[7] = AnswerRecord(
+        id=7,
+        created="2026-01-01T00:00:00Z",
+        question=QUESTION,
+        model="offline",
+        backend="offline",
+        outcome="complete",
+    )
+    app = make_app(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.press("f3")
+        await until(pilot, lambda: isinstance(app.screen, AuditScreen))
+        assert app.screen.record is engine.store.records[7]
+        await pilot.press("escape")
+        await pilot.press("f4")
+        assert isinstance(app.screen, InspectorScreen)
+
+
+async def test_prompt_editor_result_applies_and_is_saved(make_app, settings):
+    engine = ScriptedEngine(answer_events())
+    app = make_app(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app._prompt_edited("Be brief.")
+        assert engine.system_prompt == "Be brief."
+        assert (Path(settings.home) / "system_prompt.md").read_text() == "Be brief."
+    # A new app picks the saved prompt up.
+    engine2 = ScriptedEngine(answer_events())
+    async with make_app(engine2).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert engine2.system_prompt == "Be brief."
+
+
+async def test_copy_and_export(make_app, settings):
+    app = make_app(ScriptedEngine(answer_events()))
+    copied: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.press("f7")
+        assert copied and "[1]" in copied[0] and "Cystitis in adults" in copied[0]
+        await pilot.press("f8")
+        app.action_export("json")
+        exported = sorted((Path(settings.home) / "exports").iterdir())
+        assert {p.suffix for p in exported} == {".md", ".json"}
+        assert "Cystitis in adults" in exported[0].read_text()
+
+
+async def test_model_text_is_made_safe(make_app):
+    hostile = "Look \x1b]52;c;ZXZpbA==\x07here [click](http://evil.example/x) \x1b[31m[bold]red[/]"
+    events = [
+        ThinkingEvent(text="Searching \x1b[2J", phase="searching"),
+        TextEvent(delta=hostile, display=hostile),
+        ThinkingEvent(text="Checking citations…", phase="checking"),
+        EndEvent(text=hostile, citations=[], audit_id=None),
+    ]
+    app = make_app(ScriptedEngine(events))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, "q")
+        await until(pilot, lambda: bool(app.turns))
+        source = _turn(app).query_one(Markdown).source
+        assert "\x1b" not in source and "\x07" not in source
+        rendered = "".join(str(b.render()) for b in _turn(app).query("MarkdownBlock"))
+        assert "http://evil.example/x" in rendered  # the link shows its URL
+        assert "[bold]red[/]" in rendered  # markup is shown, not interpreted
+
+
+async def test_error_during_checking_does_not_take_the_prompt(make_app):
+    events = [*answer_events()[:-1], ErrorEvent(kind="store", message="disk full", action="Free some space")]
+    app = make_app(ScriptedEngine(events))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        assert app.prompt.value == "" and not app.prompt.disabled
+        assert app.turns[-1].outcome == "error"
