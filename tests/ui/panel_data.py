@@ -98,6 +98,8 @@ def flagged_record() -> AnswerRecord:
                 check_one="confirmed",
                 check_two="unchecked",
                 reason="verification unavailable: timed out",
+                shown=True,  # a missing check two never hides a confirmed citation
+                number=2,
                 title="When to see a doctor",
             ),
         ],

@@ -100,9 +100,10 @@ async def test_audit_shows_every_attempt_with_marks_and_words():
     async with app.run_test(size=(120, 50)) as pilot:
         text = await whole_audit(app, pilot)
     assert "Audit: answer 42" in text
-    assert "5 attempted · 1 shown · 2 flagged · 1 ungrounded · 1 unchecked" in text
+    assert "5 attempted · 2 shown · 2 flagged · 1 ungrounded · 1 unchecked" in text
     for label in (
         "✓ shown as [1]",
+        "✓ shown as [2]",
         "✓ confirmed",
         "✓ grounded",
         "✗ missing",
@@ -216,6 +217,17 @@ async def test_inspector_shows_both_ends_of_a_long_answer():
         gap = table.get_row(GAP_KEY)
         assert str(gap[2]) == f"{n + 2 - MAX_ROWS} events not shown"
         assert f"text {n} chars" in drawn(app)
+
+
+async def test_inspector_scrolls_sideways_at_40x20():
+    app = Host(lambda: InspectorScreen(two_answer_log()))
+    async with app.run_test(size=THIN) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert table.has_focus and table.scroll_x == 0
+        await pilot.press("right", "right", "right")
+        await pilot.wait_for_scheduled_animations()
+        assert table.scroll_x > 0
 
 
 async def test_inspector_with_no_events_says_so():
