@@ -52,6 +52,8 @@ class RecordingTransport(httpx.AsyncBaseTransport):
 
     def write(self, record: dict[str, Any]) -> None:
         # One line per record, flushed: a recording cut short by a crash is still readable up to there.
+        if self._file.closed:
+            return
         self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
         self._file.flush()
 
@@ -61,6 +63,8 @@ class RecordingTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         n, self._n = self._n, self._n + 1
+        # Uncompressed, so the recorded chunks and bodies are the text the client decodes.
+        request.headers["Accept-Encoding"] = "identity"
         raw = await request.aread()
         try:
             body = json.loads(raw) if raw else {}
@@ -109,45 +113,63 @@ class _Tee(httpx.AsyncByteStream):
         self, rec: RecordingTransport, n: int, start: float, response: httpx.Response, sse_mode: bool
     ):
         self._rec, self._n, self._start, self._response, self._sse = rec, n, start, response, sse_mode
+        self._body = b""
+        self._ended = False
 
     def _t(self) -> float:
         return self._rec._clock() - self._start
 
+    def _end(self, how: str, error: str | None = None) -> None:
+        if self._ended:
+            return
+        self._ended = True
+        if not self._sse:
+            self._rec.write(
+                {"type": "body", "n": self._n, "t": self._t(), "text": self._body.decode("utf-8", "replace")}
+            )
+        rec: dict[str, Any] = {"type": "end", "n": self._n, "how": how, "t": self._t()}
+        if error:
+            rec["error"] = error
+        self._rec.write(rec)
+
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        buf, body = b"", b""
-        how, error = "done", None
+        buf = b""
         try:
-            async for piece in self._response.aiter_raw():
-                yield piece
+            async for piece in self._pieces():
+                # Recorded before the client sees it: a client that stops on this piece still has it on tape.
                 if not self._sse:
-                    body += piece
-                    continue
-                buf += piece
-                *lines, buf = buf.split(b"\n")
-                for line in lines:
-                    line = line.rstrip(b"\r")
-                    if line.startswith(b"data:"):
-                        data = line[5:].decode("utf-8", "replace")
-                        self._rec.write(
-                            {"type": "chunk", "n": self._n, "t": self._t(), "data": data.removeprefix(" ")}
-                        )
-        except (asyncio.CancelledError, GeneratorExit):
-            how = "cancelled"
+                    self._body += piece
+                else:
+                    buf += piece
+                    *lines, buf = buf.split(b"\n")
+                    for line in lines:
+                        line = line.rstrip(b"\r")
+                        if line.startswith(b"data:"):
+                            data = line[5:].decode("utf-8", "replace")
+                            self._rec.write(
+                                {"type": "chunk", "n": self._n, "t": self._t(), "data": data.removeprefix(" ")}
+                            )
+                yield piece
+        except asyncio.CancelledError:
+            self._end("cancelled")  # the client gave up waiting: replay will wait the same way
+            raise
+        except GeneratorExit:
+            self._end("closed")  # the client had read what it needed (e.g. up to [DONE])
             raise
         except Exception as e:
-            how, error = "error", repr(e)
+            self._end("error", repr(e))
             raise
-        finally:
-            if not self._sse:
-                self._rec.write(
-                    {"type": "body", "n": self._n, "t": self._t(), "text": body.decode("utf-8", "replace")}
-                )
-            rec: dict[str, Any] = {"type": "end", "n": self._n, "how": how, "t": self._t()}
-            if error:
-                rec["error"] = error
-            self._rec.write(rec)
+        self._end("done")
+
+    async def _pieces(self) -> AsyncIterator[bytes]:
+        if self._response.is_stream_consumed:  # built from bytes in-process: already read
+            yield self._response.content
+            return
+        async for piece in self._response.aiter_raw():
+            yield piece
 
     async def aclose(self) -> None:
+        self._end("closed")
         await self._response.aclose()
 
 
@@ -161,7 +183,7 @@ class Recording:
     t_response: float = 0.0
     chunks: list[tuple[float, str]] = field(default_factory=list)
     body: tuple[float, str] | None = None
-    how: str = "done"
+    how: str = "done"  # done | closed (the client stopped reading) | error | cancelled
     t_end: float = 0.0
 
 
