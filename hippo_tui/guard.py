@@ -129,6 +129,46 @@ class _Emitter:
                 raise self.fail(f"the class item {op}")
         return "[" + "".join(parts) + "]"
 
+    def first(self, items: Any) -> list[str] | None:
+        """Regex sources for the characters a match can start with (``None``: any character)."""
+        out: list[str] = []
+        for op, av in items:
+            if op in (C.LITERAL, C.NOT_LITERAL, C.IN):
+                return [*out, self.item(op, av)]
+            if op is C.AT:
+                continue  # zero-width: the first character comes after it
+            if op is C.SUBPATTERN:
+                _group, add, delete, sub = av
+                inner = self.first(sub)
+                if inner is None:
+                    return None
+                on, off = _flags(add), _flags(delete)
+                head = f"(?{on}-{off}:" if off else f"(?{on}:" if on else "(?:"
+                out += [head + "|".join(inner) + ")"]
+                if sub.getwidth()[0] > 0:
+                    return out
+                continue
+            if op is C.BRANCH:
+                for alt in av[1]:
+                    inner = self.first(alt)
+                    if inner is None:
+                        return None
+                    out += inner
+                if all(alt.getwidth()[0] > 0 for alt in av[1]):
+                    return out
+                continue  # an alternative can be empty: what follows can start the match too
+            if op in (C.MAX_REPEAT, C.MIN_REPEAT):
+                lo, _hi, sub = av
+                inner = self.first(sub)
+                if inner is None:
+                    return None
+                out += inner
+                if lo > 0:
+                    return out
+                continue
+            return None  # "." or anything else: no restriction
+        return out
+
     def prefix(self, items: Any) -> str:
         """Matches every prefix (empty and full included) of what ``items`` matches."""
         items = list(items)
@@ -196,18 +236,27 @@ def _width(name: str, compiled: re.Pattern[str]) -> tuple[int, int]:
     return lo, hi
 
 
-def _compiled_sources(rule: SafetyRule) -> tuple[str, str, bool]:
-    """(full source, prefix source, uses word boundaries) for one rule, flags applied."""
+@dataclass(frozen=True)
+class _Sources:
+    full: str  # the rule itself
+    prefix: str  # any prefix of one of its matches
+    first: str | None  # the characters a match can start with (None: any)
+    boundary: bool  # uses \b or \B, so a match at the end of the text waits for one more character
+
+
+def _compiled_sources(rule: SafetyRule) -> _Sources:
     flags = rule.pattern.flags
     tree = _parser.parse(rule.pattern.pattern, flags)
     em = _Emitter(rule.name, dotall=bool(flags & re.DOTALL))
-    full, prefix = em.full(tree), em.prefix(tree)
+    full, prefix, first = em.full(tree), em.prefix(tree), em.first(tree)
+    first_src = None if not first else "|".join(first)
     on = _flags(flags & ~re.DOTALL)  # DOTALL is already spelt out in each "."
     if on:
         full, prefix = f"(?{on}:{full})", f"(?{on}:{prefix})"
+        first_src = None if first_src is None else f"(?{on}:{first_src})"
     if rule.max_len < tree.getwidth()[1]:
         raise PolicyError(f"safety rule {rule.name!r}: max_len {rule.max_len} is below the pattern's reach")
-    return full, prefix, em.uses_boundary
+    return _Sources(full, prefix, first_src, em.uses_boundary)
 
 
 DEFAULT_RULES: tuple[tuple[str, str, int], ...] = (
@@ -235,10 +284,13 @@ class SafetyPolicy:
         self.rules = rules
         sources = [_compiled_sources(r) for r in rules]
         self.max_len = max(r.max_len for r in rules)
-        self._match = re.compile("|".join(f"(?P<r{i}>{full})" for i, (full, _, _) in enumerate(sources)))
-        self._each = tuple(re.compile(full) for full, _, _ in sources)
-        self._boundary = tuple(b for _, _, b in sources)
-        self._prefix = re.compile("(?:" + "|".join(p for _, p, _ in sources) + r")\Z")
+        self._match = re.compile("|".join(f"(?P<r{i}>{src.full})" for i, src in enumerate(sources)))
+        self._each = tuple(re.compile(src.full) for src in sources)
+        self._boundary = tuple(src.boundary for src in sources)
+        self._prefix = re.compile("(?:" + "|".join(src.prefix for src in sources) + r")\Z")
+        firsts = [src.first for src in sources]
+        # Candidate starts, found by a cheap search, so the costly prefix regex runs on few positions.
+        self._first = None if None in firsts else re.compile("|".join(f"(?:{f})" for f in firsts))
 
     def __repr__(self) -> str:
         return f"SafetyPolicy({[r.name for r in self.rules]!r})"
@@ -313,7 +365,17 @@ class SafetyPolicy:
 
     def hold_from(self, text: str, pos: int) -> int:
         """Earliest index >= ``pos`` from which ``text`` could still be the start of a match."""
-        return self._prefix.search(text, max(pos, len(text) - self.max_len + 1)).start()
+        start = max(pos, len(text) - self.max_len + 1)
+        if self._first is None:
+            m = self._prefix.search(text, start)
+            return len(text) if m is None else m.start()
+        first, prefix = self._first.search, self._prefix.match
+        while (m := first(text, start)) is not None:
+            i = m.start()
+            if prefix(text, i):
+                return i
+            start = i + 1
+        return len(text)
 
 
 # ---------------------------------------------------------------------------------------------------

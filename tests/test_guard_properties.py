@@ -8,24 +8,32 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from hippo_tui.citations import LENIENT_MARKER, partial_marker_start
-from hippo_tui.guard import SafetyPolicy, StreamGuard
+from hippo_tui.guard import SafetyPolicy, SafetyRule, StreamGuard
 from hippo_tui.safe_text import has_special, sanitize
 
 A = "3f2b8c1e-0d4a-4e5b-9c7d-1a2b3c4d5e6f"
 B = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
 CANARY = "HIPPO-CANARY-00c0ffee12345678"
-POLICY = SafetyPolicy.default(canary=CANARY)
+EXAMPLE_POLICY = Path(__file__).resolve().parents[1] / "hippo_tui" / "data" / "policy.example.toml"
+# The defaults, the example file's rules and one odd rule (optional parts, an empty alternative,
+# a lazy repeat, a case-insensitive group) so the derived prefix regexes are exercised beyond literals.
+POLICY = SafetyPolicy.from_toml(EXAMPLE_POLICY, canary=CANARY).with_rules(
+    SafetyRule.from_pattern("odd", r"(?:zq|)Q\d{1,3}?(?i:-x)?!")
+)
 
 PROSE = [
     "Take ", "nitrofurantoin ", "2.5 mg ", "twice daily", ". ", ", ", "e.g. ", "b.i.d. ", "\n", "\n\n",
     "`x[0]` ", "```\n", "task-based ", "sk-", "sk-abc ", "MRN ", "mrn: 1234 ", "123-45-678", "12-34",
     "AKIA", "ghp_", "HIPPO-", "HIPPO-CANARY-", "[", "]", "[1]", "[citation needed]", "arr[0]", "[a](u)",
     f"[{A}]", f"[ {A.upper()} ]", f"[{A}, {B}]", f"[{A}][{B}]", f"[{A[:10]}", f"[{A}, ", "(", ")", " ",
-    "-", "_", "s", "k", "M", "0", "9", "\t", "…", "é", "日本",
+    "-", "_", "s", "k", "M", "0", "9", "\t", "…", "é", "日本", "943 476 ", "AB 12 ", "-----BEGIN ", "zq", "Q1",
+    "-X", "!",
 ]  # fmt: skip
 ESCAPES = [
     "\x1b[31m", "\x1b[0m", "\x1b[38;5;196m", "\x1b]8;;https://evil.example/\x1b\\", "\x1b]8;;\x07",
@@ -35,7 +43,8 @@ ESCAPES = [
 ]  # fmt: skip
 MATCHES = [
     "123-45-6789", "sk-" + "a1B2_" * 5, "AKIAABCDEFGHIJKLMNOP", "ghp_" + "a1" * 18, "MRN: 1234567",
-    "mrn#00012345", CANARY,
+    "mrn#00012345", CANARY, "943 476 5919", "ab 12 34 56 c", "-----BEGIN RSA PRIVATE KEY-----", "zqQ12-X!",
+    "Q!",
 ]  # fmt: skip
 
 fragments = st.lists(st.sampled_from(PROSE) | st.sampled_from(ESCAPES), max_size=25).map("".join)
