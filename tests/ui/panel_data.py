@@ -3,6 +3,10 @@ citation, and an event log of two answers. Timestamps come from a fixed script, 
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual.app import App
+
 from hippo_tui.events import (
     Citation,
     EndEvent,
@@ -15,6 +19,12 @@ from hippo_tui.events import (
 )
 from hippo_tui.models import AnswerRecord, CitationAttempt, ResetRecord
 from hippo_tui.ui.event_log import EventLog
+
+
+def drawn(app: App[Any]) -> str:
+    """The text on the active screen as drawn (what a user reads), one line per row."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
 
 BINDINGS: list[tuple[str, str]] = [
     ("enter", "Ask the question in the prompt"),

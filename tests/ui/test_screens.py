@@ -21,7 +21,7 @@ from hippo_tui.ui.screens import (
     validate_endpoint,
 )
 from hippo_tui.ui.screens.inspector import GAP_KEY, MAX_ROWS
-from tests.ui.panel_data import BINDINGS, flagged_record, two_answer_log
+from tests.ui.panel_data import BINDINGS, drawn, flagged_record, two_answer_log
 
 THIN, NORMAL, TALL = (40, 20), (80, 24), (120, 60)
 
@@ -36,11 +36,6 @@ class Host(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(self.make(), self.results.append)
-
-
-def drawn(app: App[Any]) -> str:
-    """The text on the active screen as drawn (what a user reads), one line per row."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 # --- help ---------------------------------------------------------------------------------------
@@ -217,6 +212,26 @@ async def test_inspector_shows_both_ends_of_a_long_answer():
         gap = table.get_row(GAP_KEY)
         assert str(gap[2]) == f"{n + 2 - MAX_ROWS} events not shown"
         assert f"text {n} chars" in drawn(app)
+
+
+async def test_inspector_reloads_the_live_log():
+    log = EventLog()
+    log.add(ThinkingEvent(text="Searching", t=0.0))
+    app = Host(lambda: InspectorScreen(log))
+    async with app.run_test(size=NORMAL) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 1
+        log.add(TextEvent(delta="Hi", display="Hi", t=0.3))  # the answer streams on while the panel is open
+        await pilot.press("r")
+        await pilot.pause()
+        assert table.row_count == 2
+        assert "first text 0.30 s" in drawn(app)
+        log.add(EndEvent(text="Hi", citations=[], audit_id=None, t=0.5))
+        log.add(ThinkingEvent(text="Searching", t=0.0))  # and a new one starts
+        await pilot.press("r")
+        await pilot.pause()
+        assert "Answer 2 of 2" in drawn(app)
 
 
 async def test_inspector_scrolls_sideways_at_40x20():

@@ -1,7 +1,8 @@
 """The event inspector: the raw events of an answer with their ``t``, and the numbers they add up to.
 
-Opens on the latest answer; p/n step to earlier and later ones. A row's full event (JSON) shows below
-the table on tall terminals, and with ``d`` on short ones.
+Opens on the latest answer; p/n step to earlier and later ones, r reloads the live log (an answer may
+still be streaming). A row's full event (JSON) shows below the table on tall terminals, and with ``d``
+on short ones.
 """
 
 from __future__ import annotations
@@ -100,9 +101,11 @@ class InspectorScreen(PanelScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close"),
-        Binding("p,left_square_bracket", "earlier", "Earlier"),
-        Binding("n,right_square_bracket", "later", "Later"),
-        Binding("d", "toggle_detail", "Detail"),
+        # Short labels so the whole footer fits in 40 columns.
+        Binding("p,left_square_bracket", "earlier", "Prev"),
+        Binding("n,right_square_bracket", "later", "Next"),
+        Binding("d", "toggle_detail", "JSON"),
+        Binding("r", "reload", "Reload"),
     ]
 
     # The detail pane needs room: below 30 rows it opens with d instead of sharing the height.
@@ -203,6 +206,18 @@ class InspectorScreen(PanelScreen[None]):
             self.index += 1
         else:
             self.notify("This is the latest answer.", timeout=2)
+
+    def action_reload(self) -> None:
+        """Take a fresh copy of the log; stay on the latest answer if that is where the user was."""
+        on_latest = self.index == len(self._answers) - 1
+        self._answers = self.event_log.answers()
+        if not self._answers:
+            return
+        index = len(self._answers) - 1 if on_latest else min(self.index, len(self._answers) - 1)
+        if index == self.index:
+            self.watch_index(index)  # same answer, new events: redraw
+        else:
+            self.index = index
 
     def action_toggle_detail(self) -> None:
         visible = self.query_one("#inspector-detail").display
