@@ -174,6 +174,7 @@ class HippoApp(App[int]):
         if unknown:
             self.notify(f"Unknown actions in settings.keys: {', '.join(unknown)}", severity="warning")
         self.sidebar.audit_key = self._key_for("show_audit")
+        self.status.sources_key = self._key_for("toggle_sidebar")
         await self.pane.clear("Ask a question below. Answers cite their sources; citations are checked.")
         self.prompt.focus()
         if self.engine is None:
@@ -282,6 +283,7 @@ class HippoApp(App[int]):
         """Start one answer: a new turn in the pane, a fresh sidebar, and a worker consuming its events."""
         view = await self.pane.add_turn(question)
         await self.sidebar.clear()
+        self.status.sources = 0
         run = _Run(question=question, view=view, conversation=self._conversation)
         self._active = self._latest = run
         self._runs.append(run)
@@ -341,6 +343,7 @@ class HippoApp(App[int]):
         elif isinstance(event, SourcesEvent):
             if current:
                 await self.sidebar.add_previews(event.sources)
+                self.status.sources = len(self.sidebar.previews)
         elif isinstance(event, TextEvent):
             await run.view.append(event.display)
         elif isinstance(event, ResetEvent):
@@ -364,7 +367,7 @@ class HippoApp(App[int]):
             if end.outcome == "withdrawn":
                 self.status.set_phase("✗ Answer withdrawn by the safety check", short="✗ Withdrawn")
                 self.notify(
-                    "The answer was withdrawn by the safety check. The audit panel (F3) says why.",
+                    f"The answer was withdrawn by the safety check. The audit panel ({self._key_for('show_audit')}) says why.",
                     title="Answer withdrawn",
                     severity="warning",
                 )
@@ -374,8 +377,10 @@ class HippoApp(App[int]):
                 )
             else:
                 line = verification_line(end)
+                v = end.verification
                 mark = "✓ " if end.citations else ""
-                self.status.set_phase(f"{mark}{line}", short=f"{mark}{line}")
+                short = f"✓ {v.grounded}/{v.attempted} verified" if v.attempted else line
+                self.status.set_phase(f"{mark}{line}", short=short)
         self.refresh_bindings()
 
     async def _on_error(self, run: _Run, error: ErrorEvent) -> None:

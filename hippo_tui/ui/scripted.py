@@ -228,7 +228,7 @@ def reset_events(*, audit_id: int = 3) -> list[Event]:
             reason="tool_call",
             withdrawn=withdrawn,
             withdrawn_display=withdrawn,
-            note="The assistant searched the knowledge base again before answering.",
+            note="Withdrawn while the assistant looks something up…",
             t=0.4,
         )
     )
@@ -248,7 +248,7 @@ def safety_events(*, audit_id: int = 4) -> list[Event]:
             rule="patient_identifier",
             withdrawn="".join(shown),
             withdrawn_display="".join(shown),
-            note="Withdrawn: the answer began to include a patient identifier.",
+            note="Withdrawn: the answer matched the safety rule “patient_identifier”.",
             t=0.5,
         )
     )

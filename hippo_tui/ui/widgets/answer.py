@@ -85,7 +85,7 @@ class TurnView(Vertical):
             self.display_text = self.display_text[: max(0, len(self.display_text) - len(cut))]
         await self.markdown.update(safe(self.display_text))
         mark = "⚠" if reset.reason == "safety" else "↺"
-        self._note(f"{mark} {len(cut)} characters withdrawn — {one_line(reset.note)}")
+        self._note(f"{mark} {one_line(reset.note)} ({len(cut)} characters)")
 
     async def finish(self, end: EndEvent) -> None:
         """The one final update: verified ``[n]`` markers, failed ones gone."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
@@ -10,12 +10,29 @@ from hippo_tui.events import EndEvent, SourcePreview
 from hippo_tui.ui.widgets.safe import one_line
 
 
-class SourceItem(Static):
+class SourceItem(Vertical):
+    """One source: a title line, then indented status and snippet lines."""
+
     DEFAULT_CSS = """
-    SourceItem { margin: 0 0 1 0; }
-    SourceItem.-cited { text-style: bold; }
-    SourceItem.-uncited { color: $text-muted; }
+    SourceItem { height: auto; margin: 0 0 1 0; }
+    SourceItem > .title { text-style: bold; }
+    SourceItem > .body { padding-left: 2; }
+    SourceItem > .snippet { padding-left: 2; text-style: italic; color: $text-muted; }
+    SourceItem.-uncited > .title { text-style: none; }
     """
+
+    def __init__(self, title: Content, *lines: Content, snippet: str = "", classes: str = "") -> None:
+        super().__init__(classes=classes)
+        self._title = title
+        self._lines = lines
+        self._snippet = snippet
+
+    def compose(self):
+        yield Static(self._title, classes="title")
+        for line in self._lines:
+            yield Static(line, classes="body")
+        if self._snippet:
+            yield Static(Content(f"“{one_line(self._snippet, 110)}”"), classes="snippet")
 
 
 class SourcesPanel(VerticalScroll):
@@ -58,7 +75,7 @@ class SourcesPanel(VerticalScroll):
             self.previews[p.id] = p
         for sub in self.query_children(".subheading"):
             await sub.remove()
-        await self.mount_all([SourceItem(_preview(p)) for p in fresh])
+        await self.mount_all([_preview(p) for p in fresh])
 
     async def show_verified(self, end: EndEvent) -> None:
         cited = {c.id for c in end.citations}
@@ -66,12 +83,9 @@ class SourcesPanel(VerticalScroll):
         for c in sorted(end.citations, key=lambda c: c.number):
             mark = "✓ verified" if c.grounding == "grounded" else "? unchecked"
             preview = self.previews.get(c.id)
-            body = Content.assemble(
-                (f"[{c.number}] ", "bold"), one_line(c.title), "\n", (f"  {mark}", "italic")
-            )
-            if preview is not None:
-                body = Content.assemble(body, "\n", _snippet(preview))
-            items.append(SourceItem(body, classes="-cited"))
+            title = Content(f"[{c.number}] {one_line(c.title)}")
+            snippet = preview.snippet if preview is not None else ""
+            items.append(SourceItem(title, Content(mark), snippet=snippet, classes="-cited"))
         hidden = max(0, end.verification.attempted - len(end.citations))
         if hidden:
             noun = "citation" if hidden == 1 else "citations"
@@ -83,8 +97,8 @@ class SourcesPanel(VerticalScroll):
             )
         others = [p for p in self.previews.values() if p.id not in cited]
         if others:
-            items.append(Static("Also retrieved, not cited:", classes="subheading"))
-            items += [SourceItem(_preview(p), classes="-uncited") for p in others]
+            items.append(Static("Retrieved, not cited:", classes="subheading"))
+            items += [_preview(p, classes="-uncited") for p in others]
         if not end.citations and not others:
             items.append(Static("No sources.", classes="subheading"))
         with self.app.batch_update():
@@ -92,9 +106,5 @@ class SourcesPanel(VerticalScroll):
             await self.mount_all(items)
 
 
-def _snippet(p: SourcePreview) -> Content:
-    return Content.styled(f"  “{one_line(p.snippet, 140)}”", "italic")
-
-
-def _preview(p: SourcePreview) -> Content:
-    return Content.assemble(("• ", "bold"), one_line(p.title), "\n", _snippet(p))
+def _preview(p: SourcePreview, classes: str = "") -> SourceItem:
+    return SourceItem(Content(f"• {one_line(p.title)}"), snippet=p.snippet, classes=classes)

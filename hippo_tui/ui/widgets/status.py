@@ -35,6 +35,8 @@ class StatusBar(Widget):
     backend: reactive[str] = reactive("")
     model: reactive[str] = reactive("")
     kb: reactive[str] = reactive("")
+    sources: reactive[int] = reactive(0)  # shown when thin, where the sidebar is an overlay
+    sources_key = "^b"
 
     def __init__(self, *, animate: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -63,7 +65,7 @@ class StatusBar(Widget):
         spin = f"{SPINNER[self.frame]} " if self.busy else ""
         phase = (self.short_phase or self.phase) if narrow else self.phase
         if narrow:
-            right = self.kb
+            right = f"{self.sources} sources {self.sources_key}" if self.sources else self.kb
         else:
             model = self.backend if self.model in self.backend else f"{self.backend} · {self.model}"
             right = f"model: {model} · kb: {self.kb}" if self.kb else f"model: {model}"
