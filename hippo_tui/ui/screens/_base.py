@@ -1,4 +1,5 @@
-"""What every panel shares: a modal frame that fills thin terminals, Esc to close, a footer of its keys.
+"""What every panel shares: a modal frame on an opaque backdrop that fills thin terminals, Esc to close,
+a footer of its keys.
 
 Colours come only from theme variables ($primary, $error, …) so a high-contrast theme and ``NO_COLOR``
 apply unchanged; meaning is always carried by words and ✓/✗ as well.
@@ -31,6 +32,10 @@ class PanelScreen(ModalScreen[ResultT]):
     DEFAULT_CSS = """
     PanelScreen {
         align: center middle;
+        /* An opaque backdrop: with NO_COLOR or 16 colours a dimmed screen behind cannot be drawn, and the
+           answer's text would show at full strength around the panel. */
+        background: $background;
+        &:ansi { background: $background; }
         & > #panel {
             width: 100%;
             max-width: 110;
