@@ -147,7 +147,12 @@ class _Tee(httpx.AsyncByteStream):
                         if line.startswith(b"data:"):
                             data = line[5:].decode("utf-8", "replace")
                             self._rec.write(
-                                {"type": "chunk", "n": self._n, "t": self._t(), "data": data.removeprefix(" ")}
+                                {
+                                    "type": "chunk",
+                                    "n": self._n,
+                                    "t": self._t(),
+                                    "data": data.removeprefix(" "),
+                                }
                             )
                 yield piece
         except asyncio.CancelledError:

@@ -30,7 +30,8 @@ _STOP = frozenset(
     other our out over own per same she should so some such than that the their them then there these they this
     those through to too under until up very was we were what when where which while who whom why will with would
     you your yours tell please give list explain describe know recommended recommend usual usually best use used
-    using patient patients adult adults""".split()
+    using patient patients adult adults often much many give given take taken start started need needed
+    happen happens""".split()
 )
 _NEGATION = frozenset(
     "not no never without avoid avoided don't doesn't shouldn't mustn't cannot can't isn't aren't none neither "
@@ -43,8 +44,8 @@ _QUANTITY = re.compile(
     re.I,
 )
 _PART_SPLIT = re.compile(
-    r"\?|;|\n|\band also\b|,?\s+and\s+(?=(?:what|how|which|when|who|why|is|are|does|do|should|can|could|"
-    r"would|will|must|may)\b)",
+    r"\?|;|\n|\band also\b|(?:,?\s+and|,)\s+(?=(?:what|how|which|when|who|why|is|are|does|do|should|can|"
+    r"could|would|will|must|may)\b)",
     re.I,
 )
 
@@ -52,6 +53,10 @@ COVERED = 0.5  # share of a part's (idf-weighted) content words a sentence must 
 
 
 def _stem(word: str) -> str:
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) > 5 and word.endswith("ed"):
+        return word[:-2]
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 4 and word.endswith("es") and word[-3] in "sxz":
@@ -67,6 +72,21 @@ def words(text: str) -> list[str]:
 
 def content_words(text: str) -> set[str]:
     return {w for w in words(text) if w not in _STOP and (len(w) > 1 or w.isdigit())}
+
+
+_DOSE_UNITS = frozenset("mg mcg µg g ml l mmol unit iu".split())
+_TIME_UNITS = frozenset("day hour h week month year".split())
+
+
+def sentence_words(text: str) -> set[str]:
+    """Content words, plus what its quantities answer: a dose answers "dose", a duration "how long"."""
+    out = content_words(text)
+    units = {q.lstrip("0123456789.") for q in quantities(text)}
+    if units & _DOSE_UNITS:
+        out |= {"dose", "dosage", "dosing"}
+    if units & _TIME_UNITS:
+        out |= {"long", "duration"}
+    return out
 
 
 def quantities(text: str) -> set[str]:
@@ -113,12 +133,16 @@ class Context:
             if role == "user":
                 question = content
             elif role in ("system", "tool"):
-                for sid, _title, excerpt in parse_sources(content):
+                for sid, title, excerpt in parse_sources(content):
+                    # The title is context for every sentence of its source ("cystitis" names the topic).
+                    topic = content_words(title)
                     for sentence in split_sentences(excerpt):
                         key = (sid, sentence.strip())
                         if key[1] and key not in seen:
                             seen.add(key)
-                            candidates.append(Candidate(sid, key[1], frozenset(content_words(sentence))))
+                            candidates.append(
+                                Candidate(sid, key[1], frozenset(sentence_words(sentence) | topic))
+                            )
             if role == "assistant":
                 for call in m.get("tool_calls") or []:
                     fn = call.get("function") or {}
@@ -188,7 +212,7 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
         if can_search and not ctx.was_searched(part):
             return Reply(out, search=_query(part))
     for part in uncovered:
-        out.append((f"The knowledge base I was given does not cover this: {part.strip()}.", None))
+        out.append((f"The knowledge base I was given does not cover “{part.strip()}”.", None))
     if not out:
         out.append(("I could not find anything about this in the knowledge base.", None))
     return Reply(out)

@@ -82,7 +82,7 @@ SCRIPTED: dict[str, tuple[str, list[str], float | None, float]] = {
 }
 
 OFFLINE: dict[str, str] = {
-    "tool-call-reset": "How is hypertension diagnosed and what is the amoxicillin dose for otitis media?",
+    "tool-call-reset": "What is the blood pressure target for hypertension and how is a gout flare treated?",
 }
 
 
@@ -106,14 +106,16 @@ async def _record(settings: Settings, question: str, store: Store) -> list[Any]:
 
 
 async def record_all(out: Path) -> dict[str, str]:
-    out.mkdir(parents=True, exist_ok=True)
     results: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as tmp, ScriptedServer() as server:
         home = Path(tmp)
         store = await Store.open(home / "hippo.db", seed=DEMO_KB)
         try:
             for name, question in OFFLINE.items():
-                settings = Settings(home=home, record=out / f"{name}.jsonl", offline_tokens_per_second=40)
+                # One source in context, so the second part of the question sends the model searching.
+                settings = Settings(
+                    home=home, record=out / f"{name}.jsonl", offline_tokens_per_second=40, retrieval_k=1
+                )
                 events = await _record(settings, question, store)
                 results[name] = events[-1].type
             for name, (question, texts, wait, timeout) in SCRIPTED.items():
@@ -139,7 +141,11 @@ async def record_all(out: Path) -> dict[str, str]:
                 events = await _record(settings, question, store)
                 end = events[-1]
                 results[name] = json.dumps(
-                    {"type": end.type, "outcome": getattr(end, "outcome", None), "text": getattr(end, "text", "")}
+                    {
+                        "type": end.type,
+                        "outcome": getattr(end, "outcome", None),
+                        "text": getattr(end, "text", ""),
+                    }
                 )[:160]
         finally:
             await store.close()
@@ -148,6 +154,7 @@ async def record_all(out: Path) -> dict[str, str]:
 
 def main(argv: list[str]) -> None:
     out = Path(argv[1]) if len(argv) > 1 else OUT
+    out.mkdir(parents=True, exist_ok=True)
     for name, result in asyncio.run(record_all(out)).items():
         print(f"{name}: {result}")
 

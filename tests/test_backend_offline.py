@@ -1,0 +1,184 @@
+"""The offline backend: the extractive answerer, the lexical judge, and the in-process OpenAI server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import openai
+import pytest
+
+from hippo_tui.backends import extractive
+from hippo_tui.backends.chat import TextDelta, TurnEnd, stream_turn
+from hippo_tui.backends.offline import OfflineTransport, tokens
+from hippo_tui.citations import cited_ids
+from hippo_tui.prompts import SEARCH_TOOL, grounding_user_message, system_message, tool_result
+from hippo_tui.verify import Grounding
+
+A = "11111111-1111-4111-8111-111111111111"
+B = "22222222-2222-4222-8222-222222222222"
+
+
+class Src:
+    def __init__(self, id: str, title: str, excerpt: str) -> None:
+        self.id, self.title, self.excerpt = id, title, excerpt
+
+
+AMLO = Src(
+    A, "Hypertension drugs", "Amlodipine is commonly started at 5 mg once daily. It can cause ankle swelling."
+)
+OTITIS = Src(B, "Otitis media", "Give amoxicillin for 5 days when antibiotics are needed for otitis media.")
+
+
+def messages(question: str, *sources: Src, extra: list[dict] | None = None) -> list[dict]:
+    return [
+        {"role": "system", "content": system_message("prompt", "CANARY", list(sources))},
+        {"role": "user", "content": question},
+        *(extra or []),
+    ]
+
+
+def client(tps: float = 0) -> openai.AsyncOpenAI:
+    http = httpx.AsyncClient(transport=OfflineTransport(tokens_per_second=tps))
+    return openai.AsyncOpenAI(
+        base_url="http://offline.invalid/v1", api_key="x", max_retries=0, http_client=http
+    )
+
+
+def test_answers_from_the_best_sentence_and_cites_it():
+    reply = extractive.answer(
+        messages("What dose of amlodipine is started?", AMLO, OTITIS), tools=["search_kb"]
+    )
+    assert reply.search is None
+    text = extractive.render(reply)
+    assert text.startswith("Amlodipine is commonly started at 5 mg once daily.") and cited_ids(text) == [A]
+
+
+def test_an_uncovered_part_makes_it_search_once_then_say_so():
+    q = "What dose of amlodipine is started and what is the treatment for gout?"
+    first = extractive.answer(messages(q, AMLO), tools=["search_kb"])
+    assert first.search == "treatment gout" and [sid for _, sid in first.sentences] == [A]
+    called = [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "search_kb", "arguments": '{"query": "treatment gout"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": tool_result("treatment gout", [])},
+    ]
+    second = extractive.answer(messages(q, AMLO, extra=called), tools=["search_kb"])
+    assert second.search is None
+    assert "does not cover" in extractive.render(second) and cited_ids(extractive.render(second)) == [A]
+    # Without the tool on offer it never calls it.
+    assert extractive.answer(messages(q, AMLO), tools=[]).search is None
+
+
+def test_sources_from_tool_results_are_used():
+    q = "How long is amoxicillin given for otitis media?"
+    extra = [{"role": "tool", "tool_call_id": "c", "content": tool_result("otitis", [OTITIS])}]
+    text = extractive.render(extractive.answer(messages(q, AMLO, extra=extra), tools=["search_kb"]))
+    assert cited_ids(text) == [B]
+
+
+def test_nothing_at_all():
+    text = extractive.render(extractive.answer(messages("", AMLO), tools=[]))
+    assert "could not find" in text
+
+
+@pytest.mark.parametrize(
+    ("claim", "grounded"),
+    [
+        ("Amlodipine is usually started at 5 mg once daily.", True),  # paraphrase
+        ("Amlodipine is commonly started at 10 mg once daily.", False),  # a dose the excerpt does not give
+        ("Amlodipine is not commonly started at 5 mg once daily.", False),  # negation mismatch
+        ("Metformin reduces glucose.", False),  # no overlap
+        ("Amlodipine can cause ankle swelling.", True),
+    ],
+)
+def test_lexical_judge(claim, grounded):
+    assert extractive.supports(claim, AMLO.excerpt) is grounded
+
+
+def test_judge_answers_per_source_in_the_grounding_shape():
+    verdicts = extractive.judge(
+        [
+            {
+                "source_id": A,
+                "excerpt": AMLO.excerpt,
+                "claims": ["wrong thing entirely", "Amlodipine is started at 5 mg."],
+            },
+            {"source_id": B, "excerpt": OTITIS.excerpt, "claims": ["Give amoxicillin for 10 days."]},
+        ]
+    )
+    assert Grounding.model_validate(verdicts).checks[0].grounded is True
+    assert verdicts["checks"][1] == {"source_id": B, "grounded": False}
+
+
+def test_tokens_split_markers_into_pieces_and_keep_the_text():
+    text = f"Started at 5 mg. [{A}] Then more."
+    toks = tokens(text)
+    assert "".join(toks) == text
+    assert "[" in toks and f"[{A}]" not in toks  # a marker arrives in pieces, as from a real model
+
+
+async def test_streams_through_the_openai_client_with_a_tool_call():
+    q = "What dose of amlodipine is started and what is the treatment for gout?"
+    items = [
+        i
+        async for i in stream_turn(
+            client(), model="offline", messages=messages(q, AMLO), tools=[SEARCH_TOOL], base_url="x"
+        )
+    ]
+    text = "".join(i.text for i in items if isinstance(i, TextDelta))
+    end = items[-1]
+    assert isinstance(end, TurnEnd) and end.finish_reason == "tool_calls"
+    assert cited_ids(text) == [A]
+    assert [(c.name, json.loads(c.arguments)) for c in end.tool_calls] == [
+        ("search_kb", {"query": "treatment gout"})
+    ]
+
+
+async def test_answers_structured_grounding_requests():
+    items = [
+        {"source_id": A, "excerpt": AMLO.excerpt, "claims": ["Amlodipine is started at 5 mg once daily."]}
+    ]
+    c = client()
+    parsed = await c.chat.completions.parse(
+        model="offline",
+        messages=[{"role": "user", "content": grounding_user_message(items)}],
+        response_format=Grounding,
+    )
+    assert parsed.choices[0].message.parsed == Grounding.model_validate(
+        {"checks": [{"source_id": A, "grounded": True}]}
+    )
+    models = await c.models.list()
+    assert [m.id for m in models.data] == ["offline"]
+
+
+async def test_paces_tokens_per_second():
+    loop = asyncio.get_running_loop()
+    msgs = messages("What dose of amlodipine is started?", AMLO)
+    took = {}
+    for tps in (200.0, 0.0):
+        t0 = loop.time()
+        async for _ in stream_turn(client(tps), model="offline", messages=msgs, tools=None, base_url="x"):
+            pass
+        took[tps] = loop.time() - t0
+    n = len(OfflineTransport.turn_chunks(msgs, []))
+    assert took[200.0] >= 0.8 * n / 200.0
+    assert took[0.0] < took[200.0]
+
+
+async def test_unknown_routes_and_bad_requests_are_http_errors():
+    c = client()
+    with pytest.raises(openai.BadRequestError):
+        await c.chat.completions.create(model="offline", messages=[{"role": "user", "content": "q"}])
+    with pytest.raises(openai.NotFoundError):
+        await c.embeddings.create(model="offline", input="x")
