@@ -26,9 +26,12 @@ from re import _parser
 from typing import Any, Literal
 
 from hippo_tui.citations import partial_marker_start
-from hippo_tui.safe_text import EscapeScanner
+from hippo_tui.safe_text import SPECIAL, EscapeScanner
 
 MAX_RULE_LEN = 256  # a rule that can match more than this is rejected: the guard would hold it all
+
+
+_special = SPECIAL.search
 
 
 class PolicyError(ValueError):
@@ -285,12 +288,14 @@ class SafetyPolicy:
         sources = [_compiled_sources(r) for r in rules]
         self.max_len = max(r.max_len for r in rules)
         self._match = re.compile("|".join(f"(?P<r{i}>{src.full})" for i, src in enumerate(sources)))
+        self.search = self._match.search  # any rule, one pass (a match may still be unsettled: see find)
         self._each = tuple(re.compile(src.full) for src in sources)
         self._boundary = tuple(src.boundary for src in sources)
-        self._prefix = re.compile("(?:" + "|".join(src.prefix for src in sources) + r")\Z")
         firsts = [src.first for src in sources]
-        # Candidate starts, found by a cheap search, so the costly prefix regex runs on few positions.
-        self._first = None if None in firsts else re.compile("|".join(f"(?:{f})" for f in firsts))
+        # A lookahead on the characters a match can start with fails fast at every other position,
+        # so the costly prefix alternation runs only where a match could begin.
+        gate = "" if None in firsts else "(?=" + "|".join(f"(?:{f})" for f in firsts) + ")"
+        self._prefix = re.compile(gate + "(?:" + "|".join(src.prefix for src in sources) + r")\Z")
 
     def __repr__(self) -> str:
         return f"SafetyPolicy({[r.name for r in self.rules]!r})"
@@ -363,19 +368,11 @@ class SafetyPolicy:
                 start = m.start() + 1
         return None, earliest
 
-    def hold_from(self, text: str, pos: int) -> int:
-        """Earliest index >= ``pos`` from which ``text`` could still be the start of a match."""
-        start = max(pos, len(text) - self.max_len + 1)
-        if self._first is None:
-            m = self._prefix.search(text, start)
-            return len(text) if m is None else m.start()
-        first, prefix = self._first.search, self._prefix.match
-        while (m := first(text, start)) is not None:
-            i = m.start()
-            if prefix(text, i):
-                return i
-            start = i + 1
-        return len(text)
+    def hold_from(self, text: str, pos: int, endpos: int) -> int:
+        """Earliest index in [pos, endpos) from which ``text`` could still be the start of a match
+        (``endpos`` when there is none)."""
+        m = self._prefix.search(text, max(pos, len(text) - self.max_len + 1))
+        return endpos if m is None or m.start() > endpos else m.start()
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -439,7 +436,8 @@ class StreamGuard:
         self._raw.append(delta)
         if self.tripped is not None or self._finished:
             return ""
-        clean = self._esc.feed(delta)
+        # Plain text (the common case) skips the escape scanner.
+        clean = self._esc.feed(delta) if self._esc.pending or _special(delta) else delta
         if not clean:
             return ""
         return self._release(self._buf + clean, final=False)
@@ -454,7 +452,9 @@ class StreamGuard:
         ctx = self._ctx
         text = ctx + buf
         base = len(ctx)
-        rule, unsettled = self.policy.find(text, base, final)
+        rule = unsettled = None
+        if self.policy.search(text, base) is not None:
+            rule, unsettled = self.policy.find(text, base, final)
         if rule is not None:
             self.tripped = rule
             self._buf = buf
@@ -465,17 +465,22 @@ class StreamGuard:
             out = buf if cut is None else buf[:cut]
             self._buf = ""
         else:
-            if self.mode == "adaptive":
-                end = self.policy.hold_from(text, base) - base
-            else:
-                end = max(0, n - self.hold)
+            end = n if self.mode == "adaptive" else max(0, n - self.hold)
             if unsettled is not None:
                 end = min(end, unsettled - base)
-            if end and "[" in buf:
+            marker = end and "[" in buf
+            if marker:
                 # A trailing partial marker, or a complete one the cut would split: held whole.
                 cut = partial_marker_start(buf[:end])
                 if cut is not None:
-                    end = min(end, cut)
+                    end = cut
+            if end and self.mode == "adaptive":
+                # Only text before the marker hold needs the (costlier) possible-match search.
+                hold = self.policy.hold_from(text, base, base + end) - base
+                if hold < end:
+                    end = hold
+                    if marker and (cut := partial_marker_start(buf[:end])) is not None:
+                        end = cut  # never split a marker, whatever a rule's prefix spans
             out, self._buf = buf[:end], buf[end:]
         if out:
             self._released.append(out)

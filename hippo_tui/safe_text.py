@@ -15,6 +15,7 @@ import re
 # zero-width characters and invisible operators.
 _SPECIAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
+SPECIAL = _SPECIAL  # public: callers on a hot path test a piece with SPECIAL.search before scanning it
 ESC = "\x1b"
 CSI_MAX = 64  # parameter + intermediate bytes of one CSI sequence
 STRING_MAX = 1024  # payload of one OSC/DCS/APC/PM/SOS string (OSC 8 links, OSC 52 clipboard writes)
