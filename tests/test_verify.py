@@ -1,0 +1,125 @@
+"""Verification on its own: check one against the real store, check two against in-process judges."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+
+import httpx
+import openai
+import pytest
+
+from hippo_tui.backends import sse
+from hippo_tui.backends.offline import OfflineTransport
+from hippo_tui.store import Store
+from hippo_tui.verify import GroundingCheck, _parse_verdicts, verify
+
+AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"
+DIAG = "161d3bb9-a9a9-4bf2-b928-18b327f42fea"
+RETIRED = "5b0d2bf0-a79c-4ce5-b758-d85dcd04650b"
+NOWHERE = "00000000-0000-4000-8000-000000000000"
+
+GOOD = "Amlodipine is commonly started at 5 mg once daily."
+BAD = "Amlodipine is started at 50 mg."
+
+
+def client(handler: Callable[[httpx.Request], httpx.Response] | None = None) -> openai.AsyncOpenAI:
+    transport = httpx.MockTransport(handler) if handler else OfflineTransport(tokens_per_second=0)
+    return openai.AsyncOpenAI(
+        base_url="http://judge.invalid/v1",
+        api_key="k",
+        max_retries=0,
+        http_client=httpx.AsyncClient(transport=transport),
+    )
+
+
+async def test_offline_judge_end_to_end(store: Store):
+    answer = f"{GOOD} [{AMLO}] Diagnosis needs a morning cortisol level. [{DIAG}] {BAD} [{AMLO.upper()}]"
+    v = await verify(answer, store=store, client=client(), model="offline")
+    # AMLO has one supported claim and one unsupported: one supported claim is enough.
+    assert [(c.id, c.number, c.grounding) for c in v.citations] == [(AMLO, 1, "grounded")]
+    assert v.text == f"{GOOD} [1] Diagnosis needs a morning cortisol level. {BAD} [1]"
+    attempts = {a.source_id: a for a in v.attempts}
+    assert (
+        attempts[AMLO].claims == [GOOD, BAD]
+        and attempts[AMLO].title == "Hypertension: choosing the first drug"
+    )
+    assert attempts[DIAG].check_two == "ungrounded" and not attempts[DIAG].shown and attempts[DIAG].reason
+    assert v.summary.attempted == 2 and v.summary.grounded == 1 and v.summary.ungrounded == 1
+
+
+async def test_no_citations_needs_no_calls(store: Store):
+    def boom(request: httpx.Request) -> httpx.Response:
+        raise AssertionError("no grounding call expected")
+
+    v = await verify("No markers here.", store=store, client=client(boom), model="m")
+    assert v.text == "No markers here." and v.citations == [] and v.summary.attempted == 0
+
+
+async def test_only_flagged_citations_skip_check_two(store: Store):
+    def boom(request: httpx.Request) -> httpx.Response:
+        raise AssertionError("no grounding call expected")
+
+    v = await verify(f"Old. [{RETIRED}] Made up. [{NOWHERE}]", store=store, client=client(boom), model="m")
+    assert v.text == "Old. Made up." and v.citations == []
+    assert [(a.check_one, a.reason) for a in v.attempts] == [
+        ("retired", "the source is retired"),
+        ("missing", "no source has this id"),
+    ]
+
+
+async def test_the_limit_covers_retries_too(store: Store):
+    calls = 0
+
+    async def slow(request: httpx.Request) -> httpx.Response:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            return httpx.Response(400, json=sse.error_body("json_schema unsupported"))
+        await asyncio.sleep(5)
+        return httpx.Response(500)
+
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    v = await verify(f"{GOOD} [{AMLO}]", store=store, client=client(slow), model="m", limit=0.3)
+    assert loop.time() - t0 < 2 and calls == 2
+    assert [c.grounding for c in v.citations] == [
+        "unchecked"
+    ] and v.summary.note == "Verification unavailable: timed out"
+
+
+@pytest.mark.parametrize("status", [401, 404, 429])
+async def test_errors_that_json_object_cannot_fix_are_not_retried(store: Store, status: int):
+    calls = 0
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        nonlocal calls
+        calls += 1
+        return httpx.Response(status, json=sse.error_body("no"))
+
+    v = await verify(f"{GOOD} [{AMLO}]", store=store, client=client(handler), model="m")
+    assert calls == 1 and v.citations[0].grounding == "unchecked"
+    assert v.summary.note == f"Verification unavailable: the server answered {status}"
+
+
+async def test_json_object_reply_is_validated(store: Store):
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        if body["response_format"]["type"] == "json_schema":
+            return httpx.Response(400, json=sse.error_body("unsupported"))
+        return httpx.Response(200, json=sse.completion("m", json.dumps({"checks": [{"source_id": AMLO}]})))
+
+    v = await verify(f"{GOOD} [{AMLO}]", store=store, client=client(handler), model="m")
+    assert v.citations[0].grounding == "unchecked" and "not the JSON asked for" in (v.summary.note or "")
+
+
+def test_verdict_parsing():
+    checks = [
+        GroundingCheck(source_id=AMLO.upper(), grounded=True),
+        GroundingCheck(source_id="not-a-uuid", grounded=False),
+        GroundingCheck(source_id=NOWHERE, grounded=False),
+        GroundingCheck(source_id=DIAG, grounded=True),
+        GroundingCheck(source_id=DIAG, grounded=False),
+    ]
+    assert _parse_verdicts(checks, {AMLO, DIAG}) == {AMLO: True}
