@@ -8,7 +8,9 @@ after the full stop, and look-alikes (``[1]``, ``arr[0]``, links, code) that are
 from __future__ import annotations
 
 import re
+import sys
 import uuid
+from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 
 # A canonical marker: a lowercase UUID in square brackets.
@@ -112,7 +114,11 @@ def _inline_ranges(text: str, start: int, stop: int, out: list[tuple[int, int]])
 
 
 def _outside(ranges: list[tuple[int, int]], start: int) -> bool:
-    return not any(a <= start < b for a, b in ranges)
+    k = bisect_right(ranges, (start, _LEN_MAX)) - 1  # the last range starting at or before ``start``
+    return k < 0 or start >= ranges[k][1]
+
+
+_LEN_MAX = sys.maxsize
 
 
 def _markers(text: str, ranges: list[tuple[int, int]] | None = None) -> Iterator[re.Match[str]]:

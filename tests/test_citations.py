@@ -197,3 +197,17 @@ def test_pending_markers_inline_code_run_split_between_chunks():
     pm = PendingMarkers()
     out = "".join(pm.feed(c) for c in ["a `", "`", f"x [{A}] ", "``", f" b [{A}]"])
     assert out == f"a ``x [{A}] `` b [·1]"
+
+
+def test_code_ranges_cover_inline_spans_and_fences():
+    from hippo_tui.citations import code_ranges
+
+    text = "a `b` c ``d ` e`` f\n```py\ng\n```\nh `unclosed\n~~~\nopen to the end"
+    spans = [text[a:b] for a, b in code_ranges(text)]
+    assert spans == ["`b`", "``d ` e``", "```py\ng\n```", "~~~\nopen to the end"]
+
+
+def test_strip_markers():
+    from hippo_tui.citations import strip_markers
+
+    assert strip_markers(f"One [{A}]. Two [{A}, {B}] and `[{A}]`.") == f"One. Two and `[{A}]`."

@@ -216,3 +216,19 @@ def test_bad_policy_files(tmp_path, content, message):
 def test_missing_policy_file(tmp_path):
     with pytest.raises(PolicyError, match="cannot read"):
         SafetyPolicy.from_toml(tmp_path / "nope.toml")
+
+
+def test_guard_releases_feed_the_pending_marker_display():
+    from hippo_tui.citations import PendingMarkers, cited_ids
+
+    b = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+    text = f"Take it daily [{A}]. Code `x[{b}]` stays. Both [{b.upper()}, {A}].\n```\n[{A}]\n```\nEnd [{b}]."
+    guard, display = StreamGuard(), PendingMarkers()
+    shown = []
+    for i in range(0, len(text), 3):
+        shown.append(display.feed(guard.feed(text[i : i + 3])))
+    shown.append(display.feed(guard.finish()))
+    assert "".join(shown) == (
+        f"Take it daily [·1]. Code `x[{b}]` stays. Both [·2][·1].\n```\n[{A}]\n```\nEnd [·2]."
+    )
+    assert list(display.numbers) == cited_ids(text) == [A, b]
