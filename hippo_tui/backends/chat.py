@@ -22,8 +22,8 @@ from hippo_tui.backends.errors import ModelError, classify, is_retryable, retry_
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    attempts: int = 3  # retries after the first try
-    base: float = 0.5  # seconds; doubled each retry, with jitter
+    attempts: int = 2  # retries after the first try
+    base: float = 0.3  # seconds; doubled each retry, with jitter
     cap: float = 8.0
     retry_after_cap: float = 30.0  # a longer Retry-After is not worth waiting for: report it
 
