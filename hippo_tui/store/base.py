@@ -23,6 +23,10 @@ class StoreBase:
         self.busy_timeout = busy_timeout
         # One connection, many tasks: writes take turns so one task never commits another's half.
         self._write_lock = asyncio.Lock()
+        # Word -> number of active sources containing it, for search's cost bound. Cleared on every
+        # write to sources here; another process's writes can leave it stale, which only shifts which
+        # rare words a large-KB search ranks on, never what counts as a match.
+        self._doc_counts: dict[str, int] = {}
 
     @property
     def db(self) -> aiosqlite.Connection:

@@ -88,6 +88,9 @@ class Store(SourcesMixin, AuditMixin):
             # Look before changing anything: a file that is not ours must stay byte-for-byte as it was.
             with store._errors():
                 await db.execute("PRAGMA foreign_keys = ON")
+                # A 64 MiB page cache (allocated only as used): a 100k-source import thrashes the 2 MiB
+                # default on the id index, and search reads the same index pages again and again.
+                await db.execute("PRAGMA cache_size = -65536")
                 version = await store._version()
             if version > SCHEMA_VERSION:
                 raise StoreError(

@@ -34,6 +34,11 @@ def terms(query: str) -> list[str]:
     return list(dict.fromkeys(kept))[:MAX_TERMS]
 
 
+def quoted_or(words: list[str]) -> str:
+    """Words (from ``terms``) as an FTS5 OR of quoted strings."""
+    return " OR ".join(f'"{w}"' for w in words)
+
+
 def fts_match(query: str) -> str | None:
     """An FTS5 MATCH expression that can never be a syntax error, or None when there is nothing to find.
 
@@ -41,4 +46,4 @@ def fts_match(query: str) -> str | None:
     prefixes and unbalanced quotes in the input are just punctuation.
     """
     words = terms(query)
-    return " OR ".join(f'"{w}"' for w in words) if words else None
+    return quoted_or(words) if words else None

@@ -26,7 +26,8 @@ _V1: list[str] = [
         content = 'sources', content_rowid = 'rowid',
         tokenize = 'porter unicode61 remove_diacritics 2'
     )""",
-    # Title matches weigh most, then the excerpt (the citable text), then the body.
+    # Title matches weigh most, then the excerpt (the citable text), then the body. Search passes the
+    # same weights to bm25() directly; this keeps `ORDER BY rank` consistent for ad-hoc queries.
     "INSERT INTO sources_fts (sources_fts, rank) VALUES ('rank', 'bm25(8.0, 4.0, 1.0)')",
     """CREATE TRIGGER sources_ai AFTER INSERT ON sources WHEN new.status = 'active' BEGIN
         INSERT INTO sources_fts (rowid, title, excerpt, body)

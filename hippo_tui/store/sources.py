@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from hippo_tui.models import Lookup, SearchHit, Source
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
-from hippo_tui.store.query import fts_match
+from hippo_tui.store.query import quoted_or, terms
 
 _COLUMNS = (
     "id",
@@ -34,6 +34,8 @@ UPSERT_SQL = (
     f"INSERT INTO sources ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)}) "
     "ON CONFLICT (id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
 )
+DOC_COUNT_CACHE = 50_000  # words whose source counts are remembered between searches
+RANK_BUDGET = 4000  # rows bm25 may rank per search before the candidates are bounded (_bounded_match)
 IMPORT_CHUNK = 2000  # rows per executemany; also the progress granularity
 
 Progress = Callable[[int, int], None]
@@ -93,20 +95,24 @@ class SourcesMixin(StoreBase):
 
     async def search(self, query: str, k: int = 5) -> list[SearchHit]:
         """Active sources ranked by bm25 (best first; ``score`` higher is better). Never raises on syntax."""
-        match = fts_match(query)
-        if match is None or k <= 0:
+        words = terms(query)
+        if not words or k <= 0:
             return []
-        # Rank first and cut to k, then build snippets for those k rows only.
+        match = await self._bounded_match(words)
+        # Rank first and cut to k, then build snippets for those k rows only (CROSS JOIN keeps `top` the
+        # outer loop: otherwise the planner scans every match a second time to probe it). bm25 is called with the
+        # weights (title 8, excerpt 4, body 1) rather than through the configured `rank` column, which
+        # measured slower.
         sql = """
             WITH top AS (
-                SELECT rowid AS r, rank AS score FROM sources_fts
-                WHERE sources_fts MATCH :q ORDER BY rank LIMIT :k
+                SELECT rowid AS r, bm25(sources_fts, 8.0, 4.0, 1.0) AS score FROM sources_fts
+                WHERE sources_fts MATCH :q ORDER BY score LIMIT :k
             )
             SELECT s.id, s.title, s.excerpt, s.publisher, s.updated, top.score,
                    snippet(sources_fts, 1, '«', '»', '…', 24)
             FROM top
-            JOIN sources_fts ON sources_fts.rowid = top.r
-            JOIN sources s ON s.rowid = top.r
+            CROSS JOIN sources_fts ON sources_fts.rowid = top.r
+            CROSS JOIN sources s ON s.rowid = top.r
             WHERE sources_fts MATCH :q
             ORDER BY top.score
         """
@@ -125,6 +131,50 @@ class SourcesMixin(StoreBase):
             )
             for r in rows
         ]
+
+    async def _bounded_match(self, words: list[str]) -> str:
+        """The MATCH expression to rank: all words when they match few enough rows, else the rarest ones.
+
+        bm25's cost grows with the rows every word in the expression matches (it scans each word's
+        rows once for its IDF, then scores each candidate). A large KB has many words found in thousands
+        of sources ("adults", "dose") that add almost nothing to the ranking (their IDF is tiny), so past
+        RANK_BUDGET rows the expression keeps the rarest words that fit the budget. When even the rarest
+        word is that common, the sources with every word are ranked instead. A small KB never reaches the
+        budget, so there search is plain bm25 over every word. Counting is cheap: FTS5 answers count(*)
+        from a word's doclist without ranking anything.
+        """
+        if len(words) < 2:
+            return quoted_or(words)
+        dfs = await self._doc_frequencies(words)
+        found = sorted((dfs[w], w) for w in words if dfs[w] > 0)
+        if not found:
+            return quoted_or(words)
+        if sum(df for df, _ in found) <= RANK_BUDGET:
+            return quoted_or([w for _, w in found])
+        if found[0][0] > RANK_BUDGET:
+            return " AND ".join(f'"{w}"' for _, w in found)
+        rarest, total = [], 0
+        for df, w in found:
+            if total + df > RANK_BUDGET:
+                break
+            rarest.append(w)
+            total += df
+        return quoted_or(rarest)
+
+    async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
+        """How many active sources contain each word: one query for the words not already cached."""
+        missing = [w for w in words if w not in self._doc_counts]
+        if missing:
+            counts = ", ".join(
+                "(SELECT count(*) FROM sources_fts WHERE sources_fts MATCH ?)" for _ in missing
+            )
+            with self._errors():
+                cur = await self._db.execute(f"SELECT {counts}", [f'"{w}"' for w in missing])
+                row = await cur.fetchone() or ()
+            if len(self._doc_counts) > DOC_COUNT_CACHE:
+                self._doc_counts.clear()
+            self._doc_counts.update(zip(missing, row, strict=True))
+        return {w: self._doc_counts[w] for w in words}
 
     async def get_many(self, ids: Iterable[str]) -> dict[str, Lookup]:
         """Every asked id (as asked; duplicates collapsed) -> found/active/retired, in ONE query.
@@ -163,6 +213,7 @@ class SourcesMixin(StoreBase):
         rows = [source_to_row(s) for s in sources]
         async with self._transaction() as db:
             await self._upsert_in(db, rows)
+        self._doc_counts.clear()
         return len(rows)
 
     async def import_jsonl(self, path: Path, progress: Progress | None = None) -> int:
@@ -177,6 +228,7 @@ class SourcesMixin(StoreBase):
                 await self._upsert_in(db, [source_to_row(s) for s in chunk])
                 if progress:
                     progress(start + len(chunk), total)
+        self._doc_counts.clear()
         return total
 
     async def export_jsonl(self, out: TextIO) -> int:
@@ -218,6 +270,7 @@ class SourcesMixin(StoreBase):
                 "UPDATE sources SET status = 'retired', retired_reason = ?, superseded_by = ? WHERE id = ?",
                 (reason.strip(), superseded_by, src.id),
             )
+        self._doc_counts.clear()
         return src.model_copy(
             update={"status": "retired", "retired_reason": reason.strip(), "superseded_by": superseded_by}
         )
