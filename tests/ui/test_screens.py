@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, RadioSet, TextArea
 
 from hippo_tui.events import EndEvent, TextEvent, ThinkingEvent
+from hippo_tui.ui.app import HIGH_CONTRAST
 from hippo_tui.ui.event_log import EventLog
 from hippo_tui.ui.screens import (
     AuditScreen,
@@ -335,7 +336,7 @@ async def test_endpoint_switches_to_a_server_with_the_keyboard_alone():
         await pilot.press("down", "enter")  # pick "OpenAI-compatible server"
         await pilot.pause()
         assert not app.screen.query_one("#endpoint-url", Input).disabled
-        await pilot.press("tab", *"http://127.0.0.1:8080/v1", "tab", *"qwen2.5", "tab", *"sk-test")
+        await pilot.press("tab", *"http://gpu:8/v1", "tab", *"qwen", "tab", *"sk-1")
         assert app.screen.query_one("#endpoint-key", Input).password  # the key is masked
         await pilot.press("enter")
         await pilot.pause()
@@ -385,3 +386,33 @@ async def test_endpoint_names_a_backend_it_does_not_offer():
     async with app.run_test(size=NORMAL) as pilot:
         await pilot.pause()
         assert "Now using: replay" in drawn(app)
+
+
+# --- themes and NO_COLOR ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("theme", ["ansi-dark", HIGH_CONTRAST.name])
+async def test_meaning_is_in_the_text_under_any_theme(theme, monkeypatch):
+    # NO_COLOR makes Textual draw in monochrome: marks and words must still carry every status.
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = Host(lambda: AuditScreen(flagged_record()))
+    app.register_theme(HIGH_CONTRAST)
+    app.theme = theme
+    async with app.run_test(size=(120, 50)) as pilot:
+        assert app.no_color
+        text = await whole_audit(app, pilot)
+    for label in ("✓ shown as [1]", "✗ missing", "✗ retired", "✗ ungrounded", "? unchecked", "✗ hidden"):
+        assert label in text, label
+
+
+async def test_radio_state_is_a_mark_not_a_colour(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = Host(lambda: EndpointScreen("offline", None, None, False))
+    async with app.run_test(size=THIN) as pilot:
+        await pilot.pause()
+        assert "▐●▌ offline, built in" in drawn(app)
+        assert "▐ ▌ OpenAI-compatible server" in drawn(app)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert "▐ ▌ offline, built in" in drawn(app)
+        assert "▐●▌ OpenAI-compatible server" in drawn(app)
