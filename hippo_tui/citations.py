@@ -222,6 +222,7 @@ def _sentence_spans(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int,
     for a, b in ranges:
         if text.startswith(("`" * 3, "~" * 3), a + len(text[a:b]) - len(text[a:b].lstrip(" "))):
             cuts.update((a, b))  # a fenced block stands alone
+    depth, scanned = 0, 0  # open "(" on the current line, counted up to ``scanned``
     for m in _TERMINATOR.finditer(masked):
         if m.group() == "." and _is_abbreviation(masked, m.start()):
             continue
@@ -229,6 +230,16 @@ def _sentence_spans(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int,
         j = _TRAILING_MARKERS.match(masked, j).end()
         if j < n and not masked[j].isspace():
             continue  # "2.5", "e.g.," or a dot inside a word
+        for c in masked[scanned:j]:
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth = max(0, depth - 1)
+            elif c == "\n":
+                depth = 0
+        scanned = j
+        if depth:
+            continue  # inside parentheses: "(max. 4 g a day. See the label)" is one aside
         nxt = _WS.match(masked, j)
         k = nxt.end() if nxt else j
         if m.group() == "." and k < n and masked[k].islower():

@@ -132,6 +132,14 @@ def test_finalize_bad_marker_takes_the_space_before_it():
         ("Give approx. 10 mL. Repeat.", ["Give approx. 10 mL.", "Repeat."]),
         ("Take 100 mg b.i.d. Continue for 5 days.", ["Take 100 mg b.i.d. Continue for 5 days."]),
         ("Take it (with food.) Then rest.", ["Take it (with food.)", "Then rest."]),
+        (
+            "Take it (max. 4 g a day. See the label) with food. Done.",
+            ["Take it (max. 4 g a day. See the label) with food.", "Done."],
+        ),
+        (
+            "An open (aside. Still one line\nNew line. Two.",
+            ["An open (aside. Still one line", "New line.", "Two."],
+        ),
         ('He said "stop now." Then left.', ['He said "stop now."', "Then left."]),
         ("Really? Yes! Done.", ["Really?", "Yes!", "Done."]),
         ("First line\nSecond line", ["First line", "Second line"]),
