@@ -360,3 +360,38 @@ async def test_kb_stats(store: Store) -> None:
     assert stats["name"] == "demo"
     assert (stats["sources"], stats["active"], stats["retired"], stats["answers"]) == (80, 70, 10, 0)
     assert stats["path"] == str(store.path)
+
+
+# --- bounded ranking on large knowledge bases ------------------------------------------------------------
+
+
+async def test_small_kbs_rank_on_every_word(store: Store) -> None:
+    assert await store._bounded_match(["nitrofurantoin", "adults", "zebra"]) == '"nitrofurantoin" OR "adults"'
+
+
+async def test_past_the_budget_only_the_rarest_words_are_ranked(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hippo_tui.store.sources as sources
+
+    # Pretend the demo KB is large: a budget of 12 rows makes "adults" (22) and "days" (24) common.
+    monkeypatch.setattr(sources, "RANK_BUDGET", 12)
+    counts = await store._doc_frequencies(["warfarin", "nitrofurantoin", "adults", "days"])
+    assert counts == {"warfarin": 3, "nitrofurantoin": 5, "adults": 22, "days": 24}
+    assert (
+        await store._bounded_match(["adults", "nitrofurantoin", "days", "warfarin"])
+        == '"warfarin" OR "nitrofurantoin"'
+    )
+    # Every word common: the sources with all of them are ranked.
+    assert await store._bounded_match(["adults", "days"]) == '"adults" AND "days"'
+    hits = await store.search("nitrofurantoin for adults, how many days?", k=3)
+    assert "Uncomplicated cystitis in non-pregnant women" in [h.title for h in hits]
+    assert all("nitrofurantoin" in h.excerpt.lower() for h in hits)  # only rows with a rare word qualify
+
+
+async def test_word_counts_follow_writes(store: Store) -> None:
+    assert (await store._doc_frequencies(["zebrafish"]))["zebrafish"] == 0
+    await store.upsert([_source(1)])
+    assert (await store._doc_frequencies(["zebrafish"]))["zebrafish"] == 1
+    await store.retire(_source(1).id, "gone")
+    assert (await store._doc_frequencies(["zebrafish"]))["zebrafish"] == 0

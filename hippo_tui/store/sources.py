@@ -6,6 +6,7 @@ import asyncio
 import json
 import uuid
 from collections.abc import Callable, Iterable, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -42,7 +43,12 @@ Progress = Callable[[int, int], None]
 
 
 def _row_to_source(row: Sequence[Any]) -> Source:
-    return Source.model_validate(dict(zip(_COLUMNS, row, strict=True)))
+    # Every row was validated as a Source on its way in (upsert/import), so it is rebuilt without
+    # validating again: get_many of 100 ids spends most of its time here otherwise.
+    data = dict(zip(_COLUMNS, row, strict=True))
+    if data["updated"]:
+        data["updated"] = date.fromisoformat(data["updated"])
+    return Source.model_construct(**data)
 
 
 def source_to_row(s: Source) -> tuple[Any, ...]:
