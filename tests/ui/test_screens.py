@@ -343,9 +343,9 @@ async def test_endpoint_switches_to_a_server_with_the_keyboard_alone():
     assert app.results == [
         {
             "backend": "openai",
-            "base_url": "http://127.0.0.1:8080/v1",
-            "model": "qwen2.5",
-            "api_key": "sk-test",
+            "base_url": "http://gpu:8/v1",
+            "model": "qwen",
+            "api_key": "sk-1",
         }
     ]
 
