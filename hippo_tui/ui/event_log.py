@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 
 from hippo_tui.events import EndEvent, ErrorEvent, Event, ResetEvent, TextEvent, ThinkingEvent
 
-# Old answers are dropped past this bound so a long session does not grow without limit.
+# Old answers are dropped past these bounds so a long session does not grow without limit (a
+# 50,000-character answer is ~10,000 text events). The answer being written is never dropped.
 DEFAULT_MAX_ANSWERS = 100
+DEFAULT_MAX_EVENTS = 200_000
 
 
 @dataclass(frozen=True)
@@ -77,13 +79,15 @@ class EventLog:
     again within the same answer.
     """
 
-    def __init__(self, max_answers: int = DEFAULT_MAX_ANSWERS) -> None:
-        if max_answers < 1:
-            raise ValueError("max_answers must be at least 1")
+    def __init__(self, max_answers: int = DEFAULT_MAX_ANSWERS, max_events: int = DEFAULT_MAX_EVENTS) -> None:
+        if max_answers < 1 or max_events < 1:
+            raise ValueError("max_answers and max_events must be at least 1")
         self.max_answers = max_answers
+        self.max_events = max_events
         self._answers: list[list[Event]] = []
+        self._count = 0  # events kept, so len() and pruning stay O(1) per event
         self._open = False  # the last answer can still take events
-        self.dropped_answers = 0  # pruned past max_answers
+        self.dropped_answers = 0  # pruned past the bounds
 
     def begin_answer(self) -> None:
         """Mark that the next event starts a new answer (the app calls this when a question is asked)."""
@@ -99,12 +103,18 @@ class EventLog:
         if self._starts_new_answer(event):
             self._answers.append([])
             self._open = True
-            if len(self._answers) > self.max_answers:
-                del self._answers[0]
-                self.dropped_answers += 1
         self._answers[-1].append(event)
+        self._count += 1
         if isinstance(event, EndEvent | ErrorEvent):
             self._open = False
+        self._prune()
+
+    def _prune(self) -> None:
+        while len(self._answers) > 1 and (
+            len(self._answers) > self.max_answers or self._count > self.max_events
+        ):
+            self._count -= len(self._answers.pop(0))
+            self.dropped_answers += 1
 
     @property
     def entries(self) -> list[Event]:
@@ -116,7 +126,7 @@ class EventLog:
         return [list(a) for a in self._answers]
 
     def __len__(self) -> int:
-        return sum(len(a) for a in self._answers)
+        return self._count
 
     def metrics(self, index: int = -1) -> AnswerMetrics:
         """The numbers for one answer (default: the latest). Raises IndexError when there is none."""
@@ -124,4 +134,5 @@ class EventLog:
 
     def clear(self) -> None:
         self._answers.clear()
+        self._count = 0
         self._open = False

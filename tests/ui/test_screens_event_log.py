@@ -114,8 +114,20 @@ def test_old_answers_are_pruned_past_the_bound():
         for e in answer():
             log.add(e.model_copy(update={"t": e.t + i}) if isinstance(e, EndEvent) else e)
     assert len(log.answers()) == 2 and log.dropped_answers == 1
+    assert len(log) == len(log.entries) == 20
     with pytest.raises(ValueError):
         EventLog(max_answers=0)
+
+
+def test_old_answers_are_pruned_past_the_event_bound_but_never_the_current_one():
+    log = EventLog(max_events=15)
+    for e in answer():
+        log.add(e)
+    log.begin_answer()
+    for i in range(30):  # one long answer, past the bound on its own
+        log.add(TextEvent(delta="x", display="x", t=float(i)))
+    assert len(log.answers()) == 1 and log.dropped_answers == 1
+    assert len(log) == 30
 
 
 def test_answers_returns_copies():
