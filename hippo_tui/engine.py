@@ -59,6 +59,12 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+def _said(text: str, limit: int = 400) -> str:
+    """An error message for the screen: a server's words are untrusted text, and can be long."""
+    text = sanitize(text).strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def searching(query: str) -> str:
     return f"Searching the knowledge base for “{_short(query)}”…"
 
@@ -211,7 +217,7 @@ class Engine:
                 )
             except StoreError as e:
                 run.done = True
-                yield ErrorEvent(kind="store", message=str(e), action=STORE_ACTION, t=t())
+                yield ErrorEvent(kind="store", message=_said(str(e)), action=STORE_ACTION, t=t())
                 return
             if backend.recorder is not None:
                 backend.recorder.note(question=question)
@@ -373,8 +379,8 @@ class Engine:
             await self._finish_quietly(run, "error", error=f"{e.kind}: {e.message}")
             yield ErrorEvent(
                 kind=e.kind,
-                message=e.message,
-                action=e.action,
+                message=_said(e.message),
+                action=_said(e.action),
                 partial_text=finalize_markers(run.released, {}),
                 audit_id=run.answer_id,
                 t=t(),
@@ -384,7 +390,7 @@ class Engine:
             await self._finish_quietly(run, "error", error=f"store: {e}")
             yield ErrorEvent(
                 kind="store",
-                message=str(e),
+                message=_said(str(e)),
                 action=STORE_ACTION,
                 partial_text=finalize_markers(run.released, {}),
                 audit_id=run.answer_id,
@@ -397,7 +403,7 @@ class Engine:
             await self._finish_quietly(run, "error", error=f"internal: {e!r}")
             yield ErrorEvent(
                 kind="internal",
-                message=f"internal error: {type(e).__name__}: {e}",
+                message=_said(f"internal error: {type(e).__name__}: {e}"),
                 action="please report it with the audit id",
                 partial_text=finalize_markers(run.released, {}),
                 audit_id=run.answer_id,

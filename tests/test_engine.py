@@ -425,3 +425,10 @@ async def test_store_failure_mid_answer_is_an_error_event(offline: Engine, store
     err = events[-1]
     assert isinstance(err, ErrorEvent) and err.kind == "store" and "disk on fire" in err.message
     assert (await store.get_answer(err.audit_id)).outcome == "error"
+
+
+async def test_a_servers_error_text_is_made_inert(remote, scripted_server):
+    scripted_server.play({"chat": [sc.error(400, "bad \x1b]52;c;ZXZpbA==\x07 request \x1b[2J" + "x" * 2000)]})
+    err = (await collect(remote, "q"))[-1]
+    assert isinstance(err, ErrorEvent) and "\x1b" not in err.message and "bad" in err.message
+    assert len(err.message) <= 400
