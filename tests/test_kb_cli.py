@@ -160,3 +160,21 @@ def test_progress_bar_only_on_a_terminal() -> None:
     quiet(5, 10)
     quiet.end()
     assert pipe.getvalue() == ""
+
+
+def test_kb_flag_uses_that_files_own_database(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, home: Path
+) -> None:
+    kb = tmp_path / "ward.jsonl"
+    row = {
+        "id": "00000000-0000-4000-8000-000000000001",
+        "title": "Ward note",
+        "excerpt": "Okapi care. Feed daily.",
+    }
+    kb.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "kb", "stats", "--json", "--kb", str(kb))
+    stats = json.loads(out)
+    assert code == 0 and (stats["name"], stats["sources"]) == ("ward", 1)
+    assert stats["path"] != str(home / "hippo.db")
+    _, out, _ = run(capsys, "kb", "stats", "--json")
+    assert json.loads(out)["sources"] == 80

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from hippo_tui.models import Source
 from hippo_tui.safe_text import sanitize
-from hippo_tui.store import DEMO_KB, KBImportError, NotFound, Store, StoreError
+from hippo_tui.store import KBImportError, NotFound, Store, StoreError
 
 StoreCommand = Callable[[Store, argparse.Namespace], Awaitable[int]]
 
@@ -27,7 +27,10 @@ def run_with_store(args: argparse.Namespace, command: StoreCommand) -> int:
     settings = settings_from_args(args)
 
     async def go() -> int:
-        store = await Store.open(settings.db_path(), seed=settings.kb or DEMO_KB)
+        # The same database the app and `ask` use: the main one, or the --kb file's own.
+        from hippo_tui.engine import open_store
+
+        store = await open_store(settings)
         try:
             return await command(store, args)
         finally:
