@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hippo_tui.events import Citation
 from hippo_tui.export import Turn, answer_with_citations, from_json, to_json, to_markdown, write
+from hippo_tui.safe_text import has_special
 
 ID1 = "3f2a8c1e-0000-4000-8000-000000000001"
 ID2 = "3f2a8c1e-0000-4000-8000-000000000002"
@@ -107,3 +110,43 @@ def test_write_picks_the_format_by_suffix(tmp_path):
     js = write(turns, tmp_path / "chat.JSON")
     assert md.read_text(encoding="utf-8") == to_markdown(turns)
     assert json.loads(js.read_text(encoding="utf-8"))["format"] == "hippo-tui.conversation"
+
+
+_texts = st.text(max_size=200)
+_citations = st.lists(
+    st.builds(
+        Citation,
+        id=st.uuids().map(str),
+        number=st.integers(1, 50),
+        title=_texts.filter(str.strip),
+        grounding=st.sampled_from(["grounded", "unchecked"]),
+    ),
+    max_size=4,
+)
+_turn = st.builds(
+    Turn,
+    question=_texts,
+    text=_texts,
+    citations=_citations,
+    outcome=st.sampled_from(["complete", "cancelled", "withdrawn", "error"]),
+    audit_id=st.none() | st.integers(1, 10**6),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_turn, max_size=4))
+def test_json_round_trips_any_conversation(turns):
+    back = from_json(to_json(turns))
+    assert [(t.question, t.text, t.outcome, t.audit_id) for t in back] == [
+        (t.question, t.text, t.outcome, t.audit_id) for t in turns
+    ]
+    assert [sorted(c.number for c in t.citations) for t in back] == [
+        sorted(c.number for c in t.citations) for t in turns
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_turn, min_size=1, max_size=3))
+def test_markdown_and_copy_text_are_inert_for_any_text(turns):
+    for out in (to_markdown(turns), *(answer_with_citations(t) for t in turns)):
+        assert not has_special(out)

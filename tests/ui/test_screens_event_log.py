@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hippo_tui.events import (
     EndEvent,
@@ -137,3 +139,47 @@ def test_answers_returns_copies():
     assert len(log) == 1
     log.clear()
     assert log.answers() == [] and log.entries == []
+
+
+def _closing(t: float, error: bool):
+    if error:
+        return ErrorEvent(kind="server", message="boom", t=t)
+    return EndEvent(text="", citations=[], audit_id=None, t=t)
+
+
+_answer_shape = st.tuples(
+    st.lists(st.sampled_from(["thinking", "sources", "text", "reset"]), max_size=12),
+    st.booleans(),  # ends in an error rather than an end
+    st.lists(st.floats(0, 5, allow_nan=False), min_size=13, max_size=13),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_answer_shape, max_size=6), st.booleans())
+def test_answers_come_back_as_they_were_added(shapes, mark_boundaries):
+    """Answers closed by end/error are split exactly, whatever their events and (any) timestamps."""
+    expected = []
+    for kinds, error, times in shapes:
+        ts = sorted(times)  # t never goes backwards within an answer
+        events = []
+        for kind, t in zip(kinds, ts, strict=False):
+            if kind == "thinking":
+                events.append(ThinkingEvent(text="Searching", t=t))
+            elif kind == "sources":
+                events.append(SourcesEvent(sources=[], t=t))
+            elif kind == "text":
+                events.append(TextEvent(delta="x", display="x", held=1, t=t))
+            else:
+                events.append(
+                    ResetEvent(reason="safety", withdrawn="x", withdrawn_display="x", note="n", t=t)
+                )
+        events.append(_closing(ts[-1], error))
+        expected.append(events)
+    log = EventLog()
+    for events in expected:
+        if mark_boundaries:
+            log.begin_answer()
+        for e in events:
+            log.add(e)
+    assert log.answers() == expected
+    assert len(log) == sum(map(len, expected))
