@@ -3,6 +3,7 @@ a read-only folder, and a process killed (SIGKILL) in the middle of writing."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -234,3 +235,25 @@ async def test_kill_9_during_an_import_leaves_all_or_nothing(tmp_path: Path) -> 
     async with await Store.open(path) as store:
         assert await store.integrity_check() == "ok"
         assert await store.count(None) == 80  # the half-done import rolled back as a whole
+
+
+async def test_a_write_cancelled_while_waiting_for_the_lock_leaves_nothing_open(tmp_path: Path) -> None:
+    path = tmp_path / "hippo.db"
+    async with await Store.open(path, seed=None, busy_timeout=2.0) as store:
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            waiting = asyncio.create_task(store.begin_answer(question="cancelled", model="m", backend="b"))
+            await asyncio.sleep(0.2)  # let it reach the lock wait
+            waiting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+        finally:
+            holder.execute("COMMIT")
+            holder.close()
+        answer_id = await store.begin_answer(question="next", model="m", backend="b")
+        assert [a.question for a in await store.list_answers()] == ["next"]
+        assert (await store.get_answer(answer_id)).outcome == "in_flight"
+    # Committed for real: another connection sees it.
+    async with await Store.open(path) as again:
+        assert [a.question for a in await again.list_answers()] == ["next"]

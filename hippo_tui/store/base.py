@@ -54,7 +54,15 @@ class StoreBase:
         """
         async with self._write_lock:
             with self._errors():
-                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    await self._db.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as e:
+                    if "within a transaction" not in str(e):
+                        raise
+                    # A task cancelled while its BEGIN waited for the lock leaves that BEGIN to land
+                    # later, ownerless (we hold the write lock, so nobody else's transaction is open).
+                    await self._db.execute("ROLLBACK")
+                    await self._db.execute("BEGIN IMMEDIATE")
                 try:
                     yield self._db
                 except BaseException:
