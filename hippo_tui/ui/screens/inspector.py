@@ -68,6 +68,15 @@ def describe(event: Event) -> str:
     return event.type  # pragma: no cover - the Event union is closed
 
 
+def shown_rows(n: int) -> list[int | None]:
+    """Which of ``n`` events get a row: all of them, or MAX_ROWS from both ends with a gap (None) between."""
+    if n <= MAX_ROWS:
+        return list(range(n))
+    head = MAX_ROWS // 2
+    tail = MAX_ROWS - head
+    return [*range(head), None, *range(n - tail, n)]
+
+
 def _seconds(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f} s"
 
@@ -162,9 +171,10 @@ class InspectorScreen(PanelScreen[None]):
         )
         table = self.query_one("#inspector-events", DataTable)
         table.clear()
-        for row, i in self._rows(len(events)):
+        for i in shown_rows(len(events)):
             if i is None:
-                table.add_row(Text(""), Text("…"), Text(row), key=GAP_KEY)
+                hidden = len(events) - MAX_ROWS
+                table.add_row(Text(""), Text("…"), Text(f"{hidden} events not shown"), key=GAP_KEY)
                 continue
             e = events[i]
             table.add_row(
@@ -172,15 +182,6 @@ class InspectorScreen(PanelScreen[None]):
             )
         table.move_cursor(row=0)
         self._show_detail(0 if events else None)
-
-    @staticmethod
-    def _rows(n: int) -> list[tuple[str, int | None]]:
-        """Which event indexes get a row: all of them, or both ends with one gap row between."""
-        if n <= MAX_ROWS:
-            return [("", i) for i in range(n)]
-        half = MAX_ROWS // 2
-        gap = (f"{n - 2 * half} events not shown", None)
-        return [("", i) for i in range(half)] + [gap] + [("", i) for i in range(n - half, n)]
 
     def _show_detail(self, event_index: int | None) -> None:
         detail = self.query_one("#inspector-detail-text", Static)
