@@ -99,14 +99,19 @@ class _Run:
 
     question: str
     answer_id: int | None = None
-    raw: list[str] = field(default_factory=list)  # every model turn's raw text, withdrawn ones included
-    released: str = ""  # what the current turn has released (raw, sanitised)
+    guards: list[StreamGuard] = field(default_factory=list)  # one per model turn; each keeps its raw text
+    parts: list[str] = field(default_factory=list)  # what the current turn has released (sanitised)
     timings: dict[str, float] = field(default_factory=dict)
     done: bool = False
 
     @property
     def raw_text(self) -> str:
-        return "\n\n".join(r for r in self.raw if r)
+        """Everything the model wrote, withdrawn turns included (joined only when needed: linear)."""
+        return "\n\n".join(r for r in (g.raw for g in self.guards) if r)
+
+    @property
+    def released(self) -> str:
+        return "".join(self.parts)
 
 
 class Engine:
@@ -243,8 +248,8 @@ class Engine:
                 guard = StreamGuard(policy, mode=settings.hold)
                 pending = PendingMarkers()
                 displayed: list[str] = []
-                run.released = ""
-                run.raw.append("")
+                run.parts = []
+                run.guards.append(guard)
                 end: TurnEnd | None = None
                 turn = stream_turn(
                     backend.client,
@@ -261,13 +266,12 @@ class Engine:
                             break
                         assert isinstance(item, TextDelta)
                         out = guard.feed(item.text)
-                        run.raw[-1] = guard.raw
                         if guard.tripped:
                             break
                         if out:
                             run.timings.setdefault("ttft", t())
                             display = pending.feed(out)
-                            run.released += out
+                            run.parts.append(out)
                             displayed.append(display)
                             yield TextEvent(delta=out, display=display, held=guard.held, t=t())
                 if end is not None and end.ttft is not None:
@@ -321,10 +325,9 @@ class Engine:
                             "rephrase the question, or use another model",
                         )
                     tail = guard.finish()
-                    run.raw[-1] = guard.raw
                     if tail and not guard.tripped:
                         display = pending.feed(tail)
-                        run.released += tail
+                        run.parts.append(tail)
                         displayed.append(display)
                         run.timings.setdefault("ttft", t())
                         yield TextEvent(delta=tail, display=display, held=guard.held, t=t())
@@ -422,7 +425,7 @@ class Engine:
             reason=reason, rule=rule, withdrawn=withdrawn, withdrawn_chars=len(withdrawn), at=at
         )
         await self.store.record_reset(run.answer_id, record)
-        run.released = ""
+        run.parts = []
         if reason == "safety":
             note = f"Withdrawn: the answer matched the safety rule “{rule}”."
         else:
