@@ -251,6 +251,12 @@ async def test_a_write_cancelled_while_waiting_for_the_lock_leaves_nothing_open(
         finally:
             holder.execute("COMMIT")
             holder.close()
+        # Its BEGIN got the lock after all, and is undone without waiting for our next write.
+        await asyncio.gather(*store._pending)
+        other = sqlite3.connect(path, isolation_level=None, timeout=0)
+        other.execute("BEGIN IMMEDIATE")  # not locked out
+        other.execute("ROLLBACK")
+        other.close()
         answer_id = await store.begin_answer(question="next", model="m", backend="b")
         assert [a.question for a in await store.list_answers()] == ["next"]
         assert (await store.get_answer(answer_id)).outcome == "in_flight"

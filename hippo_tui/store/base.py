@@ -27,6 +27,7 @@ class StoreBase:
         # write to sources here; another process's writes can leave it stale, which only shifts which
         # rare words a large-KB search ranks on, never what counts as a match.
         self._doc_counts: dict[str, int] = {}
+        self._pending: set[asyncio.Future[None]] = set()  # clean-ups of cancelled writes
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -45,6 +46,33 @@ class StoreBase:
                 raise StoreError(f"{self.path}: the store is closed") from e
             raise
 
+    async def _begin(self) -> None:
+        begin = asyncio.ensure_future(self._db.execute("BEGIN IMMEDIATE"))
+        try:
+            await asyncio.shield(begin)
+        except asyncio.CancelledError:
+            # The BEGIN runs on in aiosqlite's thread and may still get the lock: undo it once it lands,
+            # so a cancelled write never leaves the database write-locked for other processes.
+            undo = asyncio.ensure_future(self._undo_begin(begin))
+            self._pending.add(undo)
+            undo.add_done_callback(self._pending.discard)
+            raise
+        except sqlite3.OperationalError as e:
+            if "within a transaction" not in str(e):
+                raise
+            # A cancelled BEGIN landed before its undo ran; we hold the write lock, so it is ownerless.
+            await self._db.execute("ROLLBACK")
+            await self._db.execute("BEGIN IMMEDIATE")
+
+    async def _undo_begin(self, begin: asyncio.Future[object]) -> None:
+        try:
+            await begin
+        except (sqlite3.Error, ValueError):
+            return  # it never started (locked out, or the store closed)
+        async with self._write_lock:
+            if self._db.in_transaction:
+                await self._db.execute("ROLLBACK")
+
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE … COMMIT, rolled back on any error or cancellation.
@@ -54,15 +82,7 @@ class StoreBase:
         """
         async with self._write_lock:
             with self._errors():
-                try:
-                    await self._db.execute("BEGIN IMMEDIATE")
-                except sqlite3.OperationalError as e:
-                    if "within a transaction" not in str(e):
-                        raise
-                    # A task cancelled while its BEGIN waited for the lock leaves that BEGIN to land
-                    # later, ownerless (we hold the write lock, so nobody else's transaction is open).
-                    await self._db.execute("ROLLBACK")
-                    await self._db.execute("BEGIN IMMEDIATE")
+                await self._begin()
                 try:
                     yield self._db
                 except BaseException:

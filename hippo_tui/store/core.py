@@ -162,6 +162,8 @@ class Store(SourcesMixin, AuditMixin):
         return "ok"
 
     async def close(self) -> None:
+        if self._pending:  # let cancelled writes finish undoing themselves first
+            await asyncio.gather(*self._pending, return_exceptions=True)
         await self._db.close()
 
     async def __aenter__(self) -> Self:
