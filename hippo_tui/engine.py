@@ -135,6 +135,8 @@ class Engine:
         self._history: list[tuple[str, str]] = []
         self._conversation_id = uuid.uuid4().hex
         self._policy_path = settings.policy
+        self._first_record = settings.record
+        self._recordings = 0
         safety_policy(self._policy_path, "probe")  # fail at start, not mid-answer, on a bad policy file
 
     @classmethod
@@ -189,6 +191,11 @@ class Engine:
             update["backend"] = backend
         elif base_url is not None:
             update["backend"] = "openai"
+        if self._first_record is not None:
+            # A cassette holds one backend's session: the new backend records next to the first one.
+            self._recordings += 1
+            first = self._first_record
+            update["record"] = first.with_name(f"{first.stem}.{self._recordings}{first.suffix}")
         settings = Settings.model_validate({**self.settings.model_dump(), **update})
         new = open_backend(settings)
         old, self._backend, self.settings = self._backend, new, settings

@@ -432,3 +432,16 @@ async def test_a_servers_error_text_is_made_inert(remote, scripted_server):
     err = (await collect(remote, "q"))[-1]
     assert isinstance(err, ErrorEvent) and "\x1b" not in err.message and "bad" in err.message
     assert len(err.message) <= 400
+
+
+async def test_reconfigure_while_recording_starts_a_sibling_cassette(hippo_home, store, tmp_path):
+    tape = tmp_path / "session.jsonl"
+    settings = Settings(home=hippo_home, offline_tokens_per_second=0, record=tape)
+    engine = await Engine.create(settings, store=store)
+    await collect(engine, "What dose of amlodipine?")
+    await engine.reconfigure(backend="offline")
+    await collect(engine, "What dose of amlodipine?")
+    await engine.reconfigure(backend="offline")
+    await engine.close()
+    assert '"question"' in tape.read_text() and '"question"' in (tmp_path / "session.1.jsonl").read_text()
+    assert (tmp_path / "session.2.jsonl").exists() and not (tmp_path / "session.1.2.jsonl").exists()
