@@ -395,3 +395,26 @@ async def test_word_counts_follow_writes(store: Store) -> None:
     assert (await store._doc_frequencies(["zebrafish"]))["zebrafish"] == 1
     await store.retire(_source(1).id, "gone")
     assert (await store._doc_frequencies(["zebrafish"]))["zebrafish"] == 0
+
+
+async def test_a_new_migration_upgrades_an_existing_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hippo_tui.store.core as core
+
+    path = tmp_path / "hippo.db"
+    async with await Store.open(path) as s:
+        answer_id = await s.begin_answer(question="kept?", model="m", backend="b")
+    v2 = [
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)",
+        "INSERT INTO notes (text) VALUES ('v2')",
+    ]
+    monkeypatch.setattr(core, "MIGRATIONS", [*core.MIGRATIONS, v2])
+    monkeypatch.setattr(core, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    async with await Store.open(path) as s:
+        assert (await (await s.db.execute("PRAGMA user_version")).fetchone())[0] == SCHEMA_VERSION + 1
+        assert (await (await s.db.execute("SELECT text FROM notes")).fetchone())[0] == "v2"
+        assert (await s.get_answer(answer_id)).question == "kept?"
+        assert await s.count() == 70
+    async with await Store.open(path) as s:  # applied once only
+        assert (await (await s.db.execute("SELECT count(*) FROM notes")).fetchone())[0] == 1
