@@ -120,11 +120,14 @@ class EndpointScreen(PanelScreen[dict[str, Any] | None]):
                 )
                 key.border_title = "API key (set)" if self.has_key else "API key"
                 yield key
-                note = ""
-                if self.current_backend not in BACKENDS:
-                    note = f"Now using: {self.current_backend}. Saving switches to the backend chosen here."
-                yield Static(Content(note), id="endpoint-errors", classes="panel-hint")
+                yield Static(Content(self._hint()), id="endpoint-errors", classes="panel-hint")
         yield Footer(compact=True)
+
+    def _hint(self) -> str:
+        hint = "↑↓ choose · Enter picks · Tab: next"
+        if self.current_backend not in BACKENDS:
+            hint = f"Now using: {self.current_backend}. Saving switches to the backend chosen here.\n{hint}"
+        return hint
 
     def on_mount(self) -> None:
         self.freeze_cursors()
@@ -150,7 +153,7 @@ class EndpointScreen(PanelScreen[dict[str, Any] | None]):
         errors = self.query_one("#endpoint-errors", Static)
         errors.set_class(bool(problems), "panel-error")
         errors.set_class(not problems, "panel-hint")
-        errors.update(Content("\n".join(f"✗ {p}" for p in problems)))
+        errors.update(Content("\n".join(f"✗ {p}" for p in problems) if problems else self._hint()))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
