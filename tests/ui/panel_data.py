@@ -60,6 +60,7 @@ def flagged_record() -> AnswerRecord:
         backend="offline",
         outcome="complete",
         final_text="Nitrofurantoin for 5 days is first line [1].",
+        timings={"ttft": 0.42, "verification": 0.8, "total": 2.1},
         resets=[
             ResetRecord(
                 reason="safety",

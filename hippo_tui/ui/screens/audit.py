@@ -112,6 +112,9 @@ def summary_content(record: AnswerRecord) -> Content:
         ("Outcome: ", "bold"),
         f"{record.outcome} · {sanitize(record.backend)} · {sanitize(record.model)}",
         "\n",
+        ("Asked: ", "bold"),
+        _clip(record.created, 40),
+        "\n",
         ("Citations: ", "bold"),
         f"{len(attempts)} attempted · {shown} shown · {flagged} flagged · "
         f"{ungrounded} ungrounded · {unchecked} unchecked",
@@ -119,6 +122,9 @@ def summary_content(record: AnswerRecord) -> Content:
         ("Resets: ", "bold"),
         f"{len(record.resets)}",
     ]
+    if record.timings:
+        timings = " · ".join(f"{_clip(k, 20)} {v:.2f} s" for k, v in record.timings.items())
+        parts += ["\n", ("Timings: ", "bold"), timings]
     if record.error:
         parts += ["\n", ("Error: ", "bold"), _clip(record.error, 300)]
     return Content.assemble(*parts)
