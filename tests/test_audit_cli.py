@@ -111,3 +111,28 @@ def test_export_jsonl(capsys: pytest.CaptureFixture[str], home: Path, tmp_path: 
     assert code == 0 and "exported 3 answers" in err and len(target.read_text().splitlines()) == 3
     with pytest.raises(SystemExit):
         main(["audit", "export", "--format", "csv"])
+
+
+def test_untrusted_model_text_is_inert_in_every_output(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    hostile = "Take \x1b[2J\x9b2J\u202eevil\x07 now"
+
+    async def go() -> None:
+        async with await Store.open(home / "hippo.db") as s:
+            a = await s.begin_answer(question=hostile, model="m\x1b[31m", backend="b")
+            await s.finish_answer(
+                a, raw_text=hostile, final_text=hostile, outcome="error", timings={}, error=hostile
+            )
+
+    asyncio.run(go())
+    for argv in (["audit", "show", "1"], ["audit", "show", "1", "--json"], ["audit", "list"], ["audit", "list", "--json"],
+                 ["audit", "stats"]):  # fmt: skip
+        code, out, _ = run(capsys, *argv)
+        assert code == 0
+        assert not any(c in out for c in "\x1b\x9b\u202e\x07"), argv
+    _, out, _ = run(capsys, "audit", "show", "1", "--json")
+    assert json.loads(out)["raw_text"] == hostile  # escaped, not altered
+    # An export to a file (not a terminal) keeps readable UTF-8; JSON still escapes C0 controls.
+    _, out, _ = run(capsys, "audit", "export")
+    assert "\x1b" not in out and "\x07" not in out and json.loads(out)["error"] == hostile

@@ -20,6 +20,15 @@ def _one_line(text: str, width: int) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def _record_json(a: AnswerRecord, *, ascii_only: bool) -> str:
+    # Model text is untrusted: to a terminal, non-ASCII (C1 controls, bidi marks) goes out as JSON escapes.
+    return json.dumps(a.model_dump(mode="json"), ensure_ascii=ascii_only)
+
+
+def _print_record(a: AnswerRecord) -> None:
+    print(_record_json(a, ascii_only=True))
+
+
 def _citation_summary(a: AnswerRecord) -> str:
     shown = sum(c.shown for c in a.citations)
     flagged = sum(c.check_one != "confirmed" or c.check_two == "ungrounded" for c in a.citations)
@@ -30,7 +39,7 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
     answers = await store.list_answers(limit=args.limit)
     if args.json:
         for a in answers:
-            print(a.model_dump_json())
+            _print_record(a)
         return 0
     if not answers:
         print("the audit record is empty", file=sys.stderr)
@@ -54,7 +63,7 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     if a is None:
         raise UnknownAnswer(f"{store.path}: no answer with id {args.id} in the audit record")
     if args.json:
-        print(a.model_dump_json())
+        _print_record(a)
         return 0
     print(f"answer {a.id}  {a.created}  {a.outcome}")
     print(f"  model:    {sanitize(a.model)} ({sanitize(a.backend)})")
@@ -121,7 +130,7 @@ async def _export(store: Store, args: argparse.Namespace) -> int:
 
     def write(out: TextIO) -> None:
         for a in reversed(answers):  # oldest first, like a log
-            out.write(a.model_dump_json() + "\n")
+            out.write(_record_json(a, ascii_only=out.isatty()) + "\n")
 
     if args.output is None:
         write(sys.stdout)

@@ -56,6 +56,13 @@ def source_to_row(s: Source) -> tuple[Any, ...]:
             s.status, s.retired_reason, s.superseded_by)  # fmt: skip
 
 
+def _isatty(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def _canonical_or_none(value: str) -> str | None:
     try:
         return str(uuid.UUID(value.strip()))
@@ -238,12 +245,18 @@ class SourcesMixin(StoreBase):
         return total
 
     async def export_jsonl(self, out: TextIO) -> int:
-        """Write every source (active and retired) in the import format; returns how many."""
+        """Write every source (active and retired) in the import format; returns how many.
+
+        To a terminal, non-ASCII is written as JSON escapes: KB text may hold C1 controls or bidi marks a
+        terminal would act on. To a file it stays readable UTF-8; either way it parses back the same.
+        """
+        ascii_only = _isatty(out)
         n = 0
         with self._errors():
             async with self._db.execute(f"{_SELECT} ORDER BY s.rowid") as cur:
                 async for row in cur:
-                    out.write(_row_to_source(row).model_dump_json(exclude_none=True) + "\n")
+                    data = _row_to_source(row).model_dump(mode="json", exclude_none=True)
+                    out.write(json.dumps(data, ensure_ascii=ascii_only) + "\n")
                     n += 1
         return n
 
