@@ -85,7 +85,7 @@ async def grounding_call(
     ]
     try:
         completion = await client.chat.completions.parse(
-            model=model, messages=messages, response_format=Grounding, temperature=0
+            model=model, messages=messages, response_format=Grounding
         )
         message = completion.choices[0].message if completion.choices else None
         if message is None or message.parsed is None:
@@ -100,7 +100,7 @@ async def grounding_call(
         "content": grounding_user_message(items, schema=Grounding.model_json_schema()),
     }
     reply = await client.chat.completions.create(
-        model=model, messages=messages, response_format={"type": "json_object"}, temperature=0
+        model=model, messages=messages, response_format={"type": "json_object"}
     )
     content = (reply.choices[0].message.content if reply.choices else None) or ""
     return Grounding.model_validate_json(content).checks, content
