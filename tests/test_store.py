@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import sqlite3
@@ -418,3 +419,15 @@ async def test_a_new_migration_upgrades_an_existing_database(
         assert await s.count() == 70
     async with await Store.open(path) as s:  # applied once only
         assert (await (await s.db.execute("SELECT count(*) FROM notes")).fetchone())[0] == 1
+
+
+async def test_two_first_starts_at_once_build_it_once(tmp_path: Path) -> None:
+    path = tmp_path / "hippo.db"
+    a, b = await asyncio.gather(Store.open(path), Store.open(path))
+    try:
+        assert await a.count() == await b.count() == 70
+        assert a.kb_name == b.kb_name == "demo"
+        assert await a.integrity_check() == "ok"
+    finally:
+        await a.close()
+        await b.close()

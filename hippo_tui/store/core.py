@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 from types import TracebackType
@@ -97,8 +98,7 @@ class Store(SourcesMixin, AuditMixin):
                     f"{path}: written by a newer hippo-tui (schema {version}, this one knows {SCHEMA_VERSION}). "
                     "Upgrade hippo-tui, or set HIPPO_HOME to another folder."
                 )
-            fresh = version == 0
-            if fresh:
+            if version == 0:
                 await store._check_foreign_tables()
                 if seed is not None:
                     seed_sources = await asyncio.to_thread(parse_jsonl, Path(seed))
@@ -106,12 +106,16 @@ class Store(SourcesMixin, AuditMixin):
                 await db.execute("PRAGMA journal_mode = WAL")
                 # FULL: every committed audit row survives even a power cut, not only a killed process.
                 await db.execute("PRAGMA synchronous = FULL")
+                # Truncate the WAL after checkpoints, or one big import leaves a file that size behind.
+                await db.execute("PRAGMA journal_size_limit = 67108864")
             if version < SCHEMA_VERSION:
                 async with store._transaction() as tx:
+                    # Another process may have built or upgraded it while we waited for the write lock.
+                    version = await store._version()
                     for statements in MIGRATIONS[version:]:
                         for sql in statements:
                             await tx.execute(sql)
-                    if fresh:
+                    if version == 0:
                         name = kb_name or (Path(seed).stem if seed is not None else "empty")
                         await tx.execute("INSERT INTO meta (key, value) VALUES ('kb_name', ?)", (name,))
                         if seed_sources:
@@ -164,6 +168,8 @@ class Store(SourcesMixin, AuditMixin):
     async def close(self) -> None:
         if self._pending:  # let cancelled writes finish undoing themselves first
             await asyncio.gather(*self._pending, return_exceptions=True)
+        with contextlib.suppress(sqlite3.Error, ValueError):
+            await self._db.execute("PRAGMA optimize")  # keeps the query planner's statistics fresh
         await self._db.close()
 
     async def __aenter__(self) -> Self:
