@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from hippo_tui.store import DEMO_KB, Store
-from tests.support.server import ScriptedServer
 
 
 @pytest.fixture
@@ -41,7 +41,9 @@ async def store(hippo_home: Path) -> AsyncIterator[Store]:
 
 
 @pytest.fixture(scope="session")
-def scripted_server() -> Iterator[ScriptedServer]:
+def scripted_server() -> Iterator[Any]:
     """One real HTTP server on 127.0.0.1 for the session; each test loads its scenario with ``play``."""
+    from tests.support.server import ScriptedServer  # only sessions that use it start a server
+
     with ScriptedServer() as server:
         yield server
