@@ -91,6 +91,9 @@ class TtyProgress:
 async def _import(store: Store, args: argparse.Namespace) -> int:
     path: Path = args.file
     progress = TtyProgress(f"importing {path.name}")
+    if progress.enabled:  # validation comes first and takes a while on a large file
+        progress.stream.write(f"checking {path.name}…")
+        progress.stream.flush()
     try:
         n = await store.import_jsonl(path, progress=progress)
     finally:
