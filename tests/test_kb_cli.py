@@ -150,13 +150,16 @@ class _FakeTty(io.StringIO):
 def test_progress_bar_only_on_a_terminal() -> None:
     tty = _FakeTty()
     bar = TtyProgress("importing x", stream=tty)
+    bar.note("checking x…")
     for done in (0, 500, 1000):
         bar(done, 1000)
     bar.end()
     text = tty.getvalue()
-    assert text.count("\r") == 3 and text.endswith("1000/1000 (100%)\n") and "[" + "#" * 30 + "]" in text
+    assert text.startswith("\rchecking x…\rimporting x [")
+    assert text.count("\r") == 4 and text.endswith("1000/1000 (100%)\n") and "[" + "#" * 30 + "]" in text
     pipe = io.StringIO()
     quiet = TtyProgress("importing x", stream=pipe)
+    quiet.note("checking")
     quiet(5, 10)
     quiet.end()
     assert pipe.getvalue() == ""

@@ -82,6 +82,13 @@ class TtyProgress:
         self.stream.flush()
         self._drawn = True
 
+    def note(self, text: str) -> None:
+        """A line of status before the bar starts (drawn over by it)."""
+        if self.enabled:
+            self.stream.write(f"\r{text}")
+            self.stream.flush()
+            self._drawn = True
+
     def end(self) -> None:
         if self._drawn:
             self.stream.write("\n")
@@ -91,9 +98,7 @@ class TtyProgress:
 async def _import(store: Store, args: argparse.Namespace) -> int:
     path: Path = args.file
     progress = TtyProgress(f"importing {path.name}")
-    if progress.enabled:  # validation comes first and takes a while on a large file
-        progress.stream.write(f"checking {path.name}…")
-        progress.stream.flush()
+    progress.note(f"checking {path.name}…")  # validation comes first and takes a while on a large file
     try:
         n = await store.import_jsonl(path, progress=progress)
     finally:
