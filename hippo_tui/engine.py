@@ -15,7 +15,7 @@ import json
 import re
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -208,10 +208,10 @@ class Engine:
 
     # -- one answer ---------------------------------------------------------------------------
 
-    def ask(self, question: str) -> AsyncIterator[Event]:
+    def ask(self, question: str) -> AsyncGenerator[Event, None]:
         return self._ask(question)
 
-    async def _ask(self, question: str) -> AsyncIterator[Event]:
+    async def _ask(self, question: str) -> AsyncGenerator[Event, None]:
         backend, settings, prompt = self._backend, self.settings, self.system_prompt
         start = self._clock()
         run = _Run(question)

@@ -445,3 +445,13 @@ async def test_reconfigure_while_recording_starts_a_sibling_cassette(hippo_home,
     await engine.close()
     assert '"question"' in tape.read_text() and '"question"' in (tmp_path / "session.1.jsonl").read_text()
     assert (tmp_path / "session.2.jsonl").exists() and not (tmp_path / "session.1.2.jsonl").exists()
+
+
+async def test_closing_the_stream_early_records_a_cancelled_answer(offline: Engine, store: Store):
+    stream = offline.ask("What dose of amlodipine?")
+    async for event in stream:
+        if isinstance(event, TextEvent):
+            break
+    await stream.aclose()  # what a consumer that stops reading does (or the loop does at GC)
+    answers = await store.list_answers()
+    assert answers[0].outcome == "cancelled" and answers[0].raw_text
