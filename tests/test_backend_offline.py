@@ -106,6 +106,30 @@ def test_lexical_judge(claim, grounded):
     assert extractive.supports(claim, AMLO.excerpt) is grounded
 
 
+AGES = "An ACE inhibitor is first-line for adults under 55. A calcium-channel blocker is first-line at 55 or over."
+
+
+@pytest.mark.parametrize(
+    ("claim", "grounded"),
+    [
+        ("A calcium-channel blocker is first-line for adults over 55.", True),
+        ("A calcium-channel blocker is first-line for adults under 55.", False),
+    ],
+)
+def test_lexical_judge_minds_the_direction(claim, grounded):
+    assert extractive.supports(claim, AGES) is grounded
+
+
+def test_answerer_minds_the_direction():
+    src = Src(A, "Hypertension", AGES)
+    for q, want in (
+        ("first-line for adults over 55?", "calcium"),
+        ("first-line for adults under 55?", "ACE"),
+    ):
+        reply = extractive.answer(messages(q, src), tools=[])
+        assert reply.sentences[0][0].startswith(("A " + want, "An " + want)), reply
+
+
 def test_judge_answers_per_source_in_the_grounding_shape():
     verdicts = extractive.judge(
         [

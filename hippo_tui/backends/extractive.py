@@ -7,7 +7,7 @@ after the search, a part still uncovered is said to be uncovered, never invented
 
 The judge passes a source when one of its claims shares enough content words with a sentence of the excerpt,
 every number / dose / unit in the claim appears in the excerpt, and the claim and that sentence agree on
-negation.
+negation and on direction ("over 55" is not "under 55").
 """
 
 from __future__ import annotations
@@ -78,9 +78,22 @@ _DOSE_UNITS = frozenset("mg mcg µg g ml l mmol unit iu".split())
 _TIME_UNITS = frozenset("day hour h week month year".split())
 
 
+_MORE = re.compile(r"\b(?:over|above|older|more than|at least|or more|or over|or higher)\b", re.I)
+_LESS = re.compile(r"\b(?:under|below|younger|less than|fewer than|or less|or lower)\b", re.I)
+
+
+def comparators(text: str) -> set[str]:
+    """ "Over 55" and "under 55" share every content word: these tell them apart."""
+    return ({"more-than"} if _MORE.search(text) else set()) | ({"less-than"} if _LESS.search(text) else set())
+
+
+def part_words(text: str) -> set[str]:
+    return content_words(text) | comparators(text)
+
+
 def sentence_words(text: str) -> set[str]:
     """Content words, plus what its quantities answer: a dose answers "dose", a duration "how long"."""
-    out = content_words(text)
+    out = content_words(text) | comparators(text)
     units = {q.lstrip("0123456789.") for q in quantities(text)}
     if units & _DOSE_UNITS:
         out |= {"dose", "dosage", "dosing"}
@@ -165,7 +178,7 @@ class Context:
         return self.idf.get(w, math.log(1 + max(len(self.candidates), 1)) + 1.0)
 
     def best(self, part: str, limit: int = 2) -> list[tuple[float, Candidate]]:
-        want = content_words(part)
+        want = part_words(part)
         if not want:
             return []
         total = sum(self._weight(w) for w in want)
@@ -247,6 +260,8 @@ def supports(claim: str, excerpt: str) -> bool:
         if overlap > best_overlap:
             best_overlap, best_sentence = overlap, sentence
     if best_overlap < 0.6:
+        return False
+    if not comparators(claim_text) <= comparators(best_sentence):  # "under 55" is not "55 or over"
         return False
     return has_negation(claim_text) == has_negation(best_sentence)
 
