@@ -10,7 +10,16 @@ from textual.app import App
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, RadioSet, TextArea
 
-from hippo_tui.events import EndEvent, TextEvent, ThinkingEvent
+from hippo_tui.events import (
+    EndEvent,
+    ErrorEvent,
+    ResetEvent,
+    SourcePreview,
+    SourcesEvent,
+    TextEvent,
+    ThinkingEvent,
+    VerificationSummary,
+)
 from hippo_tui.ui.app import HIGH_CONTRAST
 from hippo_tui.ui.event_log import EventLog
 from hippo_tui.ui.screens import (
@@ -21,7 +30,7 @@ from hippo_tui.ui.screens import (
     PromptEditorScreen,
     validate_endpoint,
 )
-from hippo_tui.ui.screens.inspector import GAP_KEY, MAX_ROWS
+from hippo_tui.ui.screens.inspector import GAP_KEY, MAX_ROWS, describe, shown_rows
 from tests.ui.panel_data import BINDINGS, drawn, flagged_record, two_answer_log
 
 THIN, NORMAL, TALL = (40, 20), (80, 24), (120, 60)
@@ -418,3 +427,33 @@ async def test_radio_state_is_a_mark_not_a_colour(monkeypatch):
         await pilot.pause()
         assert "▐ ▌ offline, built in" in drawn(app)
         assert "▐●▌ OpenAI-compatible server" in drawn(app)
+
+
+def test_inspector_describes_every_event_type_on_one_inert_line():
+    assert (
+        describe(ThinkingEvent(text="Checking citations…", phase="checking"))
+        == "checking: Checking citations…"
+    )
+    assert (
+        describe(SourcesEvent(sources=[SourcePreview(id="a", title="A", snippet="s")] * 2))
+        == "2 sources: A; A"
+    )
+    assert describe(TextEvent(delta="x", display="x [·1]", held=4)) == "“x [·1]” held 4"
+    reset = ResetEvent(
+        reason="safety", rule="dose", withdrawn="abc", withdrawn_display="abc", note="Withdrawn"
+    )
+    assert describe(reset) == "safety (dose): 3 chars withdrawn · Withdrawn"
+    end = EndEvent(
+        text="t",
+        citations=[],
+        audit_id=1,
+        verification=VerificationSummary(attempted=2, missing=1, unchecked=1, note="timed out"),
+    )
+    assert (
+        describe(end)
+        == "complete · 0 shown of 2 cited · 1 missing, 0 retired, 0 ungrounded, 1 unchecked · timed out"
+    )
+    assert describe(ErrorEvent(kind="auth", message="bad key")) == "auth: bad key"
+    assert shown_rows(3) == [0, 1, 2]
+    rows = shown_rows(MAX_ROWS + 7)
+    assert len(rows) == MAX_ROWS + 1 and rows[MAX_ROWS // 2] is None and rows[-1] == MAX_ROWS + 6
