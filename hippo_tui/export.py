@@ -88,7 +88,7 @@ def to_markdown(turns: Sequence[Turn]) -> str:
                 out.append(f"{c.number}. {_one_line(c.title)} — {status} (source `{c.id}`)")
             out.append("")
         if turn.audit_id is not None:
-            out += [f"<sub>audit record {turn.audit_id}</sub>", ""]
+            out += [f"_Audit record {turn.audit_id}: `hippo-tui audit show {turn.audit_id}`_", ""]
     return "\n".join(out)
 
 

@@ -43,7 +43,7 @@ def test_markdown_has_questions_answers_and_numbered_sources():
     second = md.index("2. Fluids and UTIs — unchecked")
     assert first < second
     assert f"`{ID1}`" in md
-    assert "audit record 12" in md
+    assert "_Audit record 12: `hippo-tui audit show 12`_" in md
     assert "_Answer cancelled before it finished._" in md
 
 
