@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
@@ -36,8 +37,11 @@ UPSERT_SQL = (
     "ON CONFLICT (id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
 )
 DOC_COUNT_CACHE = 50_000  # words whose source counts are remembered between searches
-RANK_BUDGET = 4000  # rows bm25 may rank per search before the candidates are bounded (_bounded_match)
-IMPORT_CHUNK = 2000  # rows per executemany; also the progress granularity
+RANK_BUDGET = 2000  # rows bm25 may rank per search before the candidates are bounded (_bounded_match)
+IMPORT_CHUNK = 2000
+_CANONICAL = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+)  # rows per executemany; also the progress granularity
 
 Progress = Callable[[int, int], None]
 
@@ -64,6 +68,8 @@ def _isatty(out: TextIO) -> bool:
 
 
 def _canonical_or_none(value: str) -> str | None:
+    if _CANONICAL.fullmatch(value):  # the usual case, without building a UUID object
+        return value
     try:
         return str(uuid.UUID(value.strip()))
     except (ValueError, AttributeError):
@@ -207,7 +213,7 @@ class SourcesMixin(StoreBase):
         out: dict[str, Lookup] = {}
         for a in asked:
             src = found.get(canonical[a] or "")
-            out[a] = Lookup(id=a, status=src.status if src else "missing", source=src)
+            out[a] = Lookup.model_construct(id=a, status=src.status if src else "missing", source=src)
         return out
 
     async def get(self, id: str) -> Source | None:
