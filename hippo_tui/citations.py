@@ -93,13 +93,19 @@ def _inline_ranges(text: str, start: int, stop: int, out: list[tuple[int, int]])
     # CommonMark: a run of n backticks opens a span closed by the next run of exactly n backticks;
     # an unmatched run is literal. A blank line ends the paragraph, and any span with it.
     pos = start
+    unmatched: dict[int, int] = {}  # run width -> paragraph end already searched in vain (keeps it linear)
+    limit = -1
     while True:
         m = _BACKTICKS.search(text, pos, stop)
         if m is None:
             return
         width = m.end() - m.start()
-        para_end = text.find("\n\n", m.end(), stop)
-        limit = stop if para_end < 0 else para_end
+        if limit < m.end():  # the paragraph end found before still lies ahead otherwise
+            para_end = text.find("\n\n", m.end(), stop)
+            limit = stop if para_end < 0 else para_end
+        if unmatched.get(width) == limit:
+            pos = m.end()
+            continue
         j = m.end()
         while True:
             c = _BACKTICKS.search(text, j, limit)
@@ -107,6 +113,7 @@ def _inline_ranges(text: str, start: int, stop: int, out: list[tuple[int, int]])
                 break
             j = c.end()
         if c is None:
+            unmatched[width] = limit
             pos = m.end()
             continue
         out.append((m.start(), c.end()))
@@ -184,14 +191,21 @@ _ABBREVIATIONS = frozenset(
 )
 _TERMINATOR = re.compile(r"[.!?…]+")
 _CLOSERS = re.compile(r"[\"'”’»)\]]*")
-_TRAILING_MARKERS = re.compile(rf"(?:\s*{LENIENT_MARKER.pattern})*")
-_WORD_BEFORE = re.compile(r"[A-Za-z.]*\Z")
+_TRAILING_MARKERS = re.compile(rf"(?:\s{{0,8}}{LENIENT_MARKER.pattern})*")  # bounded gap: linear
 _LIST_PREFIX = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:[-*+]\s+|\d{1,3}[.)]\s+)?")
 _WS = re.compile(r"\s+")
 
 
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
+
+
 def _is_abbreviation(text: str, dot: int) -> bool:
-    word = _WORD_BEFORE.search(text, 0, dot).group().strip(".").lower()
+    i, floor = dot, max(0, dot - 12)  # abbreviations are short: a bounded look back keeps this linear
+    while i > floor and text[i - 1] in _WORD_CHARS:
+        i -= 1
+    if i > 0 and text[i - 1] in _WORD_CHARS:
+        return False  # a longer word
+    word = text[i:dot].strip(".").lower()
     if not word:
         return False
     if word in _ABBREVIATIONS:
