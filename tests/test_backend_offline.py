@@ -189,15 +189,11 @@ async def test_answers_structured_grounding_requests():
 async def test_paces_tokens_per_second():
     loop = asyncio.get_running_loop()
     msgs = messages("What dose of amlodipine is started?", AMLO)
-    took = {}
-    for tps in (200.0, 0.0):
-        t0 = loop.time()
-        async for _ in stream_turn(client(tps), model="offline", messages=msgs, tools=None, base_url="x"):
-            pass
-        took[tps] = loop.time() - t0
+    t0 = loop.time()
+    async for _ in stream_turn(client(200.0), model="offline", messages=msgs, tools=None, base_url="x"):
+        pass
     n = len(OfflineTransport.turn_chunks(msgs, []))
-    assert took[200.0] >= 0.8 * n / 200.0
-    assert took[0.0] < took[200.0]
+    assert loop.time() - t0 >= 0.9 * n / 200.0  # one frame per 5 ms at least
 
 
 async def test_unknown_routes_and_bad_requests_are_http_errors():

@@ -72,8 +72,8 @@ async def test_replay_paces_at_recorded_speed_or_faster(hippo_home, store, tmp_p
         events = await run(Settings(home=hippo_home, replay=tape, replay_speed=speed), store, "q")
         timings[speed] = loop.time() - t0
         assert isinstance(events[-1], EndEvent) and events[-1].text == "one two three four five six seven"
-    assert timings[1.0] >= 0.3  # 9 chunks 40 ms apart
-    assert timings[0.0] < timings[1.0] / 2
+    # 9 chunks 40 ms apart: the recorded pace adds about 0.36 s, unlimited speed adds nothing.
+    assert timings[1.0] - timings[0.0] >= 0.25
 
 
 async def test_a_cut_stream_replays_as_a_cut(hippo_home, store, tmp_path, scripted_server):
