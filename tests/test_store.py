@@ -431,3 +431,12 @@ async def test_two_first_starts_at_once_build_it_once(tmp_path: Path) -> None:
     finally:
         await a.close()
         await b.close()
+
+
+async def test_open_works_with_await_and_with_async_with(tmp_path: Path) -> None:
+    async with Store.open(tmp_path / "hippo.db") as s:
+        assert await s.count() == 70
+    with pytest.raises(StoreError, match="closed"):
+        await s.count()
+    async with await Store.open(tmp_path / "hippo.db") as s:
+        assert s.kb_name == "demo"

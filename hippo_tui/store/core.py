@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+from collections.abc import Coroutine, Generator
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Generic, Self, TypeVar
 
 import aiosqlite
 
@@ -56,26 +57,56 @@ def _precheck(path: Path) -> Path:
     return path
 
 
+S = TypeVar("S", bound="Store")
+
+
+class Opening(Generic[S]):
+    """What ``Store.open`` returns: await it for the store, or use it in ``async with`` to close it too."""
+
+    def __init__(self, opening: Coroutine[Any, Any, S]) -> None:
+        self._opening = opening
+        self._store: S | None = None
+
+    def __await__(self) -> Generator[Any, None, S]:
+        return self._opening.__await__()
+
+    async def __aenter__(self) -> S:
+        self._store = await self._opening
+        return self._store
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._store is not None:
+            await self._store.close()
+
+
 class Store(SourcesMixin, AuditMixin):
     """The knowledge base and the audit record, in one SQLite file (WAL, foreign keys on)."""
 
     kb_name: str
 
     @classmethod
-    async def open(
+    def open(
         cls,
         path: Path | str,
         *,
         seed: Path | None = DEMO_KB,
         kb_name: str | None = None,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-    ) -> Self:
-        """Open (or create) the database at ``path``.
+    ) -> Opening[Self]:
+        """Open (or create) the database at ``path``: ``await Store.open(…)`` or ``async with Store.open(…)``.
 
         A new database is built and, when ``seed`` is given, filled from that JSONL file in the same
         transaction; ``kb_name`` defaults to the seed's stem ("demo" for the bundled KB). An existing
         database keeps its sources and name: ``seed`` and ``kb_name`` apply only at creation.
         """
+        return Opening(cls._open(path, seed=seed, kb_name=kb_name, busy_timeout=busy_timeout))
+
+    @classmethod
+    async def _open(
+        cls, path: Path | str, *, seed: Path | None, kb_name: str | None, busy_timeout: float
+    ) -> Self:
         path = Path(path)
         if not _is_memory(path):
             path = await asyncio.to_thread(_precheck, path)
