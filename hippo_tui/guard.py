@@ -440,21 +440,25 @@ class StreamGuard:
         clean = self._esc.feed(delta) if self._esc.pending or _special(delta) else delta
         if not clean:
             return ""
-        return self._release(self._buf + clean, final=False)
+        return self._release(self._buf + clean, len(clean), final=False)
 
     def finish(self) -> str:
         if self.tripped is not None or self._finished:
             return ""
         self._finished = True
-        return self._release(self._buf + self._esc.finish(), final=True)
+        tail = self._esc.finish()
+        return self._release(self._buf + tail, len(tail), final=True)
 
-    def _release(self, buf: str, final: bool) -> str:
+    def _release(self, buf: str, new: int, final: bool) -> str:
         ctx = self._ctx
         text = ctx + buf
         base = len(ctx)
+        # A match not seen before ends in the new text or was unsettled at the old end: either way it
+        # starts within max_len of the old end, so the search never re-reads more than that.
+        start = max(base, len(text) - new - self.policy.max_len)
         rule = unsettled = None
-        if self.policy.search(text, base) is not None:
-            rule, unsettled = self.policy.find(text, base, final)
+        if self.policy.search(text, start) is not None:
+            rule, unsettled = self.policy.find(text, start, final)
         if rule is not None:
             self.tripped = rule
             self._buf = buf
