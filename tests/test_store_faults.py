@@ -4,6 +4,7 @@ a read-only folder, and a process killed (SIGKILL) in the middle of writing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -94,20 +95,24 @@ async def test_a_folder_at_the_path(tmp_path: Path) -> None:
 # --- a read-only folder ----------------------------------------------------------------------------------
 
 
-def _make_read_only(folder: Path) -> None:
+def _make_read_only(path: Path) -> None:
     """chmod is enough for a normal user; root ignores it, so there use the immutable attribute."""
     if os.geteuid() != 0:
-        folder.chmod(0o555)
+        path.chmod(0o555 if path.is_dir() else 0o444)
         return
-    result = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False)
-    if result.returncode != 0:
-        pytest.skip("running as root without chattr +i: cannot make a folder read-only here")
+    try:
+        result = subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False)
+    except FileNotFoundError:
+        result = None
+    if result is None or result.returncode != 0:
+        pytest.skip("running as root without chattr +i: cannot make a path read-only here")
 
 
-def _make_writable(folder: Path) -> None:
+def _make_writable(path: Path) -> None:
     if os.geteuid() == 0:
-        subprocess.run(["chattr", "-i", str(folder)], capture_output=True, check=False)
-    folder.chmod(0o755)
+        with contextlib.suppress(FileNotFoundError):
+            subprocess.run(["chattr", "-i", str(path)], capture_output=True, check=False)
+    path.chmod(0o755 if path.is_dir() else 0o644)
 
 
 @pytest.fixture
@@ -263,3 +268,18 @@ async def test_a_write_cancelled_while_waiting_for_the_lock_leaves_nothing_open(
     # Committed for real: another connection sees it.
     async with await Store.open(path) as again:
         assert [a.question for a in await again.list_answers()] == ["next"]
+
+
+async def test_a_read_only_database_file(tmp_path: Path) -> None:
+    path = tmp_path / "hippo.db"
+    async with Store.open(path):
+        pass
+    _make_read_only(path)
+    try:
+        with pytest.raises(StoreReadOnly) as info:
+            async with Store.open(path) as s:
+                assert await s.count() == 70  # reading still works
+                await s.begin_answer(question="q", model="m", backend="b")
+        assert str(path) in str(info.value)
+    finally:
+        _make_writable(path)
