@@ -251,7 +251,9 @@ class Engine:
 
             rounds = 0
             while True:
-                writing = "Writing the answer…" if rounds == 0 else "Continuing the answer with what it found…"
+                writing = (
+                    "Writing the answer…" if rounds == 0 else "Continuing the answer with what it found…"
+                )
                 yield ThinkingEvent(text=writing, phase="writing", t=t())
                 guard = StreamGuard(policy, mode=settings.hold)
                 pending = PendingMarkers()
