@@ -33,16 +33,17 @@ RunBefore = Callable[[Pilot], Awaitable[None]]
 
 
 @pytest.fixture
-def panel_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[], HippoApp]:
+def panel_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., HippoApp]:
     monkeypatch.setenv("HIPPO_HOME", str(tmp_path))
     monkeypatch.delenv("NO_COLOR", raising=False)
 
-    def make() -> HippoApp:
+    def make(theme: str | None = None) -> HippoApp:
         store = ScriptedStore()
         store.records[42] = flagged_record()
         engine = ScriptedEngine(answer_events(audit_id=42), store=store)
         engine.system_prompt = PROMPT
-        return HippoApp(Settings(home=tmp_path, offline_tokens_per_second=0), engine=engine, animate=False)
+        settings = Settings(home=tmp_path, offline_tokens_per_second=0, theme=theme)
+        return HippoApp(settings, engine=engine, animate=False)
 
     return make
 
@@ -108,3 +109,11 @@ class TestPromptEditorSnapshot:
 class TestEndpointSnapshot:
     def test_endpoint_switcher(self, snap_compare, panel_app, size):
         assert snap_compare(panel_app(), terminal_size=size, run_before=open_panel("switch_model"))
+
+
+@pytest.mark.parametrize("action", ["show_audit", "switch_model"])
+def test_high_contrast_theme(snap_compare, panel_app, action):
+    app = panel_app(theme="high-contrast")
+    assert snap_compare(
+        app, terminal_size=(80, 24), run_before=open_panel(action, ask=action == "show_audit")
+    )

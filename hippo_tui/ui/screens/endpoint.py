@@ -77,6 +77,9 @@ class EndpointScreen(PanelScreen[dict[str, Any] | None]):
         & RadioSet:focus-within, & Input:focus { border: round $primary; }
         & Input.-invalid { border: round $error; }
         & #endpoint-errors { height: auto; }
+        /* Example values stay legible in high contrast (the default placeholder colour is faint). */
+        & Input > .input--placeholder { color: $text-muted; }
+        & Input { border-subtitle-color: $foreground; }
     }
     """
 
@@ -143,7 +146,9 @@ class EndpointScreen(PanelScreen[dict[str, Any] | None]):
         # The server fields mean nothing offline; disabled, they are also skipped by tab.
         offline = self.backend == "offline"
         for input_id in ("#endpoint-url", "#endpoint-model", "#endpoint-key"):
-            self.query_one(input_id, Input).disabled = offline
+            field = self.query_one(input_id, Input)
+            field.disabled = offline
+            field.border_subtitle = "not used offline" if offline else ""  # said in words, not only dimmed
 
     def on_radio_set_changed(self, _: RadioSet.Changed) -> None:
         self._sync_enabled()
