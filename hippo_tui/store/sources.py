@@ -38,10 +38,8 @@ UPSERT_SQL = (
 )
 DOC_COUNT_CACHE = 50_000  # words whose source counts are remembered between searches
 RANK_BUDGET = 2000  # rows bm25 may rank per search before the candidates are bounded (_bounded_match)
-IMPORT_CHUNK = 2000
-_CANONICAL = re.compile(
-    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-)  # rows per executemany; also the progress granularity
+IMPORT_CHUNK = 2000  # rows per executemany; also the progress granularity
+_CANONICAL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 Progress = Callable[[int, int], None]
 
@@ -118,10 +116,9 @@ class SourcesMixin(StoreBase):
         if not words or k <= 0:
             return []
         match = await self._bounded_match(words)
-        # Rank first and cut to k, then build snippets for those k rows only (CROSS JOIN keeps `top` the
-        # outer loop: otherwise the planner scans every match a second time to probe it). bm25 is called with the
-        # weights (title 8, excerpt 4, body 1) rather than through the configured `rank` column, which
-        # measured slower.
+        # Rank first and cut to k, then build snippets for those k rows only. CROSS JOIN keeps `top` the
+        # outer loop (otherwise the planner scans every match a second time to probe it). bm25 gets the
+        # weights (title 8, excerpt 4, body 1) directly: the configured `rank` column measured slower.
         sql = """
             WITH top AS (
                 SELECT rowid AS r, bm25(sources_fts, 8.0, 4.0, 1.0) AS score FROM sources_fts
@@ -157,8 +154,8 @@ class SourcesMixin(StoreBase):
         bm25's cost grows with the rows every word in the expression matches (it scans each word's
         rows once for its IDF, then scores each candidate). A large KB has many words found in thousands
         of sources ("adults", "dose") that add almost nothing to the ranking (their IDF is tiny), so past
-        RANK_BUDGET rows the expression keeps the rarest words that fit the budget. When even the rarest
-        word is that common, the sources with every word are ranked instead. A small KB never reaches the
+        RANK_BUDGET rows the expression keeps the rarest words that fit the budget (always the rarest
+        one, so a question of common words still finds its sources). A small KB never reaches the
         budget, so there search is plain bm25 over every word. Counting is cheap: FTS5 answers count(*)
         from a word's doclist without ranking anything.
         """
@@ -170,10 +167,8 @@ class SourcesMixin(StoreBase):
             return quoted_or(words)
         if sum(df for df, _ in found) <= RANK_BUDGET:
             return quoted_or([w for _, w in found])
-        if found[0][0] > RANK_BUDGET:
-            return " AND ".join(f'"{w}"' for _, w in found)
-        rarest, total = [], 0
-        for df, w in found:
+        rarest, total = [found[0][1]], found[0][0]  # the rarest word always, so something is found
+        for df, w in found[1:]:
             if total + df > RANK_BUDGET:
                 break
             rarest.append(w)
