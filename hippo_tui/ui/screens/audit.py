@@ -87,7 +87,7 @@ _RESET_REASONS = {"safety": "safety check", "tool_call": "looked something up"}
 
 
 def reset_content(index: int, reset: ResetRecord) -> Content:
-    why = _RESET_REASONS.get(reset.reason, reset.reason)
+    why = _RESET_REASONS.get(reset.reason) or _clip(reset.reason, 40)
     rule = f" (rule: {_clip(reset.rule, 60)})" if reset.rule else ""
     noun = "character" if reset.withdrawn_chars == 1 else "characters"
     parts: list[str | tuple[str, str]] = [
