@@ -12,8 +12,11 @@ import re
 
 # Every character that starts something we remove: C0 controls except \t and \n, DEL, C1 controls
 # (U+0080–U+009F, including the 8-bit CSI U+009B), bidi embeddings/overrides/isolates and marks,
-# zero-width characters and invisible operators.
-_SPECIAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+# zero-width characters, invisible operators, and Unicode tag characters (invisible text that can
+# smuggle instructions: U+E0000–U+E007F).
+_SPECIAL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\U000e0000-\U000e007f]"
+)
 
 SPECIAL = _SPECIAL  # public: callers on a hot path test a piece with SPECIAL.search before scanning it
 ESC = "\x1b"

@@ -27,6 +27,7 @@ from hippo_tui.safe_text import STRING_MAX, EscapeScanner, escape_markup, has_sp
         ("left\u202eevil\u202cright", "leftevilright"),
         ("\u2066iso\u2069 \u202aemb\u202b", "iso emb"),
         ("zero\u200bwidth\u200c\u200d\u2060\ufeff", "zerowidth"),
+        ("tags\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065 hidden", "tags hidden"),
         ("unfinished \x1b]8;;https://x", "unfinished "),
         ("csi abort \x1b[31\nnext", "csi abort \nnext"),
         ("osc aborted by \x1b]0;t\x1b[1mcsi", "osc aborted by csi"),
