@@ -116,6 +116,8 @@ def test_retire(capsys: pytest.CaptureFixture[str]) -> None:
     assert WARFARIN_INR not in out
     code, _, err = run(capsys, "kb", "retire", "nope", "--reason", "x")
     assert code == EXIT_USAGE and "no source" in err
+    code, _, err = run(capsys, "kb", "retire", CYSTITIS, "--reason", " ")
+    assert code == EXIT_USAGE and "a reason is needed" in err
 
 
 def test_a_corrupt_database_is_a_store_error(capsys: pytest.CaptureFixture[str], home: Path) -> None:

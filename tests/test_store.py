@@ -352,8 +352,15 @@ async def test_retire_refuses_bad_ids(
 
 
 async def test_retire_needs_a_reason(store: Store) -> None:
-    with pytest.raises(StoreError, match="reason"):
+    with pytest.raises(ValueError, match="reason"):
         await store.retire(WARFARIN_INR, " ")
+
+
+async def test_retiring_again_keeps_the_successor(store: Store) -> None:
+    await store.retire(WARFARIN_INR, "first", superseded_by=CYSTITIS)
+    again = await store.retire(WARFARIN_INR, "second")
+    assert (again.retired_reason, again.superseded_by) == ("second", CYSTITIS)
+    assert await store.get(WARFARIN_INR) == again
 
 
 async def test_kb_stats(store: Store) -> None:

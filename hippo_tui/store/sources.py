@@ -270,9 +270,12 @@ class SourcesMixin(StoreBase):
             return [_row_to_source(r) for r in await cur.fetchall()]
 
     async def retire(self, id: str, reason: str, superseded_by: str | None = None) -> Source:
-        """Mark a source retired (it leaves the search index); the successor must be another active source."""
+        """Mark a source retired (it leaves the search index); the successor must be another active source.
+
+        Retiring a retired source again updates its reason, and its successor when one is given.
+        """
         if not reason.strip():
-            raise StoreError("a reason is needed to retire a source")
+            raise ValueError("a reason is needed to retire a source")
         async with self._transaction() as db:
             src = await self.get(id)
             if src is None:
@@ -286,6 +289,8 @@ class SourcesMixin(StoreBase):
                         f"{self.path}: the successor {succ.id} must be a different, active source"
                     )
                 superseded_by = succ.id
+            else:
+                superseded_by = src.superseded_by
             await db.execute(
                 "UPDATE sources SET status = 'retired', retired_reason = ?, superseded_by = ? WHERE id = ?",
                 (reason.strip(), superseded_by, src.id),
