@@ -107,3 +107,25 @@ def test_own_knowledge_base(capsys, fast, hippo_home, tmp_path):
     assert code == EXIT_OK and isinstance(end, EndEvent) and [c.id for c in end.citations] == [sid]
     dbs = sorted(p.name for p in hippo_home.glob("*.db"))
     assert len(dbs) == 1 and dbs[0].startswith("kb-ward-")
+
+
+def test_the_command_in_its_own_process_against_a_real_server(hippo_home, scripted_server):
+    import os
+    import subprocess
+    import sys
+
+    from tests.support import scenarios as sc
+
+    scripted_server.play(
+        {
+            "chat": [sc.answer(f"Amlodipine is commonly started at 5 mg once daily. [{AMLO}]")],
+            "grounding": [sc.grounding({AMLO: True})],
+        }
+    )
+    cmd = [sys.executable, "-m", "hippo_tui", "ask", "amlodipine dose", "--json"]
+    cmd += ["--base-url", scripted_server.url, "--model", "scripted"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=os.environ.copy(), check=False)
+    assert proc.returncode == EXIT_OK, proc.stderr
+    end = parse_event(proc.stdout.splitlines()[-1])
+    assert isinstance(end, EndEvent) and end.text.endswith("once daily. [1]")
+    assert end.backend == "openai-compatible" and end.model == "scripted"

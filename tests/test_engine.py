@@ -455,3 +455,32 @@ async def test_closing_the_stream_early_records_a_cancelled_answer(offline: Engi
     await stream.aclose()  # what a consumer that stops reading does (or the loop does at GC)
     answers = await store.list_answers()
     assert answers[0].outcome == "cancelled" and answers[0].raw_text
+
+
+@pytest.mark.parametrize("stage", ["stalled stream", "grounding"])
+async def test_cancel_while_waiting_on_the_network(hippo_home, store, scripted_server, stage):
+    settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home)
+    engine = await Engine.create(settings, store=store)
+    if stage == "stalled stream":  # the model sends a little, then nothing (keep-alives only)
+        scenario = {"chat": [sc.stream(sc.text_chunks("Some text that stalls", finish=None), hang=True)]}
+        reached = lambda e: isinstance(e, TextEvent)  # noqa: E731
+    else:
+        scenario = {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({}, wait=5)]}
+        reached = lambda e: isinstance(e, ThinkingEvent) and e.phase == "checking"  # noqa: E731
+    scripted_server.play(scenario)
+    there = asyncio.Event()
+
+    async def consume() -> None:
+        async for e in engine.ask("q"):
+            if reached(e):
+                there.set()
+
+    task = asyncio.create_task(consume())
+    await asyncio.wait_for(there.wait(), 5)
+    await asyncio.sleep(0.1)  # now blocked on the network
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, 5)
+    await engine.close()
+    answers = await store.list_answers()
+    assert answers[0].outcome == "cancelled" and answers[0].raw_text.startswith(("Some text", "Amlodipine"))
