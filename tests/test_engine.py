@@ -484,3 +484,18 @@ async def test_cancel_while_waiting_on_the_network(hippo_home, store, scripted_s
     await engine.close()
     answers = await store.list_answers()
     assert answers[0].outcome == "cancelled" and answers[0].raw_text.startswith(("Some text", "Amlodipine"))
+
+
+async def test_history_is_bounded(hippo_home, store, scripted_server):
+    settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home, history_turns=1)
+    engine = await Engine.create(settings, store=store)
+    scripted_server.play({"chat": [sc.answer("An answer.")]})
+    for q in ("one", "two", "three"):
+        await collect(engine, q)
+    await engine.close()
+    msgs = scripted_server.requests()[-1]["body"]["messages"]
+    assert [(m["role"], m["content"]) for m in msgs[1:]] == [
+        ("user", "two"),
+        ("assistant", "An answer."),
+        ("user", "three"),
+    ]
