@@ -67,26 +67,33 @@ _BACKTICKS = re.compile(r"`+")
 
 def code_ranges(text: str) -> list[tuple[int, int]]:
     """Spans of fenced code blocks and inline code spans, in order, not overlapping."""
-    ranges: list[tuple[int, int]] = []
+    return [(a, b) for a, b, _fence in _code_spans(text)]
+
+
+def _code_spans(text: str) -> list[tuple[int, int, bool]]:
+    # (start, end, is a fenced block)
+    spans: list[tuple[int, int, bool]] = []
     pos = 0
     n = len(text)
     while pos < n:
         fence = _FENCE_OPEN.search(text, pos)
         stop = fence.start() if fence else n
-        _inline_ranges(text, pos, stop, ranges)
+        inline: list[tuple[int, int]] = []
+        _inline_ranges(text, pos, stop, inline)
+        spans += [(a, b, False) for a, b in inline]
         if fence is None:
             break
         run = fence.group(1)
         close = re.compile(rf"^ {{0,3}}{re.escape(run[0])}{{{len(run)},}}[ \t]*$", re.MULTILINE)
         line_end = text.find("\n", fence.end())
         if line_end < 0:
-            ranges.append((fence.start(), n))
+            spans.append((fence.start(), n, True))
             break
         m = close.search(text, line_end + 1)
         end = m.end() if m else n
-        ranges.append((fence.start(), end))
+        spans.append((fence.start(), end, True))
         pos = end
-    return ranges
+    return spans
 
 
 def _inline_ranges(text: str, start: int, stop: int, out: list[tuple[int, int]]) -> None:
@@ -229,12 +236,12 @@ def _masked(text: str, ranges: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _sentence_spans(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    masked = _masked(text, ranges)
+def _sentence_spans(text: str, code: list[tuple[int, int, bool]]) -> list[tuple[int, int]]:
+    masked = _masked(text, [(a, b) for a, b, _ in code])
     n = len(text)
     cuts: set[int] = set()
-    for a, b in ranges:
-        if text.startswith(("`" * 3, "~" * 3), a + len(text[a:b]) - len(text[a:b].lstrip(" "))):
+    for a, b, fence in code:
+        if fence:
             cuts.update((a, b))  # a fenced block stands alone
     depth, scanned = 0, 0  # open "(" on the current line, counted up to ``scanned``
     for m in _TERMINATOR.finditer(masked):
@@ -283,9 +290,8 @@ def split_sentences(text: str) -> list[str]:
     common clinical abbreviations (``e.g.``, ``b.i.d.``, ``approx.``, ``Dr.``) and initials do not end a
     sentence; line breaks do.
     """
-    ranges = code_ranges(text)
     out = []
-    for a, b in _sentence_spans(text, ranges):
+    for a, b in _sentence_spans(text, _code_spans(text)):
         s = _clean(text[a:b])
         if s:
             out.append(s)
@@ -295,13 +301,14 @@ def split_sentences(text: str) -> list[str]:
 def claims_by_source(answer: str) -> dict[str, list[str]]:
     """For every cited source id (canonical), the sentences citing it: markers removed, whitespace
     collapsed, de-duplicated, in order."""
-    ranges = code_ranges(answer)
-    markers = list(_markers(answer, ranges))
+    code = _code_spans(answer)
+    markers = list(_markers(answer, [(a, b) for a, b, _ in code]))
     claims: dict[str, list[str]] = {}
     if not markers:
         return claims
-    spans = _sentence_spans(answer, ranges)
+    spans = _sentence_spans(answer, code)
     k = 0
+    previous = ""  # the last piece with words: marker-only pieces (after a code block …) cite it
     for a, b in spans:
         ids: list[str] = []
         while k < len(markers) and markers[k].start() < b:
@@ -309,11 +316,16 @@ def claims_by_source(answer: str) -> dict[str, list[str]]:
                 if cid not in ids:
                     ids.append(cid)
             k += 1
+        claim = _WS.sub(" ", _clean(strip_markers(answer[a:b]))).strip() if ids else ""
         if not ids:
+            previous = answer[a:b] if answer[a:b].strip() else previous
             continue
-        claim = _WS.sub(" ", _clean(strip_markers(answer[a:b]))).strip()
         if not claim:
-            continue
+            claim = _WS.sub(" ", _clean(strip_markers(previous))).strip()
+            if not claim:
+                continue  # markers before any words at all: nothing they could support
+        else:
+            previous = answer[a:b]
         for cid in ids:
             bucket = claims.setdefault(cid, [])
             if claim not in bucket:

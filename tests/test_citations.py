@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hippo_tui.citations import (
     MARKER,
@@ -242,3 +244,24 @@ def test_pathological_text_takes_linear_time(text):
     split_sentences(text)
     finalize_markers(text, {})
     assert time.process_time() - start < 3
+
+
+_FRAGMENTS = [
+    "Take it daily", " ", ". ", ".", "\n", "\n\n", "e.g. ", "2.5 mg", "(", ")", '"', "? ", "- ", "1. ", "`", "```\n",
+    f"[{A}]", f" [{B.upper()}]", f"[ {A} , {B} ]", "[1]", "Dr. ", "b.i.d. ", "See", "x",
+]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=30).map("".join))
+def test_no_citation_is_lost_between_markers_and_claims(text):
+    # Every id cited (outside code) is either on the hook for a claim or sits before any words at all.
+    text = "Start. " + text
+    claims = claims_by_source(text)
+    assert list(claims) == [cid for cid in cited_ids(text) if cid in claims]
+    for cid in cited_ids(text):
+        assert claims.get(cid), (cid, text)
+    # Finalising with every id numbered keeps one [n] per cited id occurrence and never a raw id.
+    numbers = {cid: i for i, cid in enumerate(cited_ids(text), 1)}
+    final = finalize_markers(text, numbers)
+    assert cited_ids(final) == []
