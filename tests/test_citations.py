@@ -1,3 +1,5 @@
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -265,3 +267,24 @@ def test_no_citation_is_lost_between_markers_and_claims(text):
     numbers = {cid: i for i, cid in enumerate(cited_ids(text), 1)}
     final = finalize_markers(text, numbers)
     assert cited_ids(final) == []
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(_FRAGMENTS), max_size=30).map("".join), st.lists(st.integers(1, 7), min_size=1)
+)
+def test_pending_display_does_not_depend_on_chunking(text, sizes):
+    from hippo_tui.citations import LENIENT_MARKER
+
+    inside = {i for m in LENIENT_MARKER.finditer(text) for i in range(m.start() + 1, m.end())}
+    cuts, pos, k = [0], 0, 0
+    while pos < len(text):
+        pos = min(len(text), pos + sizes[k % len(sizes)])
+        k += 1
+        if pos not in inside:  # the guard never releases part of a marker
+            cuts.append(pos)
+    cuts.append(len(text))
+    whole, streamed = PendingMarkers(), PendingMarkers()
+    expected = whole.feed(text)
+    assert "".join(streamed.feed(text[a:b]) for a, b in pairwise(cuts)) == expected
+    assert streamed.numbers == whole.numbers
