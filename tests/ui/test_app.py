@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Markdown
-
 from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent, SourcesEvent, TextEvent, ThinkingEvent
 from hippo_tui.models import AnswerRecord
 from hippo_tui.ui.app import HippoApp
@@ -17,6 +15,7 @@ from tests.ui.fakes import (
     answer_events,
     ask,
     error_events,
+    long_answer_events,
     reset_events,
     safety_events,
     timeout_events,
@@ -45,7 +44,7 @@ async def test_answer_streams_then_final_update_has_verified_markers(make_app):
         await until(pilot, lambda: bool(app.turns))
         view = _turn(app)
         assert view.outcome == "complete"
-        source = view.query_one(Markdown).source
+        source = view.source
         assert "[1]" in source and "[2]" in source
         assert "[·" not in source  # pending numbers are gone after the final update
         assert app.turns[0].question == QUESTION and [c.number for c in app.turns[0].citations] == [1, 2]
@@ -85,13 +84,13 @@ async def test_reset_removes_exactly_the_withdrawn_text_and_leaves_a_note(make_a
         await _settled(pilot, app, reset_at + 1)
         view = _turn(app)
         assert view.display_text == ""
-        assert "I think" not in view.query_one(Markdown).source
-        notes = str(view.query_one(".notes").render())
+        assert "I think" not in view.source
+        notes = str(view.notes.render())
         assert "(31 characters)" in notes and "looks something up" in notes
         app.engine.release()
         await until(pilot, lambda: bool(app.turns))
-        assert "I think" not in view.query_one(Markdown).source
-        assert view.query_one(Markdown).source.startswith("Adults with")
+        assert "I think" not in view.source
+        assert view.source.startswith("Adults with")
 
 
 async def test_reset_keeps_text_before_the_withdrawn_part(make_app):
@@ -110,7 +109,7 @@ async def test_reset_keeps_text_before_the_withdrawn_part(make_app):
         await _settled(pilot, app, len(events))
         view = _turn(app)
         assert view.display_text == "Kept part. "
-        assert view.query_one(Markdown).source == "Kept part. "
+        assert view.source == "Kept part. "
         app.engine.release()
 
 
@@ -177,7 +176,7 @@ async def test_input_works_while_verification_runs(make_app):
         assert engine.cancelled == []  # the second question did not cancel the first verification
         first_view, second_view = app.pane.turns
         assert first_view.outcome == "complete" and second_view.outcome == "complete"
-        assert "[1]" in first_view.query_one(Markdown).source
+        assert "[1]" in first_view.source
         assert {t.audit_id for t in app.turns} == {1, 2}
 
 
@@ -202,8 +201,8 @@ async def test_safety_withdrawal_clears_text_and_says_so(make_app):
         await until(pilot, lambda: bool(app.turns))
         view = _turn(app)
         assert view.outcome == "withdrawn" and view.display_text == ""
-        assert "MRN" not in view.query_one(Markdown).source
-        assert "patient_identifier" in str(view.query_one(".notes").render())
+        assert "MRN" not in view.source
+        assert "patient_identifier" in str(view.notes.render())
         assert "withdrawn" in app.status.phase.lower()
         assert not app.prompt.disabled
 
@@ -393,9 +392,9 @@ async def test_model_text_is_made_safe(make_app):
     async with app.run_test(size=(100, 30)) as pilot:
         await ask(pilot, "q")
         await until(pilot, lambda: bool(app.turns))
-        source = _turn(app).query_one(Markdown).source
+        source = _turn(app).source
         assert "\x1b" not in source and "\x07" not in source
-        rendered = "".join(str(b.render()) for b in _turn(app).query("MarkdownBlock"))
+        rendered = "".join(str(b.render()) for b in app.pane.query("MarkdownBlock"))
         assert "http://evil.example/x" in rendered  # the link shows its URL
         assert "[bold]red[/]" in rendered  # markup is shown, not interpreted
 
@@ -408,3 +407,27 @@ async def test_error_during_checking_does_not_take_the_prompt(make_app):
         await until(pilot, lambda: bool(app.turns))
         assert app.prompt.value == "" and not app.prompt.disabled
         assert app.turns[-1].outcome == "error"
+
+
+async def test_long_answer_keeps_only_nearby_segments_mounted(make_app):
+    events = long_answer_events(12_000, 200)
+    final = events[-1]
+    assert isinstance(final, EndEvent)
+    app = make_app(ScriptedEngine(events))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        view = _turn(app)
+        assert len(view.segments) > 4
+        assert view.source == final.text  # every segment holds its part of the final text
+        await pilot.pause()
+        await app.pane._virtualize()
+        first = view.segments[0][0]
+        assert first.collapsed and not first.query("MarkdownBlock")
+        assert not view.segments[-1][0].collapsed
+        app.pane.scroll_home(animate=False, immediate=True)
+        await pilot.pause()
+        await app.pane._virtualize()
+        assert not first.collapsed and first.query("MarkdownBlock")
+        assert first.source == view.segments[0][1]
+        assert "[1]" in first.source and "[·" not in first.source

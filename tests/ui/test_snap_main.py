@@ -10,7 +10,6 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Markdown
 
 from hippo_tui.events import Event
 from hippo_tui.ui.app import HippoApp
@@ -68,7 +67,7 @@ def _scenario(state: str) -> tuple[ScriptedEngine, Callable[[Pilot], Awaitable[N
             await until(pilot, lambda: len(app.event_log.entries) >= pause_after)
             view = app.pane.turns[-1]
             # The MarkdownStream renders in the background: wait until it shows everything released.
-            await until(pilot, lambda: view.query_one(Markdown).source == view.display_text)
+            await until(pilot, lambda: view.source == view.display_text)
         if state == "sources" and app.screen.has_class("-narrow"):
             await pilot.press("ctrl+b")  # thin: the sources are an overlay, opened on demand
         await pilot.pause()

@@ -1,11 +1,18 @@
-"""The answer pane: one TurnView per question, streamed Markdown, retractions and the final update."""
+"""The answer pane: streamed Markdown per answer, retractions and the final update.
+
+Every widget of every answer is a direct child of the scrolling pane (a flat column), so Textual only
+lays out and paints the children in view; a long answer is cut into Markdown segments for the same
+reason. ``TurnView`` is the handle on one answer's widgets, not a widget itself.
+"""
 
 from __future__ import annotations
 
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.geometry import Offset, Size
+from textual.widget import Widget
 from textual.widgets import Markdown, Static
-from textual.widgets.markdown import MarkdownStream
+from textual.widgets._markdown import MarkdownBlock, MarkdownParagraph, MarkdownStream
 
 from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent
 from hippo_tui.ui.widgets.safe import markdown_parser, one_line, safe, safe_content
@@ -13,102 +20,318 @@ from hippo_tui.ui.widgets.safe import markdown_parser, one_line, safe, safe_cont
 # Past this many turns the oldest are dropped from the pane (the conversation itself is kept for export).
 MAX_TURNS = 20
 
+# A long answer is a column of Markdown segments of about this many characters, cut at blank lines
+# outside code fences. Textual re-arranges a Markdown widget's blocks whenever it changes, so one
+# ever-growing document costs O(n) per frame; sealed segments keep their layout and leave the
+# compositor's work once scrolled out of view.
+SEGMENT_CHARS = 1_500
 
-class TurnView(Vertical):
-    """One question and its answer.
 
-    While streaming, display pieces go through a MarkdownStream (which batches appends when the
-    model outruns the renderer). A reset or the end replaces the whole document with one update().
+def _open_fence(text: str) -> bool:
+    """Whether ``text`` ends inside a fenced code block (an odd number of fence lines)."""
+    fences = 0
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith("```") or stripped.startswith("~~~"):
+            fences += 1
+    return fences % 2 == 1
+
+
+def split_segments(text: str, size: int = SEGMENT_CHARS) -> list[str]:
+    """Cut Markdown into pieces of at least ``size`` characters at blank lines outside code fences."""
+    parts: list[str] = []
+    start = 0
+    while len(text) - start > size:
+        cut = text.find("\n\n", start + size)
+        while cut != -1 and _open_fence(text[start:cut]):
+            cut = text.find("\n\n", cut + 2)
+        if cut == -1:
+            break
+        parts.append(text[start : cut + 2])
+        start = cut + 2
+    parts.append(text[start:])
+    return parts
+
+
+class Segment(Markdown):
+    """One Markdown segment of an answer. Once sealed its height is cached per width.
+
+    Textual sizes an auto-height container of auto-height blocks against its parent's height, which
+    grows with every streamed line, so without this every sealed segment is re-measured every frame.
     """
 
-    DEFAULT_CSS = """
-    TurnView { height: auto; margin: 0 0 1 0; }
-    TurnView > .question { text-style: bold; color: $text-accent; }
-    TurnView > Markdown { margin: 0; padding: 0 1 0 0; }
-    TurnView > .notes { color: $text-warning; display: none; }
-    TurnView > .footer { color: $text-muted; display: none; }
-    TurnView > .notes.-on, TurnView > .footer.-on { display: block; }
+    DEFAULT_CSS = "Segment { margin: 0; padding: 0 1 0 0; }"
+
+    def __init__(self) -> None:
+        super().__init__("", parser_factory=markdown_parser, open_links=False)
+        self.sealed = False
+        self.collapsed = False  # blocks unmounted, a blank of the same height in their place
+        self._height_cache: tuple[tuple[int, int], int] | None = None
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if not self.sealed:
+            return super().get_content_height(container, viewport, width)
+        key = (width, self._nodes._updates)
+        if self._height_cache is not None and self._height_cache[0] == key:
+            return self._height_cache[1]
+        height = super().get_content_height(container, viewport, width)
+        self._height_cache = (key, height)
+        return height
+
+    def seal(self) -> None:
+        self.sealed = True
+        self._height_cache = None
+
+    async def replace(self, text: str) -> None:
+        self.sealed = False
+        if self.collapsed:
+            self.collapsed = False
+            self.styles.height = "auto"
+        await self.update(text)
+        self.seal()
+
+    async def collapse(self) -> None:
+        """Far out of view: drop the blocks and keep a blank of the same height.
+
+        Textual visits every mounted widget on every layout, so an answer's off-screen blocks would
+        make each frame cost more as the answer grows; collapsed segments cost one widget each.
+        """
+        height = self.outer_size.height
+        if self.collapsed or not self.sealed or height <= 0:
+            return
+        await self.stream_done()
+        self.collapsed = True
+        self.styles.height = height
+        await self.remove_children()
+
+    async def expand(self) -> None:
+        """Back near the view: mount the blocks again from the text."""
+        if not self.collapsed:
+            return
+        self.collapsed = False
+        self.styles.height = "auto"
+        await self.update(self.source)
+
+    async def patch(self, text: str) -> None:
+        """Change the text in place, re-mounting only the blocks whose source lines changed.
+
+        The final update differs from what streamed only in its citation markers, so most blocks
+        are equal and paragraphs that differ take their new content in place. Relies on Textual's
+        block internals (pinned): any structural difference falls back to a full ``update()``.
+        """
+        await self.stream_done()
+        if self.collapsed:
+            self._markdown = text  # drawn from the new text when it comes back into view
+            return
+        old_lines = self.source.splitlines(keepends=True)
+        new_lines = text.splitlines(keepends=True)
+        new_blocks = list(self._parse_markdown(markdown_parser().parse(text)))
+        old_blocks = [c for c in self.children if isinstance(c, MarkdownBlock)]
+        if len(old_blocks) != len(new_blocks) or any(
+            type(a) is not type(b) for a, b in zip(old_blocks, new_blocks, strict=True)
+        ):
+            await self.replace(text)
+            return
+        self.sealed = False
+        self._markdown = text
+        for old, new in zip(old_blocks, new_blocks, strict=True):
+            (o0, o1), (n0, n1) = old.source_range, new.source_range
+            old.source_range = new.source_range
+            if old_lines[o0:o1] == new_lines[n0:n1]:
+                continue
+            if isinstance(old, MarkdownParagraph):
+                await old._update_from_block(new)  # in place
+            else:
+                await self.mount(new, before=old)
+                await old.remove()
+        self.seal()
+
+    async def stream_done(self) -> None:
+        """Wait for the Markdown lock: no append may still be running."""
+        async with self.lock:
+            pass
+
+
+class TurnView:
+    """One question and its answer: a question line, notes, Markdown segments and a footer line.
+
+    While streaming, display pieces go through a MarkdownStream into the last segment (it batches
+    appends when the model outruns the renderer). A reset or the end sets the text once, and only
+    the segments whose text changed are drawn again.
     """
 
-    def __init__(self, question: str) -> None:
-        super().__init__()
+    def __init__(self, pane: AnswerPane, question: str) -> None:
+        self.pane = pane
         self.question = question
         self.display_text = ""  # every display piece shown so far, withdrawn parts removed
         self.final_text: str | None = None
         self.outcome = "in_flight"
+        self.segments: list[tuple[Segment, str]] = []
         self._stream: MarkdownStream | None = None
         self._notes: list[str] = []
-
-    def compose(self):
-        yield Static(Content.assemble(("› ", "bold"), safe_content(self.question)), classes="question")
-        yield Static("", classes="notes")
-        yield Markdown("", parser_factory=markdown_parser, open_links=False)
-        yield Static("", classes="footer")
+        self.question_line = Static(
+            Content.assemble(("› ", "bold"), safe_content(question)), classes="question"
+        )
+        self.notes = Static("", classes="notes")
+        self.footer = Static("", classes="footer")
 
     @property
-    def markdown(self) -> Markdown:
-        return self.query_one(Markdown)
+    def widgets(self) -> list[Widget]:
+        return [self.question_line, self.notes, *(md for md, _ in self.segments), self.footer]
+
+    @property
+    def is_attached(self) -> bool:
+        return self.footer.is_attached
+
+    @property
+    def source(self) -> str:
+        """The Markdown the pane holds for this answer (what is on screen, once rendered)."""
+        return "".join(md.source for md, _ in self.segments)
+
+    @property
+    def text(self) -> str:
+        return "".join(t for _, t in self.segments)
 
     def _note(self, line: str) -> None:
         self._notes.append(line)
-        notes = self.query_one(".notes", Static)
-        notes.update(Content("\n".join(self._notes)))
-        notes.add_class("-on")
+        self.notes.update(Content("\n".join(self._notes)))
+        self.notes.add_class("-on")
 
-    def _footer(self, text: str) -> None:
-        footer = self.query_one(".footer", Static)
-        footer.update(Content(text))
-        footer.add_class("-on")
+    def _set_footer(self, text: str) -> None:
+        self.footer.update(Content(text))
+        self.footer.add_class("-on")
+
+    async def _new_segment(self) -> Segment:
+        md = Segment()
+        await self.pane.mount(md, before=self.footer)
+        self.segments.append((md, ""))
+        return md
 
     async def append(self, display: str) -> None:
         """Stream one released piece (already in display form: pending markers as ``[·n]``)."""
         if not display:
             return
         self.display_text += display
-        if self._stream is None:
-            self._stream = Markdown.get_stream(self.markdown)
-        await self._stream.write(safe(display))
+        await self._append(safe(display))
+
+    async def _append(self, piece: str) -> None:
+        if not self.segments:
+            await self._new_segment()
+        md, live = self.segments[-1]
+        merged = live + piece
+        cut = -1
+        if len(merged) > SEGMENT_CHARS:
+            cut = merged.rfind("\n\n", max(len(live) - 1, 0))
+            if cut != -1 and (cut < SEGMENT_CHARS // 2 or _open_fence(merged[:cut])):
+                cut = -1
+        if cut == -1:
+            self.segments[-1] = (md, merged)
+            await self._write(md, piece)
+            return
+        # Seal this segment at the blank line and go on in a fresh one.
+        head, tail = merged[: cut + 2], merged[cut + 2 :]
+        self.segments[-1] = (md, head)
+        await self._write(md, head[len(live) :])
+        await self.close_stream()
+        md.seal()
+        self.pane.schedule_virtualize()
+        await self._new_segment()
+        if tail:
+            await self._append(tail)
+
+    async def _write(self, md: Segment, piece: str) -> None:
+        if not piece:
+            return
+        if self._stream is None or self._stream.markdown_widget is not md:
+            await self.close_stream()
+            self._stream = Markdown.get_stream(md)
+        await self._stream.write(piece)
 
     async def close_stream(self) -> None:
         if self._stream is not None:
             stream, self._stream = self._stream, None
             await stream.stop()
 
+    async def set_text(self, text: str, *, final: bool = False) -> None:
+        """Show exactly ``text``, drawing again only the segments that changed (a reset touches the tail).
+
+        ``final``: the end's text, which keeps the streamed line structure (only markers change), so
+        each segment is patched in place with its own lines.
+        """
+        await self.close_stream()
+        if final and self.segments and text.count("\n") == sum(t.count("\n") for _, t in self.segments):
+            lines = text.splitlines(keepends=True)
+            parts, at = [], 0
+            for _, seg in self.segments[:-1]:
+                n = seg.count("\n")
+                parts.append("".join(lines[at : at + n]))
+                at += n
+            parts.append("".join(lines[at:]))
+            with self.pane.app.batch_update():
+                for (md, old), part in zip(self.segments, parts, strict=True):
+                    if part != old:
+                        await md.patch(part)
+            self.segments = [(md, part) for (md, _), part in zip(self.segments, parts, strict=True)]
+            return
+        pos = keep = 0
+        for _md, seg in self.segments:
+            sealed = seg.endswith("\n\n") or pos + len(seg) == len(text)
+            if seg and sealed and text.startswith(seg, pos):
+                pos += len(seg)
+                keep += 1
+            else:
+                break
+        stale = self.segments[keep:]
+        self.segments = self.segments[:keep]
+        parts = split_segments(text[pos:]) if pos < len(text) else []
+        with self.pane.app.batch_update():
+            for i, part in enumerate(parts):
+                if i < len(stale):
+                    md = stale[i][0]
+                    self.segments.append((md, part))
+                else:
+                    md = await self._new_segment()
+                    self.segments[-1] = (md, part)
+                await md.replace(part)
+            for md, _ in stale[len(parts) :]:
+                await md.remove()
+
     async def withdraw(self, reset: ResetEvent) -> None:
         """Remove exactly the withdrawn display text from the end and say why, where the answer is."""
-        await self.close_stream()
         cut = reset.withdrawn_display
         if cut and self.display_text.endswith(cut):
             self.display_text = self.display_text[: -len(cut)]
         elif cut:
-            # The engine and the pane disagree about what is out; drop the same amount so nothing withdrawn stays.
+            # The engine and the pane disagree about what is out; drop as much so nothing withdrawn stays.
             self.display_text = self.display_text[: max(0, len(self.display_text) - len(cut))]
-        await self.markdown.update(safe(self.display_text))
+        await self.set_text(safe(self.display_text))
         mark = "⚠" if reset.reason == "safety" else "↺"
         self._note(f"{mark} {one_line(reset.note)} ({len(cut)} characters)")
 
     async def finish(self, end: EndEvent) -> None:
-        """The one final update: verified ``[n]`` markers, failed ones gone."""
-        await self.close_stream()
+        """The final update: verified ``[n]`` markers, failed ones gone."""
         self.outcome = end.outcome
         self.final_text = end.text
+        await self.set_text(safe(end.text), final=end.outcome != "withdrawn")
         if end.outcome == "withdrawn":
             self.display_text = ""
-            await self.markdown.update(safe(end.text))
-            self._footer("✗ Answer withdrawn by the safety check; nothing of it is shown.")
-            return
-        await self.markdown.update(safe(end.text))
-        self._footer(citation_footer(end))
+            self._set_footer("✗ Answer withdrawn by the safety check; nothing of it is shown.")
+        else:
+            self._set_footer(citation_footer(end))
 
     async def fail(self, error: ErrorEvent) -> None:
         await self.close_stream()
         self.outcome = "error"
-        self._footer(f"✗ Error: {one_line(error.message)}")
+        self._set_footer(f"✗ Error: {one_line(error.message)}")
 
     async def cancel(self) -> None:
         await self.close_stream()
         self.outcome = "cancelled"
-        self._footer("✗ Cancelled: the answer was stopped before it finished.")
+        self._set_footer("✗ Cancelled: the answer was stopped before it finished.")
+
+    async def remove(self) -> None:
+        await self.close_stream()
+        await self.pane.remove_children(self.widgets)
 
 
 def citation_footer(end: EndEvent) -> str:
@@ -133,16 +356,15 @@ def verification_line(end: EndEvent) -> str:
 
 
 class AnswerPane(VerticalScroll):
-    """The conversation: anchored so it follows new text until the reader scrolls up.
-
-    Turns live in an inner column at least as tall as the pane: Textual's anchor computes a negative
-    scroll offset when content is shorter than the view, which would push short answers to the bottom.
-    """
+    """The conversation: anchored so it follows new text until the reader scrolls up."""
 
     DEFAULT_CSS = """
     AnswerPane { height: 1fr; padding: 0 1; }
-    AnswerPane > #log { height: auto; min-height: 100%; }
-    AnswerPane .pruned, AnswerPane .empty { color: $text-muted; }
+    AnswerPane > .question { text-style: bold; color: $text-accent; }
+    AnswerPane > .notes { color: $text-warning; display: none; }
+    AnswerPane > .footer { color: $text-muted; display: none; margin: 0 0 1 0; }
+    AnswerPane > .notes.-on, AnswerPane > .footer.-on { display: block; }
+    AnswerPane > .pruned, AnswerPane > .empty { color: $text-muted; }
     """
 
     can_focus = True
@@ -150,38 +372,67 @@ class AnswerPane(VerticalScroll):
     def __init__(self, *, max_turns: int = MAX_TURNS, id: str | None = None) -> None:
         super().__init__(id=id)
         self.max_turns = max_turns
-
-    def compose(self):
-        yield Vertical(id="log")
+        self.turns: list[TurnView] = []
 
     @property
-    def log_column(self) -> Vertical:
-        return self.query_one("#log", Vertical)
+    def scroll_offset(self) -> Offset:
+        # Anchored and shorter than the view, Textual computes a negative offset (content pushed to
+        # the bottom); a conversation starts at the top.
+        return Offset(round(self.scroll_x), max(0, round(self.scroll_y)))
+
+    # Segments further than this many screens from the view are collapsed.
+    KEEP_SCREENS = 2
 
     def on_mount(self) -> None:
         self.anchor()
+        self._virtualize_pending = False
+        self.watch(self, "scroll_y", lambda: self.schedule_virtualize(), init=False)
 
-    @property
-    def turns(self) -> list[TurnView]:
-        return list(self.log_column.query_children(TurnView))
+    def on_resize(self) -> None:
+        self.schedule_virtualize()
+
+    def schedule_virtualize(self) -> None:
+        if not self._virtualize_pending:
+            self._virtualize_pending = True
+            self.set_timer(0.05, self._virtualize)
+
+    async def _virtualize(self) -> None:
+        """Keep Markdown blocks mounted only for segments near the view."""
+        self._virtualize_pending = False
+        height = self.scrollable_content_region.height
+        top = self.scroll_offset.y - height * self.KEEP_SCREENS
+        bottom = self.scroll_offset.y + height * (self.KEEP_SCREENS + 1)
+        for turn in list(self.turns):
+            for md, _ in list(turn.segments):
+                if not md.sealed or not md.is_attached:
+                    continue
+                region = md.virtual_region
+                near = region.bottom >= top and region.y <= bottom
+                if near and md.collapsed:
+                    await md.expand()
+                elif not near and not md.collapsed:
+                    await md.collapse()
 
     async def add_turn(self, question: str) -> TurnView:
-        log = self.log_column
-        for empty in log.query_children(".empty"):
+        for empty in self.query_children(".empty"):
             await empty.remove()
-        view = TurnView(question)
-        await log.mount(view)
-        turns = self.turns
-        if len(turns) > self.max_turns:
-            await log.remove_children(turns[: len(turns) - self.max_turns])
-            if not log.query_children(".pruned"):
+        view = TurnView(self, question)
+        await self.mount_all(view.widgets)
+        self.turns.append(view)
+        if len(self.turns) > self.max_turns:
+            old, self.turns = self.turns[: -self.max_turns], self.turns[-self.max_turns :]
+            for turn in old:
+                await turn.remove()
+            if not self.query_children(".pruned"):
                 note = Static("Earlier answers are hidden here; export keeps them all.", classes="pruned")
-                await log.mount(note, before=0)
+                await self.mount(note, before=0)
         self.anchor()
         return view
 
     async def clear(self, note: str = "") -> None:
-        log = self.log_column
-        await log.remove_children()
+        for turn in self.turns:
+            await turn.close_stream()
+        self.turns = []
+        await self.remove_children()
         if note:
-            await log.mount(Static(Content(note), classes="empty"))
+            await self.mount(Static(Content(note), classes="empty"))
