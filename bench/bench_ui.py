@@ -100,7 +100,7 @@ from hippo_tui.config import Settings
 from hippo_tui.ui.app import HippoApp
 
 async def first_frame(pilot):
-    await pilot.pause()
+    # The auto-pilot starts on Ready, which Textual posts right after the first layout and paint.
     print(time.time(), flush=True)
     pilot.app.exit()
 

@@ -8,7 +8,9 @@ uses from the real ``Engine``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+
+from textual.pilot import Pilot
 
 from hippo_tui.events import (
     Citation,
@@ -22,16 +24,20 @@ from hippo_tui.events import (
     ThinkingEvent,
     VerificationSummary,
 )
-from hippo_tui.models import AnswerRecord
+from hippo_tui.models import AnswerRecord, CitationAttempt, ResetRecord
 
 
 class ScriptedStore:
-    """The part of the store the app reads: KB name and size, and audit records by id."""
+    """The part of the store the app reads: KB name and size, and audit records by id.
+
+    Holds the audit records of the demo scripts below, so the audit panel opens on real content.
+    """
 
     def __init__(self, kb_name: str = "demo", size: int = 64) -> None:
         self.kb_name = kb_name
         self.size = size
-        self.records: dict[int, AnswerRecord] = {}
+        self.records: dict[int, AnswerRecord] = {i: demo_record(i) for i in (1, 2, 3)}
+        self.records[4] = withdrawn_record(4)
 
     async def count(self) -> int:
         return self.size
@@ -311,3 +317,105 @@ def long_answer_events(chars: int = 50_000, piece: int = 24) -> list[Event]:
         )
     )
     return events
+
+
+def demo_record(audit_id: int = 1) -> AnswerRecord:
+    """The audit record behind ``answer_events``: one grounded, one unchecked, one ungrounded (hidden)."""
+    return AnswerRecord(
+        id=audit_id,
+        created="2026-01-01T09:00:00+00:00",
+        question=QUESTION,
+        model="offline",
+        backend="offline",
+        outcome="complete",
+        raw_text=_FINAL,
+        final_text=_FINAL,
+        timings={"ttft": 0.2, "total": 1.2, "verification": 0.4},
+        citations=[
+            CitationAttempt(
+                source_id=IDS[0],
+                claims=["Trimethoprim for 3 days is a common first choice."],
+                check_one="confirmed",
+                check_two="grounded",
+                shown=True,
+                number=1,
+                title=SOURCES[0].title,
+            ),
+            CitationAttempt(
+                source_id=IDS[1],
+                claims=["Nitrofurantoin is an alternative when kidney function is adequate."],
+                check_one="confirmed",
+                check_two="unchecked",
+                reason="no verdict for this source",
+                shown=True,
+                number=2,
+                title=SOURCES[1].title,
+            ),
+            CitationAttempt(
+                source_id=IDS[2],
+                claims=["Send a urine culture in men and in pregnancy."],
+                check_one="confirmed",
+                check_two="ungrounded",
+                reason="the excerpt does not support the claim",
+                title=SOURCES[2].title,
+            ),
+        ],
+    )
+
+
+def withdrawn_record(audit_id: int = 4) -> AnswerRecord:
+    shown = "The patient's record number is MRN "
+    return AnswerRecord(
+        id=audit_id,
+        created="2026-01-01T09:05:00+00:00",
+        question=QUESTION,
+        model="offline",
+        backend="offline",
+        outcome="withdrawn",
+        raw_text=shown + "1234567",
+        resets=[
+            ResetRecord(
+                reason="safety",
+                rule="patient_identifier",
+                withdrawn=shown,
+                withdrawn_chars=len(shown),
+                at=0.5,
+            )
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Driving the app to a state (tests and the screenshot script).
+
+
+async def until(pilot: Pilot, condition: Callable[[], bool], *, tries: int = 400) -> None:
+    """Let the app process messages until ``condition()`` holds (no wall-clock sleeps)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause()
+    raise AssertionError("condition never became true")
+
+
+async def ask(pilot: Pilot, question: str) -> None:
+    """Type a question into the prompt and press Enter."""
+    app = pilot.app
+    await until(pilot, lambda: not app.prompt.disabled)  # type: ignore[attr-defined]
+    app.prompt.value = question  # type: ignore[attr-defined]
+    app.prompt.focus()  # type: ignore[attr-defined]
+    await pilot.press("enter")
+
+
+async def play(pilot: Pilot, question: str, events: int | None) -> None:
+    """Ask, then wait for ``events`` events (the engine's pause point) or, with None, for the answer's end."""
+    app = pilot.app
+    await ask(pilot, question)
+    if events is None:
+        await until(pilot, lambda: bool(app.turns))  # type: ignore[attr-defined]
+    else:
+        await until(pilot, lambda: len(app.event_log.entries) >= events)  # type: ignore[attr-defined]
+        view = app.pane.turns[-1]  # type: ignore[attr-defined]
+        # The MarkdownStream renders in the background: wait until it shows everything released.
+        await until(pilot, lambda: view.source == view.text)
+    await pilot.pause()

@@ -17,8 +17,8 @@ from tests.ui.fakes import (
     QUESTION,
     ScriptedEngine,
     answer_events,
-    ask,
     error_events,
+    play,
     reset_events,
     safety_events,
     until,
@@ -60,14 +60,7 @@ def _scenario(state: str) -> tuple[ScriptedEngine, Callable[[Pilot], Awaitable[N
         await until(pilot, lambda: not app.prompt.disabled)
         if pause_after == -1:
             return
-        await ask(pilot, QUESTION)
-        if pause_after is None:
-            await until(pilot, lambda: bool(app.turns))
-        else:
-            await until(pilot, lambda: len(app.event_log.entries) >= pause_after)
-            view = app.pane.turns[-1]
-            # The MarkdownStream renders in the background: wait until it shows everything released.
-            await until(pilot, lambda: view.source == view.display_text)
+        await play(pilot, QUESTION, pause_after)
         if state == "sources" and app.screen.has_class("-narrow"):
             await pilot.press("ctrl+b")  # thin: the sources are an overlay, opened on demand
         await pilot.pause()
