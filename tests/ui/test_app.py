@@ -431,3 +431,22 @@ async def test_long_answer_keeps_only_nearby_segments_mounted(make_app):
         assert not first.collapsed and first.query("MarkdownBlock")
         assert first.source == view.segments[0][1]
         assert "[1]" in first.source and "[·" not in first.source
+
+
+async def test_high_contrast_theme_from_settings_and_palette(make_app):
+    app = make_app(ScriptedEngine(answer_events()), theme="high-contrast")
+    async with app.run_test(size=(80, 24)):
+        assert app.theme == "hippo-high-contrast"
+        app.action_toggle_contrast()
+        assert app.theme != "hippo-high-contrast"
+
+
+async def test_no_color_keeps_meaning_in_marks_and_words(make_app, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(ScriptedEngine(answer_events()))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.pause()
+        assert "✓ verified" in _sidebar_text(app) and "? unchecked" in _sidebar_text(app)
+        assert app.status.phase.startswith("✓ ")

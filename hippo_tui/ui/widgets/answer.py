@@ -12,6 +12,8 @@ from textual.content import Content
 from textual.geometry import Offset, Size
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
+
+# MarkdownParagraph is not re-exported by textual.widgets.markdown; textual is pinned exactly (pyproject).
 from textual.widgets._markdown import MarkdownBlock, MarkdownParagraph, MarkdownStream
 
 from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent

@@ -70,6 +70,9 @@ class StatusBar(Widget):
             model = self.backend if self.model in self.backend else f"{self.backend} · {self.model}"
             right = f"model: {model} · kb: {self.kb}" if self.kb else f"model: {model}"
         left = spin + phase
+        # The phase matters more than the model line: the right side gets at most 40% when both are long.
+        if len(left) + len(right) + 2 > width:
+            right = _cut(right, max(len(right) - (len(left) + len(right) + 2 - width), int(width * 0.4)))
         room = width - len(right) - 2
         if room < 8:  # too thin for both: the phase wins
             return Content(_cut(left, width))

@@ -1,0 +1,142 @@
+"""The main screen's widgets on their own: answer segments, resets across segments, the status bar."""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App, ComposeResult
+
+from hippo_tui.events import EndEvent, ResetEvent
+from hippo_tui.ui.widgets.answer import SEGMENT_CHARS, AnswerPane, split_segments
+from hippo_tui.ui.widgets.status import StatusBar
+
+PARA = "A paragraph about cystitis and its treatment, long enough to matter [·1].\n\n"
+
+
+def test_split_segments_cuts_at_blank_lines_and_keeps_everything():
+    text = PARA * 100
+    parts = split_segments(text)
+    assert "".join(parts) == text
+    assert len(parts) > 3
+    assert all(p.endswith("\n\n") for p in parts[:-1])
+    assert all(len(p) >= SEGMENT_CHARS for p in parts[:-1])
+
+
+def test_split_segments_never_cuts_inside_a_code_fence():
+    code = "```\n" + "line\n\n" * 600 + "```\n\n"
+    text = PARA * 30 + code + PARA * 30
+    for part in split_segments(text):
+        assert part.count("```") % 2 == 0
+
+
+def test_split_segments_short_text_is_one_part():
+    assert split_segments("short") == ["short"]
+    assert split_segments("") == [""]
+
+
+class PaneHost(App[None]):
+    def compose(self) -> ComposeResult:
+        yield AnswerPane(id="answers")
+
+
+async def _stream(pane: AnswerPane, text: str, piece: int = 37):
+    view = await pane.add_turn("q")
+    for i in range(0, len(text), piece):
+        await view.append(text[i : i + piece])
+    return view
+
+
+async def test_streamed_text_is_cut_into_sealed_segments():
+    app = PaneHost()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(AnswerPane)
+        text = PARA * 80
+        view = await _stream(pane, text)
+        await view.close_stream()
+        await pilot.pause()
+        assert view.text == text and view.source == text
+        assert len(view.segments) > 2
+        assert all(md.sealed for md, _ in view.segments[:-1])
+        assert not view.segments[-1][0].sealed
+
+
+async def test_reset_across_segments_removes_exactly_the_withdrawn_text():
+    app = PaneHost()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(AnswerPane)
+        kept = PARA * 25
+        withdrawn = PARA * 40  # longer than a segment: the cut spans segments
+        view = await _stream(pane, kept + withdrawn)
+        first_segment = view.segments[0][0]
+        reset = ResetEvent(
+            reason="safety", withdrawn=withdrawn, withdrawn_display=withdrawn, note="Withdrawn: rule x."
+        )
+        await view.withdraw(reset)
+        await pilot.pause()
+        assert view.display_text == kept and view.text == kept and view.source == kept
+        assert view.segments[0][0] is first_segment  # untouched segments are not drawn again
+        await view.append("Then the real answer.")
+        await view.close_stream()
+        assert view.source == kept + "Then the real answer."
+
+
+async def test_final_update_patches_markers_in_place():
+    app = PaneHost()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(AnswerPane)
+        text = PARA * 50
+        view = await _stream(pane, text)
+        await pilot.pause()
+        blocks_before = list(view.segments[0][0].children)
+        final = text.replace("[·1]", "[1]")
+        await view.finish(EndEvent(text=final, citations=[], audit_id=None))
+        assert view.source == final and view.outcome == "complete"
+        assert list(view.segments[0][0].children) == blocks_before  # same widgets, new content
+
+
+async def test_final_update_with_a_different_structure_redraws():
+    app = PaneHost()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(AnswerPane)
+        view = await _stream(pane, "one paragraph [·1]\n\nanother")
+        await pilot.pause()
+        final = "one paragraph [1]\n\n- now a list\n- of two"
+        await view.finish(EndEvent(text=final, citations=[], audit_id=None))
+        assert view.source == final
+
+
+class StatusHost(App[None]):
+    def compose(self) -> ComposeResult:
+        yield StatusBar(animate=False)
+
+
+@pytest.mark.parametrize(
+    ("width", "expected", "absent"),
+    [
+        (120, ["Searching the knowledge base for “cystitis”", "model: offline · kb: demo (64)"], []),
+        (40, ["Searching…", "demo (64)"], ["model:", "knowledge base"]),
+    ],
+)
+async def test_status_bar_shortens_under_80_columns(width, expected, absent):
+    app = StatusHost()
+    async with app.run_test(size=(width, 3)) as pilot:
+        bar = app.query_one(StatusBar)
+        bar.set_info(backend="offline", model="offline", kb="demo (64)")
+        bar.set_phase("Searching the knowledge base for “cystitis”", short="Searching…", busy=True)
+        await pilot.pause()
+        line = str(bar.render())
+        assert len(line) <= width
+        for text in expected:
+            assert text in line
+        for text in absent:
+            assert text not in line
+        assert line.startswith("⠋ ")  # the frozen spinner
+
+
+async def test_status_bar_sanitises_model_text():
+    app = StatusHost()
+    async with app.run_test(size=(100, 3)) as pilot:
+        bar = app.query_one(StatusBar)
+        bar.set_info(backend="evil\x1b]0;title\x07", model="m\x1b[31m", kb="kb")
+        bar.set_phase("phase\x1b[2J")
+        await pilot.pause()
+        assert "\x1b" not in str(bar.render())
