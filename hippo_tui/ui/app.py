@@ -539,12 +539,15 @@ class HippoApp(App[int]):
                 severity="error",
             )
             return
-        for key in ("backend", "base_url", "model", "api_key"):
-            if key in values:
-                try:
+        # Mirror what the engine now uses; an empty key field means "keep the current key".
+        try:
+            for key in ("backend", "base_url", "model"):
+                if key in values:
                     setattr(self.settings, key, values[key])
-                except ValueError:
-                    pass
+            if values.get("api_key"):
+                self.settings.api_key = values["api_key"]
+        except ValueError:
+            pass
         await self._refresh_info()
         self.notify(
             f"Now using {one_line(str(self.engine.model))} ({one_line(str(self.engine.backend_label))})."

@@ -450,3 +450,18 @@ async def test_no_color_keeps_meaning_in_marks_and_words(make_app, monkeypatch):
         await pilot.pause()
         assert "✓ verified" in _sidebar_text(app) and "? unchecked" in _sidebar_text(app)
         assert app.status.phase.startswith("✓ ")
+
+
+async def test_switching_model_reconfigures_the_engine_and_status(make_app):
+    engine = ScriptedEngine(answer_events())
+    app = make_app(engine, api_key="sk-old")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        app._endpoint_chosen(
+            {"backend": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "tiny", "api_key": None}
+        )
+        await until(pilot, lambda: "tiny" in app.status.model)
+        assert engine.reconfigured == [
+            {"base_url": "http://127.0.0.1:9/v1", "model": "tiny", "backend": "openai"}
+        ]
+        assert app.settings.model == "tiny" and app.settings.api_key == "sk-old"  # empty key: kept
