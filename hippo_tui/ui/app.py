@@ -90,16 +90,17 @@ class HippoApp(App[int]):
 
     # Binding ids are the action names, so `settings.keys = {"toggle_sidebar": "f2"}` re-maps a key.
     BINDINGS: ClassVar[list[Binding]] = [
+        Binding("escape", "cancel", "Cancel", id="cancel"),  # first: it matters most while an answer runs
         Binding("f1", "show_help", "Help", id="show_help"),
-        Binding("escape", "cancel", "Cancel", id="cancel"),
         Binding("ctrl+b,f2", "toggle_sidebar", "Sources", id="toggle_sidebar"),
         Binding("ctrl+n", "new_conversation", "New", id="new_conversation"),
         Binding("f3", "show_audit", "Audit", id="show_audit"),
-        Binding("f4", "show_inspector", "Events", id="show_inspector"),
-        Binding("f5", "edit_prompt", "Prompt", id="edit_prompt"),
-        Binding("f6", "switch_model", "Model", id="switch_model"),
         Binding("f7", "copy_answer", "Copy", id="copy_answer"),
-        Binding("f8", "export", "Export", id="export"),
+        # Reached from help (F1) and the palette; kept out of the footer so it fits 80 columns.
+        Binding("f4", "show_inspector", "Events", id="show_inspector", show=False),
+        Binding("f5", "edit_prompt", "Prompt", id="edit_prompt", show=False),
+        Binding("f6", "switch_model", "Model", id="switch_model", show=False),
+        Binding("f8", "export", "Export", id="export", show=False),
     ]
 
     # (action, palette title, help) — every action is reachable from the command palette.
@@ -186,6 +187,7 @@ class HippoApp(App[int]):
 
     async def _create_engine(self) -> None:
         try:
+            # Imported here: the engine pulls in the model client, which the first frame need not wait for.
             from hippo_tui.engine import Engine
 
             self.engine = await Engine.create(self.settings)
