@@ -1,8 +1,11 @@
 """The offline model's mind: a deterministic extractive answerer and a lexical grounding judge. No weights.
 
-The answerer reads the sources in its context (the same ``<source>`` blocks a real model gets), splits the
-question into parts, answers each part with the sentences that best match it and cites each with its
-source's id. A part no source covers makes it call ``search_kb`` (once per part), as a real model would;
+The answerer reads the sources in its context (the same ``<source>`` blocks a real model gets, in the order
+retrieval ranked them), splits the question into parts and answers each part from the source that covers it
+best: that source's best sentence plus the sentences of the same source that share its topic, in source order,
+each cited with the source's id. A sentence that refers back ("A score of 0 …", "The dose is …") never goes
+out without the sentence it refers to. A short follow-on part ("… and what dose?") inherits the subject of the
+part before it. A part no source covers makes it call ``search_kb`` (once per part), as a real model would;
 after the search, a part still uncovered is said to be uncovered, never invented.
 
 The judge passes a source when one of its claims shares enough content words with a sentence of the excerpt,
@@ -19,99 +22,52 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hippo_tui.backends.lexical import (
+    STOP,
+    WORD,
+    comparators,
+    content_words,
+    contradicts,
+    generic,
+    has_negation,
+    part_words,
+    quantities,
+    sentence_words,
+    stem,
+)
 from hippo_tui.citations import split_sentences, strip_markers
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources
 
-_WORD = re.compile(r"[a-z0-9]+(?:[.'-][a-z0-9]+)*")
-_STOP = frozenset(
-    """a about above after again all also am an and any are as at be been before being below between both but by
-    can could did do does doing done during each either few for from further had has have having he her here hers
-    how i if in into is it its itself just may me might more most much must my no nor not of off on once only or
-    other our out over own per same she should so some such than that the their them then there these they this
-    those through to too under until up very was we were what when where which while who whom why will with would
-    you your yours tell please give list explain describe know recommended recommend usual usually best use used
-    using patient patients adult adults often much many give given take taken start started need needed
-    happen happens""".split()
-)
-_NEGATION = frozenset(
-    "not no never without avoid avoided don't doesn't shouldn't mustn't cannot can't isn't aren't none neither "
-    "nor contraindicated".split()
-)
-# A number with an optional unit: doses, durations, percentages.
-_QUANTITY = re.compile(
-    r"(\d+(?:[.,]\d+)?)\s*(mg|mcg|µg|g|kg|ml|l|mmol|units?|iu|%|days?|hours?|h|weeks?|months?|years?|"
-    r"times|x|mmhg|°c|c)?\b",
-    re.I,
-)
+__all__ = ["Reply", "answer", "content_words", "judge", "quantities", "question_parts", "render", "supports"]
+
+COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
+MAX_SENTENCES = 4  # per question part, from its main source
+RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the one retrieval ranked higher
+SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
+
 _PART_SPLIT = re.compile(
-    r"\?|;|\n|\band also\b|(?:,?\s+and|,)\s+(?=(?:what|how|which|when|who|why|is|are|does|do|should|can|"
+    r"\?|;|\n|\band also\b|(?:,?\s+and|,)\s+(?=(?:for\s+)?(?:what|how|which|when|who|why|is|are|does|do|should|can|"
     r"could|would|will|must|may)\b)",
     re.I,
 )
-
-COVERED = 0.5  # share of a part's (idf-weighted) content words a sentence must contain to answer it
-
-
-def _stem(word: str) -> str:
-    if len(word) > 5 and word.endswith("ing"):
-        return word[:-3]
-    if len(word) > 5 and word.endswith("ed"):
-        return word[:-2]
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith("es") and word[-3] in "sxz":
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def words(text: str) -> list[str]:
-    return [_stem(w) for w in _WORD.findall(text.lower())]
-
-
-def content_words(text: str) -> set[str]:
-    return {w for w in words(text) if w not in _STOP and (len(w) > 1 or w.isdigit())}
-
-
-_DOSE_UNITS = frozenset("mg mcg µg g ml l mmol unit iu".split())
-_TIME_UNITS = frozenset("day hour h week month year".split())
-
-
-_MORE = re.compile(r"\b(?:over|above|older|more than|at least|or more|or over|or higher)\b", re.I)
-_LESS = re.compile(r"\b(?:under|below|younger|less than|fewer than|or less|or lower)\b", re.I)
-
-
-def comparators(text: str) -> set[str]:
-    """ "Over 55" and "under 55" share every content word: these tell them apart."""
-    return ({"more-than"} if _MORE.search(text) else set()) | ({"less-than"} if _LESS.search(text) else set())
-
-
-def part_words(text: str) -> set[str]:
-    return content_words(text) | comparators(text)
-
-
-def sentence_words(text: str) -> set[str]:
-    """Content words, plus what its quantities answer: a dose answers "dose", a duration "how long"."""
-    out = content_words(text) | comparators(text)
-    units = {q.lstrip("0123456789.") for q in quantities(text)}
-    if units & _DOSE_UNITS:
-        out |= {"dose", "dosage", "dosing"}
-    if units & _TIME_UNITS:
-        out |= {"long", "duration"}
-    return out
-
-
-def quantities(text: str) -> set[str]:
-    """Normalised numbers with units (``500mg``, ``3day``) found in ``text``."""
-    out = set()
-    for num, unit in _QUANTITY.findall(text):
-        out.add(num.replace(",", ".") + _stem((unit or "").lower()))
-    return out
-
-
-def has_negation(text: str) -> bool:
-    return any(w in _NEGATION for w in _WORD.findall(text.lower().replace("n't", " not")))
+# Aspects of a subject rather than subjects: a part made only of these asks about the subject before it.
+FACETS = frozenset(
+    stem(w)
+    for w in """dose dosage dosing long duration often frequency first line second choice treatment treat treated
+    managed management option options alternative alternatives monitor monitoring target targets side effect
+    effects interval maximum course route refer referral review stop stopping start starting daily frequently""".split()
+)
+_FOLLOW_ON = re.compile(r"^(?:what|how)\s+about\b|\b(?:it|its|they|them|this|that|these|those)\b", re.I)
+# A sentence opening like this continues the one before it.
+_REFERS = re.compile(
+    r"^(?:this|these|that|those|it|its|they|their|such|both|either|alternatively|otherwise|then|however|"
+    r"if so|in that case|in this case)\b",
+    re.I,
+)
+_HEAD = re.compile(r"^(the|a|an)\s+([a-z0-9]+)", re.I)
+_DEFINITE = frozenset(
+    stem(w) for w in "dose combination drug vaccine score course same other treatment".split()
+)
 
 
 def question_parts(question: str) -> list[str]:
@@ -120,10 +76,78 @@ def question_parts(question: str) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Candidate:
-    source_id: str
-    sentence: str
+class Sentence:
+    text: str
     words: frozenset[str]
+    refers_back: bool  # needs the sentence before it to make sense
+
+
+@dataclass(frozen=True)
+class Source:
+    id: str
+    rank: int  # order of first appearance: retrieval rank, then search results in the order they came
+    topic: frozenset[str]  # the title's content words
+    sentences: tuple[Sentence, ...]
+
+    @property
+    def words(self) -> frozenset[str]:
+        return self.topic.union(*(s.words for s in self.sentences))
+
+
+def _refers_back(sentence: str, previous: str | None, topic: frozenset[str]) -> bool:
+    if previous is None:
+        return False
+    if _REFERS.match(sentence):
+        return True
+    m = _HEAD.match(sentence)
+    if not m:
+        return False
+    head = stem(m.group(2).lower())
+    if m.group(1).lower() == "the" and head in _DEFINITE:  # "The dose is …"
+        return True
+    # "A score of 0 …" after the sentence that introduced the score ("A tetanus-prone wound" names the topic).
+    return head not in topic and head in content_words(previous)
+
+
+def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
+    topic = frozenset(content_words(title))
+    texts = [s.strip() for s in split_sentences(excerpt) if s.strip()]
+    sentences = tuple(
+        Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic))
+        for i, t in enumerate(texts)
+    )
+    return Source(sid, rank, topic, sentences)
+
+
+@dataclass
+class Part:
+    """One question part: what it asks (``want``) and the words an answer must touch (``own``)."""
+
+    text: str
+    want: set[str]
+    own: set[str]
+    subject: str | None = None  # the earlier part a follow-on inherits its subject from
+
+    @property
+    def label(self) -> str:
+        return f"{self.text} ({self.subject})" if self.subject else self.text
+
+    def query(self) -> str:
+        return _query(f"{self.subject} {self.text}" if self.subject else self.text)
+
+
+def parts_of(question: str) -> list[Part]:
+    out: list[Part] = []
+    main: Part | None = None
+    for text in question_parts(question):
+        own = part_words(text)
+        words = content_words(text)
+        if main is not None and (words <= FACETS or _FOLLOW_ON.search(text)):
+            out.append(Part(text, own | main.want, own, subject=main.text))
+            continue
+        main = Part(text, own, own)
+        out.append(main)
+    return out
 
 
 @dataclass
@@ -131,15 +155,14 @@ class Context:
     """Everything the model can see in one request."""
 
     question: str
-    candidates: list[Candidate]
+    sources: list[Source]
     searched: list[str] = field(default_factory=list)  # queries it already sent to search_kb
     idf: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def from_messages(cls, messages: Sequence[Mapping[str, Any]]) -> Context:
         question = ""
-        candidates: list[Candidate] = []
-        seen: set[tuple[str, str]] = set()
+        sources: dict[str, Source] = {}
         searched: list[str] = []
         for m in messages:
             role, content = m.get("role"), _text(m.get("content"))
@@ -147,15 +170,8 @@ class Context:
                 question = content
             elif role in ("system", "tool"):
                 for sid, title, excerpt in parse_sources(content):
-                    # The title is context for every sentence of its source ("cystitis" names the topic).
-                    topic = content_words(title)
-                    for sentence in split_sentences(excerpt):
-                        key = (sid, sentence.strip())
-                        if key[1] and key not in seen:
-                            seen.add(key)
-                            candidates.append(
-                                Candidate(sid, key[1], frozenset(sentence_words(sentence) | topic))
-                            )
+                    if sid not in sources:
+                        sources[sid] = _source(sid, title, excerpt, len(sources))
             if role == "assistant":
                 for call in m.get("tool_calls") or []:
                     fn = call.get("function") or {}
@@ -165,36 +181,96 @@ class Context:
                         query = ""
                     if query:
                         searched.append(query)
-        n = max(len(candidates), 1)
+        # Document frequency over sources: a word every source uses tells them apart least.
+        n = max(len(sources), 1)
         df: dict[str, int] = {}
-        for c in candidates:
-            for w in c.words:
+        for s in sources.values():
+            for w in s.words:
                 df[w] = df.get(w, 0) + 1
         idf = {w: math.log(1 + n / d) for w, d in df.items()}
-        return cls(question=question, candidates=candidates, searched=searched, idf=idf)
+        return cls(question=question, sources=list(sources.values()), searched=searched, idf=idf)
 
-    def _weight(self, w: str) -> float:
+    def weight(self, w: str) -> float:
         # Words no source uses weigh the most: a part about them is not covered.
-        return self.idf.get(w, math.log(1 + max(len(self.candidates), 1)) + 1.0)
+        return self.idf.get(w, math.log(1 + max(len(self.sources), 1)) + 0.5)
 
-    def best(self, part: str, limit: int = 2) -> list[tuple[float, Candidate]]:
-        want = part_words(part)
-        if not want:
-            return []
-        total = sum(self._weight(w) for w in want)
+    def _mass(self, ws: Iterable[str]) -> float:
+        return sum(self.weight(w) for w in ws)
+
+    def rank_sources(self, part: Part, among: Sequence[Source] | None = None) -> list[tuple[float, Source]]:
+        """Sources that touch the part's own words, by coverage of the part (retrieval rank breaks near-ties)."""
+        total = self._mass(part.want) or 1.0
         scored = []
-        for i, c in enumerate(self.candidates):
-            hit = want & c.words
-            if hit:
-                scored.append((sum(self._weight(w) for w in hit) / total, -i, c))
-        scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
-        top = [(s, c) for s, _, c in scored[:limit] if s >= COVERED]
-        # A second sentence only when it is nearly as good as the first.
-        return [top[0], *[x for x in top[1:] if x[0] >= 0.85 * top[0][0]]] if top else []
+        for s in among if among is not None else self.sources:
+            hit = part.want & s.words
+            if not hit & part.own or contradicts(comparators(part.text), _directions(s)):
+                continue
+            coverage = self._mass(hit) / total
+            scored.append((coverage - RANK_PENALTY * s.rank, coverage, s))
+        scored.sort(key=lambda x: (x[0], -x[2].rank), reverse=True)
+        return [(coverage, s) for _, coverage, s in scored]
 
-    def was_searched(self, part: str) -> bool:
-        want = content_words(part)
+    def sentences_for(self, part: Part, source: Source, limit: int) -> list[Sentence]:
+        """The best sentence for the part, its antecedents, then the same source's sentences on its topic."""
+        asked = comparators(part.text)
+        usable = [
+            i
+            for i, s in enumerate(source.sentences)
+            if not contradicts(asked, s.words & {"more-than", "less-than"})
+        ]
+        if not usable:
+            return []
+
+        def score(i: int) -> tuple[float, float, int]:
+            s = source.sentences[i]
+            return (self._mass(part.own & s.words), self._mass(part.want & s.words), -i)
+
+        best = max(usable, key=score)
+        chosen: set[int] = set()
+
+        def take(i: int) -> None:
+            chosen.add(i)
+            while source.sentences[i].refers_back and i > 0 and i - 1 not in chosen:
+                i -= 1
+                chosen.add(i)
+
+        take(best)
+        anchor = source.sentences[best].words
+        # A question about the source's whole topic ("How do I treat a UTI in pregnancy?") takes all of it;
+        # a narrower one ("What dose of amlodipine?") only the sentences that share its words.
+        whole = {w for w in part.want if not generic(w) and w not in FACETS} <= source.topic
+        support = []
+        for i in usable:
+            if i in chosen:
+                continue
+            s = source.sentences[i]
+            shares = {w for w in (part.want | anchor) & s.words if not generic(w)}
+            follows = s.refers_back and i - 1 in chosen
+            # "Trimethoprim … is an alternative" belongs with the treatment it is the alternative to.
+            alternative = "alternative" in s.words and "dose" in anchor
+            if whole or shares or follows or alternative:
+                support.append((-self._mass(part.want & s.words), abs(i - best), i))
+        for *_, i in sorted(support):
+            if len(chosen) >= limit:
+                break
+            before = set(chosen)
+            take(i)
+            if len(chosen) > limit:  # its antecedents do not fit: leave it out
+                chosen = before
+        return [source.sentences[i] for i in sorted(chosen)]
+
+    def was_searched(self, part: Part) -> bool:
+        want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
+
+
+def _directions(source: Source) -> set[str]:
+    # A source that only ever says "under" cannot answer "over" (and the reverse); mixed sources can.
+    return (
+        set().union(*(s.words & {"more-than", "less-than"} for s in source.sentences))
+        if source.sentences
+        else set()
+    )
 
 
 @dataclass
@@ -205,34 +281,49 @@ class Reply:
     search: str | None = None
 
 
+def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[tuple[str, str]] | None:
+    """The cited sentences answering ``part`` (possibly none new), or None when no source covers it."""
+    ranked = ctx.rank_sources(part)
+    if not ranked or ranked[0][0] < COVERED:
+        return None
+    main = ranked[0][1]
+    picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES)]
+    # What the main source leaves out of the part's own words, a second source may cover.
+    missing = {w for w in part.own - main.words if not generic(w) and w not in FACETS}
+    if missing and ctx._mass(missing) >= SECOND_SOURCE_SHARE * ctx._mass(part.want):
+        rest = Part(part.text, part.want, missing, part.subject)
+        for coverage, other in ctx.rank_sources(rest, [s for _, s in ranked[1:]]):
+            if coverage >= COVERED:
+                picked += [(s.text, other.id) for s in ctx.sentences_for(rest, other, 2)]
+                break
+    return [p for p in picked if p not in used]
+
+
 def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) -> Reply:
     ctx = Context.from_messages(messages)
-    parts = question_parts(ctx.question)
     can_search = SEARCH_TOOL_NAME in set(tools)
     out: list[tuple[str, str | None]] = []
-    used: set[str] = set()
-    uncovered: list[str] = []
-    for part in parts:
-        best = ctx.best(part)
-        if not best:
+    used: set[tuple[str, str]] = set()
+    uncovered: list[Part] = []
+    for part in parts_of(ctx.question):
+        picked = _answer_part(ctx, part, used)
+        if picked is None:
             uncovered.append(part)
             continue
-        for _score, c in best:
-            if c.sentence not in used:
-                used.add(c.sentence)
-                out.append((c.sentence, c.source_id))
+        used.update(picked)
+        out += picked
     for part in uncovered:
         if can_search and not ctx.was_searched(part):
-            return Reply(out, search=_query(part))
+            return Reply(out, search=part.query())
     for part in uncovered:
-        out.append((f"The knowledge base I was given does not cover “{part.strip()}”.", None))
+        out.append((f"The knowledge base I was given does not cover “{part.label.strip()}”.", None))
     if not out:
         out.append(("I could not find anything about this in the knowledge base.", None))
     return Reply(out)
 
 
 def _query(part: str) -> str:
-    return " ".join(w for w in _WORD.findall(part.lower()) if w not in _STOP)[:120] or part[:120]
+    return " ".join(w for w in WORD.findall(part.lower()) if w not in STOP)[:120] or part[:120]
 
 
 def render(reply: Reply) -> str:
