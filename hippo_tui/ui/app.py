@@ -65,6 +65,8 @@ THEME_ALIASES = {"high-contrast": HIGH_CONTRAST.name, "ansi": "textual-ansi"}
 
 PROMPT_FILE = "system_prompt.md"
 PLACEHOLDER = "Ask a question…"
+# Errors the model/endpoint switcher can fix, so the notification points at it too.
+SWITCHABLE_ERRORS = {"connection", "auth", "not_found", "rate_limit", "server"}
 
 
 @dataclass
@@ -101,6 +103,9 @@ class HippoApp(App[int]):
         Binding("f5", "edit_prompt", "Prompt", id="edit_prompt", show=False),
         Binding("f6", "switch_model", "Model", id="switch_model", show=False),
         Binding("f8", "export", "Export", id="export", show=False),
+        # The prompt keeps focus; these scroll the answers from there.
+        Binding("pageup", "scroll_answers(-1)", "Scroll up", id="scroll_up", show=False),
+        Binding("pagedown", "scroll_answers(1)", "Scroll down", id="scroll_down", show=False),
     ]
 
     # (action, palette title, help) — every action is reachable from the command palette.
@@ -235,7 +240,11 @@ class HippoApp(App[int]):
 
     def key_table(self) -> list[tuple[str, str]]:
         """(key, what it does) for the help screen, with any re-mapped keys."""
-        rows = [("Enter", "Ask the question"), ("↑ / ↓", "Previous / next question")]
+        rows = [
+            ("Enter", "Ask the question"),
+            ("↑ / ↓", "Previous / next question"),
+            ("PgUp / PgDn", "Scroll the answers"),
+        ]
         for action, title, _help in self.COMMANDS_TABLE:
             key = self._key_for(action)
             if key:
@@ -396,9 +405,11 @@ class HippoApp(App[int]):
             self.prompt.value = run.question  # the question comes back, ready to retry
             self.prompt.cursor_position = len(run.question)
         message = one_line(error.message) or error.kind
-        action = one_line(error.action)
+        lines = [message, one_line(error.action)]
+        if error.kind in SWITCHABLE_ERRORS:
+            lines.append(f"In the app: {self._key_for('switch_model')} switches the model or endpoint.")
         self.notify(
-            f"{message}\n{action}" if action else message,
+            "\n".join(line for line in lines if line),
             title=f"Error ({error.kind.replace('_', ' ')})",
             severity="error",
             timeout=20,
@@ -436,6 +447,12 @@ class HippoApp(App[int]):
         self.prompt.focus()
         self.status.set_phase("✗ Cancelled — the question is back in the prompt", short="✗ Cancelled")
         self.refresh_bindings()
+
+    def action_scroll_answers(self, direction: int) -> None:
+        if direction < 0:
+            self.pane.scroll_page_up(animate=False)
+        else:
+            self.pane.scroll_page_down(animate=False)
 
     def action_toggle_sidebar(self) -> None:
         main = self.query_one("#main")

@@ -139,7 +139,7 @@ async def test_error_notifies_with_the_action_and_restores_the_prompt(make_app):
         assert app.prompt.value == QUESTION and not app.prompt.disabled
         assert app.turns[-1].outcome == "error"
         messages = [n.message for n in app._notifications]
-        assert any("Start the server" in m for m in messages)
+        assert any("Start the server" in m and "f6 switches the model" in m for m in messages)
         assert app.status.phase.startswith("✗ Error")
         assert app.status.has_class("-error")
 
@@ -465,3 +465,18 @@ async def test_switching_model_reconfigures_the_engine_and_status(make_app):
             {"base_url": "http://127.0.0.1:9/v1", "model": "tiny", "backend": "openai"}
         ]
         assert app.settings.model == "tiny" and app.settings.api_key == "sk-old"  # empty key: kept
+
+
+async def test_page_keys_scroll_the_answers_from_the_prompt(make_app):
+    app = make_app(ScriptedEngine(long_answer_events(6_000, 300)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.pause()
+        assert app.prompt.has_focus
+        bottom = app.pane.scroll_y
+        assert bottom > 0  # anchored at the end of the answer
+        await pilot.press("pageup")
+        assert app.pane.scroll_y < bottom
+        await pilot.press("pagedown")
+        assert app.pane.scroll_y == bottom
