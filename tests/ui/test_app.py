@@ -480,3 +480,25 @@ async def test_page_keys_scroll_the_answers_from_the_prompt(make_app):
         assert app.pane.scroll_y < bottom
         await pilot.press("pagedown")
         assert app.pane.scroll_y == bottom
+
+
+async def test_view_follows_new_text_until_the_reader_scrolls_up(make_app):
+    events = long_answer_events(8_000, 200)
+    engine = ScriptedEngine(events, pause_after=len(events) // 2)
+    app = make_app(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: len(app.event_log.entries) >= len(events) // 2)
+        await pilot.pause()
+        assert app.pane.scroll_y == app.pane.max_scroll_y > 0  # following
+        await pilot.press("pageup")
+        held = app.pane.scroll_y
+        engine.release()
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.pause()
+        assert app.pane.scroll_y == held < app.pane.max_scroll_y  # stayed where the reader is
+        app.pane.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        await app.pane.add_turn("next")  # back at the bottom: follows again
+        await pilot.pause()
+        assert app.pane.scroll_y == app.pane.max_scroll_y

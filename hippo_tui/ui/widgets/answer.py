@@ -375,6 +375,7 @@ class AnswerPane(VerticalScroll):
         super().__init__(id=id)
         self.max_turns = max_turns
         self.turns: list[TurnView] = []
+        self._virtualize_pending = False
 
     @property
     def scroll_offset(self) -> Offset:
@@ -387,7 +388,6 @@ class AnswerPane(VerticalScroll):
 
     def on_mount(self) -> None:
         self.anchor()
-        self._virtualize_pending = False
         self.watch(self, "scroll_y", lambda: self.schedule_virtualize(), init=False)
 
     def on_resize(self) -> None:
