@@ -30,6 +30,7 @@ from hippo_tui.backends.lexical import (
     contradicts,
     generic,
     has_negation,
+    normal,
     part_words,
     quantities,
     sentence_words,
@@ -42,6 +43,9 @@ __all__ = ["Reply", "answer", "content_words", "judge", "quantities", "question_
 
 COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
 MAX_SENTENCES = 4  # per question part, from its main source
+ASPECT_WEIGHT = 0.35  # facets and numbers choose among a subject's sentences; subjects choose the source
+UNANSWERED = 0.6  # a source with no dose for a dose question (no duration for "how long") counts for less
+ANSWER_TYPES = frozenset({"dose", "long"})  # what sentence_words derives from quantities
 RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the one retrieval ranked higher
 SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
 
@@ -52,7 +56,7 @@ _PART_SPLIT = re.compile(
 )
 # Aspects of a subject rather than subjects: a part made only of these asks about the subject before it.
 FACETS = frozenset(
-    stem(w)
+    normal(stem(w))
     for w in """dose dosage dosing long duration often frequency first line second choice treatment treat treated
     managed management option options alternative alternatives monitor monitoring target targets side effect
     effects interval maximum course route refer referral review stop stopping start starting daily frequently""".split()
@@ -197,15 +201,24 @@ class Context:
     def _mass(self, ws: Iterable[str]) -> float:
         return sum(self.weight(w) for w in ws)
 
+    def _source_mass(self, ws: Iterable[str]) -> float:
+        return sum(self.weight(w) * (ASPECT_WEIGHT if _aspect(w) else 1.0) for w in ws)
+
     def rank_sources(self, part: Part, among: Sequence[Source] | None = None) -> list[tuple[float, Source]]:
         """Sources that touch the part's own words, by coverage of the part (retrieval rank breaks near-ties)."""
-        total = self._mass(part.want) or 1.0
+        total = self._source_mass(part.want) or 1.0
+        subjects = {w for w in part.want if not _aspect(w)}
+        needs = part.want & ANSWER_TYPES
         scored = []
         for s in among if among is not None else self.sources:
             hit = part.want & s.words
-            if not hit & part.own or contradicts(comparators(part.text), _directions(s)):
+            if not hit & part.own or (subjects and not hit & subjects):
                 continue
-            coverage = self._mass(hit) / total
+            if contradicts(comparators(part.text), _directions(s)):
+                continue
+            coverage = self._source_mass(hit) / total
+            if needs and not needs & s.words:
+                coverage *= UNANSWERED
             scored.append((coverage - RANK_PENALTY * s.rank, coverage, s))
         scored.sort(key=lambda x: (x[0], -x[2].rank), reverse=True)
         return [(coverage, s) for _, coverage, s in scored]
@@ -221,9 +234,17 @@ class Context:
         if not usable:
             return []
 
-        def score(i: int) -> tuple[float, float, int]:
+        needs = part.want & ANSWER_TYPES
+
+        def score(i: int) -> tuple[bool, float, float, int]:
+            # A dose question is answered by a sentence with a dose in it, before any other.
             s = source.sentences[i]
-            return (self._mass(part.own & s.words), self._mass(part.want & s.words), -i)
+            return (
+                bool(needs & s.words),
+                self._mass(part.own & s.words),
+                self._mass(part.want & s.words),
+                -i,
+            )
 
         best = max(usable, key=score)
         chosen: set[int] = set()
@@ -248,7 +269,9 @@ class Context:
             follows = s.refers_back and i - 1 in chosen
             # "Trimethoprim … is an alternative" belongs with the treatment it is the alternative to.
             alternative = "alternative" in s.words and "dose" in anchor
-            if whole or shares or follows or alternative:
+            # The best sentence names the subject but not the dose asked for: the sentence with the dose.
+            answers = bool(needs & s.words) and not needs & anchor
+            if whole or shares or follows or alternative or answers:
                 support.append((-self._mass(part.want & s.words), abs(i - best), i))
         for *_, i in sorted(support):
             if len(chosen) >= limit:
@@ -262,6 +285,10 @@ class Context:
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
+
+
+def _aspect(word: str) -> bool:
+    return word in FACETS or generic(word)
 
 
 def _directions(source: Source) -> set[str]:

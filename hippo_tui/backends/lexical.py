@@ -39,6 +39,8 @@ ABBREVIATIONS = {
     "ida": "iron deficiency anaemia",
     "nrt": "nicotine replacement therapy",
     "abx": "antibiotic",
+    "dvt": "deep vein thrombosis",
+    "pe": "pulmonary embolism",
 }
 # Question words that mean what a source says in other words (after stemming).
 SYNONYMS = {
@@ -50,6 +52,13 @@ SYNONYMS = {
     "dosage": "dose",
     "dosing": "dose",
     "dos": "dose",
+    "treatment": "treat",
+    "management": "manage",
+    "manag": "manage",
+    "vaccination": "vaccine",
+    "vaccinat": "vaccine",
+    "prevention": "prevent",
+    "preventive": "prevent",
 }
 NEGATION = frozenset(
     "not no never without avoid avoided don't doesn't shouldn't mustn't cannot can't isn't aren't none neither "
@@ -97,12 +106,13 @@ def words(text: str) -> list[str]:
     return out
 
 
+def normal(word: str) -> str:
+    """A stemmed word in the form both questions and sources are compared in."""
+    return SYNONYMS.get(word, word)
+
+
 def content_words(text: str) -> set[str]:
-    out = set()
-    for w in words(text):
-        if w not in STOP and (len(w) > 1 or w.isdigit()):
-            out.add(SYNONYMS.get(w, w))
-    return out
+    return {normal(w) for w in words(text) if w not in STOP and (len(w) > 1 or w.isdigit())}
 
 
 def comparators(text: str) -> set[str]:
@@ -132,7 +142,8 @@ def quantities(text: str) -> set[str]:
 
 def sentence_words(text: str) -> set[str]:
     """Content words, plus what its quantities answer: a dose answers "dose", a duration "how long"."""
-    out = content_words(text) | comparators(text)
+    # "Dose" is what a sentence with a dose in it answers ("the next dose is due" answers no dose question).
+    out = (content_words(text) - {"dose"}) | comparators(text)
     units = {q.lstrip("0123456789.") for q in quantities(text)}
     if units & _DOSE_UNITS:
         out |= {"dose"}
