@@ -48,7 +48,7 @@ from hippo_tui.prompts import (
 )
 from hippo_tui.safe_text import sanitize
 from hippo_tui.store import DEMO_KB, Store, StoreError
-from hippo_tui.verify import verify
+from hippo_tui.verify import unshown_attempts, verify
 
 MAX_TOOL_ROUNDS = 3  # after this many searches in one answer the model must answer with what it has
 STORE_ACTION = "check the data folder (HIPPO_HOME) is writable and not in use by another hippo-tui"
@@ -347,6 +347,7 @@ class Engine:
                     yield await self._reset(run, "safety", rule, "".join(displayed), t())
                     run.done = True
                     run.timings["total"] = t()
+                    await self._record_unshown(run, f"answer withdrawn (safety rule {rule})")
                     await self._finish(run, "withdrawn", final_text="")
                     yield EndEvent(
                         text="",
@@ -461,9 +462,24 @@ class Engine:
             error=error,
         )
 
+    async def _record_unshown(self, run: _Run, reason: str) -> None:
+        """Keep the citation attempts of an answer nobody is shown (never drop a citation silently)."""
+        if not run.guards:
+            return
+        guard = run.guards[-1]  # the turn that was withdrawn, cancelled or cut; earlier ones were superseded
+        attempts = await unshown_attempts(guard.released + guard.held_text, store=self.store, reason=reason)
+        if attempts:
+            await self.store.record_citations(run.answer_id, attempts)
+
     async def _finish_quietly(self, run: _Run, outcome: AnswerOutcome, *, error: str | None) -> None:
         if run.answer_id is None:
             return
+        reason = {"cancelled": "answer cancelled", "error": "answer failed"}.get(outcome)
+        try:
+            if reason is not None:
+                await self._record_unshown(run, reason)
+        except StoreError:
+            pass  # the record of the answer itself matters more: still try to write it
         try:
             await self._finish(run, outcome, error=error)
         except StoreError:

@@ -120,21 +120,13 @@ def _why(e: BaseException) -> str:
     return type(e).__name__
 
 
-async def verify(
-    answer: str,
-    *,
-    store: LookupStore,
-    client: openai.AsyncOpenAI,
-    model: str,
-    limit: float = 12.0,
-    clock: Callable[[], float] = time.monotonic,
-) -> Verification:
-    """Both checks over ``answer`` (raw text with ``[id]`` markers). Store errors propagate."""
-    start = clock()
+async def check_one(
+    answer: str, store: LookupStore
+) -> tuple[dict[str, CitationAttempt], Mapping[str, Lookup]]:
+    """Every cited id in ``answer`` with its claims, looked up in ONE ``get_many``: confirmed or flagged."""
     order = cited_ids(answer)
     claims = claims_by_source(answer)
     lookups = await store.get_many(order) if order else {}
-
     attempts: dict[str, CitationAttempt] = {}
     for sid in order:
         lk = lookups.get(sid)
@@ -146,6 +138,34 @@ async def verify(
             title=lk.source.title if lk is not None and lk.source is not None else None,
             reason={"missing": "no source has this id", "retired": "the source is retired"}.get(status, ""),
         )
+    return attempts, lookups
+
+
+async def unshown_attempts(answer: str, *, store: LookupStore, reason: str) -> list[CitationAttempt]:
+    """The citation attempts of an answer nobody is shown (withdrawn, cancelled, failed): check one only.
+
+    Check two is not run (there is nothing to show, and no reason to spend a model call): it is
+    ``unchecked`` with ``reason``, and nothing is shown. A flagged id keeps its check-one reason too.
+    """
+    attempts, _ = await check_one(answer, store)
+    for a in attempts.values():
+        a.check_two, a.shown, a.number = "unchecked", False, None
+        a.reason = f"{a.reason}; {reason}" if a.reason else reason
+    return list(attempts.values())
+
+
+async def verify(
+    answer: str,
+    *,
+    store: LookupStore,
+    client: openai.AsyncOpenAI,
+    model: str,
+    limit: float = 12.0,
+    clock: Callable[[], float] = time.monotonic,
+) -> Verification:
+    """Both checks over ``answer`` (raw text with ``[id]`` markers). Store errors propagate."""
+    start = clock()
+    attempts, lookups = await check_one(answer, store)
     confirmed = [a for a in attempts.values() if a.check_one == "confirmed"]
 
     note: str | None = None

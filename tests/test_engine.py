@@ -499,3 +499,89 @@ async def test_history_is_bounded(hippo_home, store, scripted_server):
         ("assistant", "An answer."),
         ("user", "three"),
     ]
+
+
+# -- an answer nobody is shown keeps its citation attempts ------------------------------------------
+
+
+def count_lookups(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    calls: list[list[str]] = []
+    real = store.get_many
+
+    async def get_many(ids):
+        calls.append(list(ids))
+        return await real(ids)
+
+    monkeypatch.setattr(store, "get_many", get_many)
+    return calls
+
+
+def unshown(record: Any, reason: str) -> dict[str, tuple[str, str]]:
+    """Each attempt: check one done, check two unchecked for ``reason``, not shown. Id -> (check one, claim)."""
+    for a in record.citations:
+        assert a.check_two == "unchecked" and not a.shown and a.number is None and a.reason.endswith(reason)
+    return {a.source_id: (a.check_one, a.claims[0]) for a in record.citations}
+
+
+async def test_a_withdrawn_answer_records_its_citations_checked_once(
+    remote: Engine, scripted_server, store: Store, monkeypatch
+):
+    lookups = count_lookups(store, monkeypatch)
+    text = (
+        f"{AMLO_CLAIM} [{AMLO}] Atenolol is first-line. [{RETIRED}] Made up. [{NOWHERE}] "
+        "The patient's number is 123-45-6789 and more text follows here."
+    )
+    scripted_server.play({"chat": [sc.answer(text)]})
+    end = (await collect(remote, "q"))[-1]
+    assert isinstance(end, EndEvent) and end.outcome == "withdrawn"
+    record = await store.get_answer(end.audit_id)
+    reason = "answer withdrawn (safety rule us-ssn)"
+    assert unshown(record, reason) == {
+        AMLO: ("confirmed", AMLO_CLAIM),
+        RETIRED: ("retired", "Atenolol is first-line."),
+        NOWHERE: ("missing", "Made up."),
+    }
+    assert next(a for a in record.citations if a.source_id == AMLO).reason == reason
+    assert lookups == [[AMLO, RETIRED, NOWHERE]]  # check one: one query; no grounding call for it
+    assert [bool(r["body"].get("response_format")) for r in scripted_server.requests()] == [False]
+
+
+async def test_a_failed_answer_records_its_citations(remote: Engine, scripted_server, store: Store):
+    chunks = sc.text_chunks(f"{AMLO_CLAIM} [{AMLO}] And then the stream", finish=None)
+    scripted_server.play({"chat": [sc.stream(chunks, done=False)]})
+    err = (await collect(remote, "q"))[-1]
+    assert isinstance(err, ErrorEvent) and err.kind == "stream_cut"
+    record = await store.get_answer(err.audit_id)
+    assert record.outcome == "error"
+    assert unshown(record, "answer failed") == {AMLO: ("confirmed", AMLO_CLAIM)}
+
+
+async def test_a_cancelled_answer_records_its_citations(hippo_home, store, scripted_server):
+    settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home)
+    engine = await Engine.create(settings, store=store)
+    text = f"{AMLO_CLAIM} [{AMLO}] " + "word " * 400
+    scripted_server.play({"chat": [sc.stream(sc.text_chunks(text, size=8), delay=0.005)]})
+    streaming = asyncio.Event()
+
+    async def consume() -> None:
+        async for e in engine.ask("q"):
+            if isinstance(e, TextEvent) and "word" in e.delta:
+                streaming.set()
+
+    task = asyncio.create_task(consume())
+    await streaming.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await engine.close()
+    record = (await store.list_answers())[0]
+    assert record.outcome == "cancelled"
+    full = await store.get_answer(record.id)
+    [(check, claim)] = unshown(full, "answer cancelled").values()
+    assert full.citations[0].source_id == AMLO and check == "confirmed" and claim.startswith(AMLO_CLAIM)
+
+
+async def test_a_complete_answer_is_not_marked_unshown(offline: Engine, store: Store):
+    end = (await collect(offline, "What dose of amlodipine?"))[-1]
+    record = await store.get_answer(end.audit_id)
+    assert record.citations and all(a.shown and a.check_two == "grounded" for a in record.citations)
