@@ -8,6 +8,7 @@ verification in the background, so a new question never cancels the previous ver
 from __future__ import annotations
 
 import asyncio
+import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -186,16 +187,22 @@ class HippoApp(App[int]):
         if self.engine is None:
             self.status.set_phase("Opening the knowledge base…", short="Starting…", busy=True)
             self.prompt.disabled = True
-            self.run_worker(self._create_engine(), name="engine", exit_on_error=False)
+            # After the first frame: the app is on screen while the engine and the KB open.
+            self.call_after_refresh(
+                self.run_worker, self._create_engine(), name="engine", exit_on_error=False
+            )
         else:
             await self._engine_ready()
 
+    def _start_engine(self) -> None:
+        self.run_worker(self._create_engine(), name="engine", exit_on_error=False)
+
     async def _create_engine(self) -> None:
         try:
-            # Imported here: the engine pulls in the model client, which the first frame need not wait for.
-            from hippo_tui.engine import Engine
-
-            self.engine = await Engine.create(self.settings)
+            # Imported in a thread: the engine pulls in the model client (half a second of imports),
+            # which must neither delay the first frame nor freeze the spinner.
+            module = await asyncio.to_thread(importlib.import_module, "hippo_tui.engine")
+            self.engine = await module.Engine.create(self.settings)
         except Exception as e:
             self.status.set_phase(
                 f"✗ Engine unavailable: {one_line(str(e))}", short="✗ Engine unavailable", error=True
