@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import socket
 from pathlib import Path
@@ -9,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.cli import EXIT_MODEL, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_WITHDRAWN, main
+from hippo_tui.commands.ask import LiveStatus, answer
+from hippo_tui.config import Settings
 from hippo_tui.events import EndEvent, ErrorEvent, parse_event
 
 CASSETTES = Path(__file__).resolve().parents[1] / "hippo_tui" / "data" / "cassettes"
@@ -129,3 +133,77 @@ def test_the_command_in_its_own_process_against_a_real_server(hippo_home, script
     end = parse_event(proc.stdout.splitlines()[-1])
     assert isinstance(end, EndEvent) and end.text.endswith("once daily. [1]")
     assert end.backend == "openai-compatible" and end.model == "scripted"
+
+
+# -- the live status line on a terminal ----------------------------------------------------------
+
+
+class Log:
+    """stdout and stderr writing into one ordered log; stderr says it is a terminal when ``tty``."""
+
+    def __init__(self, tty: bool) -> None:
+        self.writes: list[tuple[str, str]] = []
+        self.out, self.err = self._Stream(self, "out", False), self._Stream(self, "err", tty)
+
+    class _Stream(io.StringIO):
+        def __init__(self, log: Log, name: str, tty: bool) -> None:
+            super().__init__()
+            self.log, self.name, self.tty = log, name, tty
+
+        def write(self, s: str) -> int:
+            if s:
+                self.log.writes.append((self.name, s))
+            return super().write(s)
+
+        def isatty(self) -> bool:
+            return self.tty
+
+
+def _ask(settings: Settings, question: str, log: Log) -> int:
+    return asyncio.run(answer(settings, question, as_json=False, out=log.out, err=log.err))
+
+
+def test_a_terminal_sees_a_live_status_cleared_before_the_answer(hippo_home, monkeypatch):
+    monkeypatch.setattr(LiveStatus, "REDRAW", 0.0)  # every count update drawn, however fast the stream
+    log = Log(tty=True)
+    question = "What is the blood pressure target for hypertension and how is a gout flare treated?"
+    settings = Settings(home=hippo_home, offline_tokens_per_second=0, retrieval_k=1)  # a mid-answer search
+    assert _ask(settings, question, log) == EXIT_OK
+    err = [s for name, s in log.writes if name == "err"]
+    lines = [s.removeprefix(LiveStatus.CLEAR) for s in err]
+    assert all(s.startswith(LiveStatus.CLEAR) for s in err)  # every draw replaces the line
+    assert lines[0].startswith("Searching the knowledge base for “What is the blood pressure")
+    assert "Writing the answer…" in lines
+    counts = [int(s.split()[1].replace(",", "")) for s in lines if s.startswith("Writing… ")]
+    assert counts and counts[-1] > 200
+    assert "Withdrawn while the assistant looks something up…" in lines  # the reset's note
+    assert lines[-2] == "Checking citations…" and lines[-1] == ""  # then cleared
+    first_out = next(i for i, (name, _) in enumerate(log.writes) if name == "out")
+    assert all(name == "out" for name, _ in log.writes[first_out:])  # cleared before the answer
+    assert "Colchicine is given as 500 micrograms" in log.out.getvalue()
+    assert all(len(s) <= 79 for s in lines)  # one line of an 80-column terminal (the fallback width)
+
+
+def test_not_a_terminal_gets_no_status(hippo_home):
+    log = Log(tty=False)
+    settings = Settings(home=hippo_home, offline_tokens_per_second=0)
+    assert _ask(settings, "What dose of amlodipine?", log) == EXIT_OK
+    assert log.err.getvalue() == "" and "5 mg once daily" in log.out.getvalue()
+
+
+def test_json_mode_on_a_terminal_gets_no_status(hippo_home):
+    log = Log(tty=True)
+    settings = Settings(home=hippo_home, offline_tokens_per_second=0)
+    assert (
+        asyncio.run(answer(settings, "What dose of amlodipine?", as_json=True, out=log.out, err=log.err)) == 0
+    )
+    assert log.err.getvalue() == ""
+
+
+def test_a_withdrawn_answer_clears_the_status_before_the_note(hippo_home):
+    log = Log(tty=True)
+    settings = Settings(home=hippo_home, replay=CASSETTES / "safety-trip.jsonl", replay_speed=0)
+    assert _ask(settings, "What dose of amlodipine should my patient start on?", log) == EXIT_WITHDRAWN
+    err = log.err.getvalue()
+    assert "Withdrawn: the answer matched the safety rule “mrn”." in err and err.endswith(LiveStatus.CLEAR)
+    assert log.writes[-1][0] == "out" and "safety rule" in log.out.getvalue()

@@ -1,7 +1,9 @@
 """`hippo-tui ask "QUESTION"`: one answer, headless.
 
 Human-readable by default: the answer, its numbered citations with titles, and a one-line verification
-summary. ``--json`` prints every event as one JSON line (``events.to_json``); the last line is ``end`` or
+summary. While the answer is being made, a terminal on stderr shows one live status line (searching, writing,
+a withdrawal's note, checking citations), cleared before the answer is printed; a pipe or a log gets none of
+it. ``--json`` prints every event as one JSON line (``events.to_json``); the last line is ``end`` or
 ``error``. Exit codes are the ones in ``hippo_tui.cli``.
 """
 
@@ -9,14 +11,28 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
+import os
 import sys
+import time
+from collections.abc import Callable
 from typing import TextIO
 
 from hippo_tui.backends import CassetteError
 from hippo_tui.backends.cassette import Cassette
 from hippo_tui.cli import EXIT_MODEL, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_WITHDRAWN, settings_from_args
 from hippo_tui.config import Settings
-from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent, VerificationSummary, to_json
+from hippo_tui.events import (
+    EndEvent,
+    ErrorEvent,
+    Event,
+    ResetEvent,
+    TextEvent,
+    ThinkingEvent,
+    VerificationSummary,
+    to_json,
+)
+from hippo_tui.safe_text import sanitize
 from hippo_tui.store import StoreError
 
 
@@ -45,6 +61,65 @@ def summary_line(v: VerificationSummary) -> str:
     return f"{line} {v.note}." if v.note else line
 
 
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no such method, or a closed stream
+        return False
+
+
+def _columns(stream: TextIO) -> int:
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):  # io.UnsupportedOperation is an OSError
+        return 80
+    return columns or 80  # a terminal that does not say its size reports 0
+
+
+class LiveStatus:
+    """One status line on a terminal, redrawn in place and cleared before the answer; silent otherwise."""
+
+    CLEAR = "\r\x1b[2K"  # back to the start of the line and erase it
+    REDRAW = 0.1  # seconds between redraws of the character count (phase changes draw at once)
+
+    def __init__(self, stream: TextIO, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.enabled = _isatty(stream)
+        self._clock = clock
+        self._chars = 0  # characters of the answer on screen so far (a reset takes its part back)
+        self._drawn = False
+        self._last = -math.inf
+
+    def show(self, event: Event) -> None:
+        if not self.enabled:
+            return
+        if isinstance(event, ThinkingEvent):
+            self._draw("Checking citations…" if event.phase == "checking" else event.text)
+        elif isinstance(event, TextEvent):
+            self._chars += len(event.display)
+            if self._clock() - self._last >= self.REDRAW:
+                self._draw(f"Writing… {self._chars:,} characters")
+        elif isinstance(event, ResetEvent):
+            self._chars = max(0, self._chars - len(event.withdrawn_display))
+            self._draw(event.note)
+
+    def clear(self) -> None:
+        if self._drawn:
+            self.stream.write(self.CLEAR)
+            self.stream.flush()
+            self._drawn = False
+
+    def _draw(self, text: str) -> None:
+        width = max(_columns(self.stream) - 1, 10)  # the last column would wrap on some terminals
+        line = " ".join(sanitize(text).split())
+        if len(line) > width:
+            line = line[: width - 1] + "…"
+        self.stream.write(self.CLEAR + line)
+        self.stream.flush()
+        self._drawn = True
+        self._last = self._clock()
+
+
 def _exit_code(event: EndEvent | ErrorEvent | None) -> int:
     if isinstance(event, EndEvent):
         return EXIT_OK if event.outcome == "complete" else EXIT_WITHDRAWN
@@ -68,15 +143,19 @@ async def answer(settings: Settings, question: str, *, as_json: bool, out: TextI
         return EXIT_USAGE
     last: EndEvent | ErrorEvent | None = None
     note = ""
+    status = LiveStatus(err)
     try:
         async for event in engine.ask(question):
             if as_json:
                 print(to_json(event), file=out, flush=True)
+            else:
+                status.show(event)
             if isinstance(event, ResetEvent) and event.reason == "safety":
                 note = event.note
             if isinstance(event, EndEvent | ErrorEvent):
                 last = event
     finally:
+        status.clear()  # before anything else is printed, whatever ended the answer
         await engine.close()
     if not as_json:
         _print_human(last, note, out, err)
