@@ -62,7 +62,8 @@ HIGH_CONTRAST = Theme(
     error="#ff5555",
     dark=True,
 )
-THEME_ALIASES = {"high-contrast": HIGH_CONTRAST.name, "ansi": "textual-ansi"}
+# "ansi" uses the terminal's own 16 colours (what a 16-colour terminal or a user's palette shows).
+THEME_ALIASES = {"high-contrast": HIGH_CONTRAST.name, "ansi": "ansi-dark"}
 
 PROMPT_FILE = "system_prompt.md"
 PLACEHOLDER = "Ask a question…"
@@ -142,10 +143,13 @@ class HippoApp(App[int]):
         self._conversation = 0
         self._asked = 0
         self.register_theme(HIGH_CONTRAST)
+        self._unknown_theme = ""
         if settings.theme:
             name = THEME_ALIASES.get(settings.theme, settings.theme)
             if name in self.available_themes:
                 self.theme = name
+            else:
+                self._unknown_theme = settings.theme
 
     # ------------------------------------------------------------------ layout
 
@@ -180,6 +184,9 @@ class HippoApp(App[int]):
         unknown = sorted(set(self.settings.keys) - set(keys))
         if unknown:
             self.notify(f"Unknown actions in settings.keys: {', '.join(unknown)}", severity="warning")
+        if self._unknown_theme:
+            names = ", ".join(["high-contrast", "ansi", *sorted(self.available_themes)])
+            self.notify(f"Unknown theme '{self._unknown_theme}'; one of: {names}", severity="warning")
         self.sidebar.audit_key = self._key_for("show_audit")
         self.status.sources_key = self._key_for("toggle_sidebar")
         await self.pane.clear("Ask a question below. Answers cite their sources; citations are checked.")

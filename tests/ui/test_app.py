@@ -441,6 +441,15 @@ async def test_high_contrast_theme_from_settings_and_palette(make_app):
         assert app.theme != "hippo-high-contrast"
 
 
+async def test_ansi_theme_alias_and_unknown_theme(make_app):
+    app = make_app(ScriptedEngine(answer_events()), theme="ansi")
+    async with app.run_test(size=(80, 24)):
+        assert app.theme == "ansi-dark"
+    app = make_app(ScriptedEngine(answer_events()), theme="no-such-theme")
+    async with app.run_test(size=(80, 24), notifications=True):
+        assert any("no-such-theme" in n.message for n in app._notifications)
+
+
 async def test_no_color_keeps_meaning_in_marks_and_words(make_app, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(ScriptedEngine(answer_events()))
