@@ -585,3 +585,28 @@ async def test_a_complete_answer_is_not_marked_unshown(offline: Engine, store: S
     end = (await collect(offline, "What dose of amlodipine?"))[-1]
     record = await store.get_answer(end.audit_id)
     assert record.citations and all(a.shown and a.check_two == "grounded" for a in record.citations)
+
+
+async def test_the_engine_joins_the_text_once_per_turn_not_per_delta(
+    remote: Engine, scripted_server, store: Store, monkeypatch
+):
+    """Reading the whole text after every delta is quadratic on a long answer: count the joins."""
+    from hippo_tui.guard import StreamGuard
+
+    reads = {"raw": 0, "released": 0}
+    for name in reads:
+        real = getattr(StreamGuard, name)
+
+        def counted(self, real=real, name=name):
+            reads[name] += 1
+            return real.fget(self)
+
+        monkeypatch.setattr(StreamGuard, name, property(counted))
+    text = f"{AMLO_CLAIM} [{AMLO}] " * 200
+    scripted_server.play(
+        {"chat": [sc.stream(sc.text_chunks(text, size=5))], "grounding": [sc.grounding({AMLO: True})]}
+    )
+    events = await collect(remote, "q")
+    deltas = sum(isinstance(e, TextEvent) for e in events)
+    assert deltas > 1000 and isinstance(events[-1], EndEvent) and events[-1].outcome == "complete"
+    assert reads["raw"] <= 2 and reads["released"] <= 2, reads
