@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -27,7 +28,7 @@ class SourceItem(Vertical):
         self._lines = lines
         self._snippet = snippet
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static(self._title, classes="title")
         for line in self._lines:
             yield Static(line, classes="body")
@@ -57,7 +58,7 @@ class SourcesPanel(VerticalScroll):
         self.previews: dict[str, SourcePreview] = {}
         self.audit_key = "f3"
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static("Sources", classes="heading")
         yield Static(Content("No sources yet."), classes="subheading")
 
