@@ -511,3 +511,20 @@ async def test_view_follows_new_text_until_the_reader_scrolls_up(make_app):
         await app.pane.add_turn("next")  # back at the bottom: follows again
         await pilot.pause()
         assert app.pane.scroll_y == app.pane.max_scroll_y
+
+
+async def test_answer_finishes_while_a_panel_is_open(make_app):
+    engine = ScriptedEngine(answer_events(), pause_after=4)
+    app = make_app(engine)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: len(app.event_log.entries) >= 4)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        engine.release()
+        await until(pilot, lambda: bool(app.turns))
+        assert app.turns[-1].outcome == "complete"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "1 of 3 citations verified" in app.status.phase
+        assert "✓ verified" in _sidebar_text(app)
