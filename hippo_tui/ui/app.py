@@ -601,14 +601,20 @@ class HippoApp(App[int]):
         as_json = fmt == "json"
         folder = self.settings.data_dir() / "exports"
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = folder / f"conversation-{stamp}.{'json' if as_json else 'md'}"
+        suffix = "json" if as_json else "md"
+        path = folder / f"conversation-{stamp}.{suffix}"
+        n = 1
+        while path.exists():  # two exports in the same second must not overwrite each other
+            n += 1
+            path = folder / f"conversation-{stamp}-{n}.{suffix}"
         try:
             folder.mkdir(parents=True, exist_ok=True)
             path.write_text(to_json(self.turns) if as_json else to_markdown(self.turns), encoding="utf-8")
         except OSError as e:
             self.notify(f"Could not write {path}: {e}", title="Export failed", severity="error")
             return
-        self.notify(f"Exported {len(self.turns)} answers to {path}", title="Exported")
+        count = len(self.turns)
+        self.notify(f"Exported {count} answer{'s' if count != 1 else ''} to {path}", title="Exported")
 
     async def on_unmount(self) -> None:
         if self.engine is not None:

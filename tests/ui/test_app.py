@@ -375,9 +375,11 @@ async def test_copy_and_export(make_app, settings):
         assert copied and "[1]" in copied[0] and "Cystitis in adults" in copied[0]
         await pilot.press("f8")
         app.action_export("json")
+        app.action_export("json")  # twice in the same second: a second file, not an overwrite
         exported = sorted((Path(settings.home) / "exports").iterdir())
-        assert {p.suffix for p in exported} == {".md", ".json"}
-        assert "Cystitis in adults" in exported[0].read_text()
+        assert sorted(p.suffix for p in exported) == [".json", ".json", ".md"]
+        markdown = next(p for p in exported if p.suffix == ".md")
+        assert "Cystitis in adults" in markdown.read_text()
 
 
 async def test_model_text_is_made_safe(make_app):
