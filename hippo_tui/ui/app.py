@@ -263,7 +263,9 @@ class HippoApp(App[int]):
             key = self._key_for(action)
             if key:
                 rows.append((key, title))
-        rows += [("ctrl+p", "Command palette (every action)"), ("ctrl+q", "Quit")]
+        # Shown the way the other keys are (``^p``), not as typed in a binding.
+        for key, title in (("ctrl+p", "Command palette (every action)"), ("ctrl+q", "Quit")):
+            rows.append((self.get_key_display(Binding(key, "noop")), title))
         return rows
 
     # ------------------------------------------------------------------ keys, footer, palette
