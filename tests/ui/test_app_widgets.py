@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.content import Content
+from textual.widgets import Static
 
-from hippo_tui.events import EndEvent, ResetEvent
+from hippo_tui.events import EndEvent, ResetEvent, SourcePreview
 from hippo_tui.ui.widgets.answer import SEGMENT_CHARS, AnswerPane, split_segments
+from hippo_tui.ui.widgets.safe import marked_line
+from hippo_tui.ui.widgets.sources import SourcesPanel
 from hippo_tui.ui.widgets.status import StatusBar
 
 PARA = "A paragraph about cystitis and its treatment, long enough to matter [·1].\n\n"
@@ -140,3 +144,57 @@ async def test_status_bar_sanitises_model_text():
         bar.set_phase("phase\x1b[2J")
         await pilot.pause()
         assert "\x1b" not in str(bar.render())
+
+
+# --- search-hit marks in snippets -----------------------------------------------------------------
+
+
+def test_marked_line_styles_matches_without_guillemets():
+    content = marked_line("For uncomplicated «cystitis» in «women»", style="bold")
+    assert content.plain == "For uncomplicated cystitis in women"
+    assert [(s.start, s.end, s.style) for s in content.spans] == [(18, 26, "bold"), (30, 35, "bold")]
+
+
+def test_marked_line_cut_counts_visible_text_and_closes_an_open_mark():
+    content = marked_line("a «cystitis» b", 6)
+    assert content.plain == "a cys…"
+    assert [(s.start, s.end) for s in content.spans] == [(2, 5)]
+    # A snippet cut mid-term by the store: the mark runs to the end, no guillemet is left.
+    open_mark = marked_line("treat «cysti")
+    assert open_mark.plain == "treat cysti" and [(s.start, s.end) for s in open_mark.spans] == [(6, 11)]
+
+
+def test_marked_line_never_reads_markup_and_sanitises():
+    content = marked_line("[bold]x[/] «y»\x1b[31m")
+    assert content.plain.startswith("[bold]x[/] y")
+    assert "\x1b" not in content.plain
+    assert [(s.start, s.end) for s in content.spans] == [(11, 12)]
+
+
+class SidebarHost(App[None]):
+    def compose(self) -> ComposeResult:
+        yield SourcesPanel(id="sidebar")
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+async def test_sidebar_snippets_show_marks_as_emphasis(no_color, monkeypatch):
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    else:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    app = SidebarHost()
+    async with app.run_test(size=(60, 20)) as pilot:
+        panel = app.query_one(SourcesPanel)
+        preview = SourcePreview(id="a", title="Cystitis", snippet="For «cystitis» in adults")
+        await panel.add_previews([preview])
+        await pilot.pause()
+        snippet = panel.query_one(".snippet", Static)
+        content = snippet.visual
+        assert isinstance(content, Content)
+        assert content.plain == "“For cystitis in adults”"
+        styles = {content.plain[s.start : s.end]: str(s.style) for s in content.spans}
+        assert "bold" in styles["cystitis"] and "underline" in styles["cystitis"]
+        assert ("reverse" in styles["cystitis"]) is no_color
+        # What reaches the screen: the term without guillemets.
+        rendered = "".join(s.text for s in snippet.render_line(0))
+        assert "cystitis" in rendered and "«" not in rendered

@@ -7,12 +7,20 @@ and images disabled so a link shows its URL instead of hiding it behind its labe
 
 from __future__ import annotations
 
+import re
+
 from markdown_it import MarkdownIt
-from textual.content import Content
+from textual.content import Content, Span
 
 from hippo_tui.safe_text import sanitize
 
-__all__ = ["markdown_parser", "one_line", "safe", "safe_content", "sanitize"]
+__all__ = ["MARK_STYLE", "markdown_parser", "marked_line", "one_line", "safe", "safe_content", "sanitize"]
+
+# The store wraps matched search terms in « and » (models.SearchHit.snippet). A missing » (a snippet cut
+# mid-term) closes at the end of the text.
+_MARKED = re.compile(r"«([^«»]*)(?:»|$)")
+# Text styles, not colours: a match stays visible in 16 colours, a high-contrast theme and NO_COLOR.
+MARK_STYLE = "bold underline"
 
 
 def safe(text: str) -> str:
@@ -26,6 +34,35 @@ def one_line(text: str, limit: int | None = None) -> str:
     if limit is not None and len(flat) > limit:
         return flat[: max(0, limit - 1)] + "…"
     return flat
+
+
+def marked_line(text: str, limit: int | None = None, *, style: str = MARK_STYLE) -> Content:
+    """A search snippet on one line with its « » marks drawn as ``style`` spans, without the guillemets.
+
+    Sanitised like ``one_line``; ``limit`` counts the visible characters, so a cut never splits a mark's
+    guillemets from its text. Never parsed as markup.
+    """
+    flat = " ".join(sanitize(text).split())
+    plain: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    at = 0
+    for match in _MARKED.finditer(flat):
+        plain.append(flat[pos : match.start()])
+        at += match.start() - pos
+        term = match.group(1)
+        if term:
+            spans.append((at, at + len(term)))
+        plain.append(term)
+        at += len(term)
+        pos = match.end()
+    plain.append(flat[pos:].replace("»", ""))
+    visible = "".join(plain)
+    if limit is not None and len(visible) > limit:
+        visible = visible[: max(0, limit - 1)] + "…"
+        end = len(visible) - 1
+        spans = [(a, min(b, end)) for a, b in spans if a < end]
+    return Content(visible, spans=[Span(a, b, style) for a, b in spans if b > a])
 
 
 def safe_content(text: str, style: str = "") -> Content:

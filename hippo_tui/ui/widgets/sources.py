@@ -8,7 +8,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from hippo_tui.events import EndEvent, SourcePreview
-from hippo_tui.ui.widgets.safe import one_line
+from hippo_tui.ui.widgets.safe import MARK_STYLE, marked_line, one_line
 
 
 class SourceItem(Vertical):
@@ -33,7 +33,10 @@ class SourceItem(Vertical):
         for line in self._lines:
             yield Static(line, classes="body")
         if self._snippet:
-            yield Static(Content(f"“{one_line(self._snippet, 110)}”"), classes="snippet")
+            # Without colour the muted italic snippet looks like any text: reverse makes a match stand out.
+            style = f"{MARK_STYLE} reverse" if self.app.no_color else MARK_STYLE
+            snippet = marked_line(self._snippet, 110, style=style)
+            yield Static(Content("“") + snippet + Content("”"), classes="snippet")
 
 
 class SourcesPanel(VerticalScroll):
