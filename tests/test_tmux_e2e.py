@@ -69,7 +69,8 @@ def start(tmp_path) -> Iterator[Callable[..., Terminal]]:
         subprocess.run([*cmd, "-x", str(width), "-y", str(height), str(EXE)], env=env, check=True)
         term = Terminal(name, socket)
         started.append(term)
-        term.wait_for(lambda s: "Ready" in s, "the app to be ready")
+        # The first frame, not "Ready": keys typed while the engine opens must not be lost.
+        term.wait_for(lambda s: "Ask a question" in s, "the first frame")
         return term
 
     yield _start

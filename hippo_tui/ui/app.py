@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -67,6 +67,9 @@ THEME_ALIASES = {"high-contrast": HIGH_CONTRAST.name, "ansi": "ansi-dark"}
 
 PROMPT_FILE = "system_prompt.md"
 PLACEHOLDER = "Ask a question…"
+QUEUED = "Starting… your question will be asked when the knowledge base is open"
+
+EngineFactory = Callable[[Settings], Awaitable[Any]]
 # Errors the model/endpoint switcher can fix, so the notification points at it too.
 SWITCHABLE_ERRORS = {"connection", "auth", "not_found", "rate_limit", "server"}
 
@@ -130,10 +133,21 @@ class HippoApp(App[int]):
         ("toggle_contrast", "Toggle high-contrast theme", "Switch between the default and high contrast"),
     ]
 
-    def __init__(self, settings: Settings, *, engine: Any = None, animate: bool = True) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        engine: Any = None,
+        animate: bool = True,
+        engine_factory: EngineFactory | None = None,
+    ) -> None:
+        """``engine_factory`` opens the engine after the first frame when ``engine`` is None
+        (default: ``hippo_tui.engine.Engine.create``)."""
         super().__init__()
         self.settings = settings
         self.engine: Any = engine
+        self._engine_factory = engine_factory
+        self._queued: str | None = None  # asked before the engine was ready: asked once it is
         self.animate = animate
         self.event_log = EventLog()
         self.turns: list[Turn] = []
@@ -192,8 +206,8 @@ class HippoApp(App[int]):
         await self.pane.clear("Ask a question below. Answers cite their sources; citations are checked.")
         self.prompt.focus()
         if self.engine is None:
+            # The prompt stays enabled: what is typed now is kept, and a question is queued (see _queue).
             self.status.set_phase("Opening the knowledge base…", short="Starting…", busy=True)
-            self.prompt.disabled = True
             # After the first frame: the app is on screen while the engine and the KB open.
             self.call_after_refresh(
                 self.run_worker, self._create_engine(), name="engine", exit_on_error=False
@@ -208,9 +222,13 @@ class HippoApp(App[int]):
         try:
             # Imported in a thread: the engine pulls in the model client (half a second of imports),
             # which must neither delay the first frame nor freeze the spinner.
-            module = await asyncio.to_thread(importlib.import_module, "hippo_tui.engine")
-            self.engine = await module.Engine.create(self.settings)
+            if self._engine_factory is not None:
+                self.engine = await self._engine_factory(self.settings)
+            else:
+                module = await asyncio.to_thread(importlib.import_module, "hippo_tui.engine")
+                self.engine = await module.Engine.create(self.settings)
         except Exception as e:
+            self._unqueue()
             self.status.set_phase(
                 f"✗ Engine unavailable: {one_line(str(e))}", short="✗ Engine unavailable", error=True
             )
@@ -228,7 +246,32 @@ class HippoApp(App[int]):
         await self._refresh_info()
         self.status.set_phase("Ready", short="Ready")
         self.prompt.disabled = False
-        self.prompt.focus()
+        if self.prompt.placeholder == QUEUED:
+            self.prompt.placeholder = PLACEHOLDER
+        if self.screen is self.screen_stack[0]:
+            self.prompt.focus()
+        question, self._queued = self._queued, None
+        if question is not None:
+            await self.ask(question)
+
+    def _queue(self, question: str) -> None:
+        """Enter before the engine is open: keep the question and ask it once the engine is ready."""
+        if self._queued is not None:
+            self.notify(f"Still starting: “{one_line(self._queued, 60)}” is waiting to be asked.")
+            return
+        self._queued = question
+        self.prompt.remember(question)
+        self.prompt.value = ""
+        self.prompt.placeholder = QUEUED
+        self.status.set_phase(QUEUED, short="Starting… (queued)", busy=True)
+
+    def _unqueue(self) -> None:
+        """The engine could not open: a waiting question goes back into the prompt."""
+        question, self._queued = self._queued, None
+        self.prompt.placeholder = PLACEHOLDER
+        if question is not None and not self.prompt.value:
+            self.prompt.value = question
+            self.prompt.cursor_position = len(question)
 
     async def _refresh_info(self) -> None:
         engine = self.engine
@@ -300,7 +343,7 @@ class HippoApp(App[int]):
             self.notify("An answer is still being written: wait for it, or press Esc to cancel it.")
             return
         if self.engine is None:
-            self.notify("The engine is not ready yet.", severity="warning")
+            self._queue(question)
             return
         self.prompt.remember(question)
         self.prompt.value = ""

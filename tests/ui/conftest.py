@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,8 +21,8 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
 
 @pytest.fixture
 def make_app(settings: Settings) -> Callable[..., HippoApp]:
-    def make(engine: object = None, **overrides: object) -> HippoApp:
+    def make(engine: object = None, engine_factory: Any = None, **overrides: object) -> HippoApp:
         s = settings.model_copy(update=overrides) if overrides else settings
-        return HippoApp(s, engine=engine, animate=False)
+        return HippoApp(s, engine=engine, animate=False, engine_factory=engine_factory)
 
     return make
