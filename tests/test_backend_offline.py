@@ -202,3 +202,30 @@ async def test_unknown_routes_and_bad_requests_are_http_errors():
         await c.chat.completions.create(model="offline", messages=[{"role": "user", "content": "q"}])
     with pytest.raises(openai.NotFoundError):
         await c.embeddings.create(model="offline", input="x")
+
+
+async def test_a_bug_in_the_offline_model_is_a_server_error_that_says_so(monkeypatch):
+    def broken(*args, **kwargs):
+        raise TypeError("bad part")
+
+    monkeypatch.setattr(extractive, "answer", broken)
+    with pytest.raises(openai.InternalServerError, match="the offline model failed: TypeError: bad part"):
+        await (
+            client()
+            .with_options(max_retries=0)
+            .chat.completions.create(
+                model="offline", messages=[{"role": "user", "content": "q"}], stream=True
+            )
+        )
+
+
+def test_a_follow_up_question_inherits_the_subject_of_the_one_before():
+    src = Src(A, "Hypertension drugs", "Amlodipine is commonly started at 5 mg once daily. Diet matters too.")
+    msgs = messages("and how often is it taken?", src, OTITIS)
+    msgs[1:1] = [
+        {"role": "user", "content": "What dose of amlodipine?"},
+        {"role": "assistant", "content": "…"},
+    ]
+    reply = extractive.answer(msgs, tools=["search_kb"])
+    assert reply.search is None and {sid for _, sid in reply.sentences} == {A}
+    assert extractive.parts_of("and how often is it taken?", ["What dose of amlodipine?"])[0].subject

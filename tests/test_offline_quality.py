@@ -305,3 +305,28 @@ def test_hippo_tui_ask_prints_the_answer_and_its_one_source(hippo_home: Path, ca
     assert "NSAIDs such as ibuprofen" in answer and "heart failure" not in answer.lower()
     assert citations == "[1] Interaction: warfarin and NSAIDs"
     assert summary.startswith("Verification: 1 cited, 1 confirmed, 1 grounded")
+
+
+CONVERSATION = [
+    ("How do I treat cystitis?", "Uncomplicated cystitis in non-pregnant women", "nitrofurantoin 100 mg"),
+    ("What about in pregnancy?", "Urinary tract infection in pregnancy", "Trimethoprim should be avoided"),
+    ("And in men?", "Lower urinary tract infection in men", "7-day course of antibiotic"),
+    (
+        "What is the dose of apixaban in AF?",
+        "DOACs: apixaban dosing in atrial fibrillation",
+        "5 mg twice daily",
+    ),
+    ("When should it be reduced?", "DOACs: apixaban dosing in atrial fibrillation", "2.5 mg twice daily"),
+]
+
+
+async def test_follow_up_questions_keep_the_subject_of_the_conversation(hippo_home: Path, store: Store):
+    # One engine: each question goes to the model with the conversation so far, as in the app.
+    engine = await Engine.create(Settings(home=hippo_home, offline_tokens_per_second=0), store=store)
+    try:
+        for question, title, fact in CONVERSATION:
+            end = _end([e async for e in engine.ask(question)])
+            assert [c.title for c in end.citations] == [title], (question, end.text)
+            assert fact in end.text and "does not cover" not in end.text
+    finally:
+        await engine.close()

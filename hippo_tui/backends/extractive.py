@@ -43,6 +43,7 @@ __all__ = ["Reply", "answer", "content_words", "judge", "quantities", "question_
 
 COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
 MAX_SENTENCES = 4  # per question part, from its main source
+INHERITED = 0.5  # a follow-on's inherited subject helps choose its source but need not all be in it
 ASPECT_WEIGHT = 0.35  # facets and numbers choose among a subject's sentences; subjects choose the source
 UNANSWERED = 0.6  # a source with no dose for a dose question (no duration for "how long") counts for less
 ANSWER_TYPES = frozenset({"dose", "long"})  # what sentence_words derives from quantities
@@ -59,9 +60,13 @@ FACETS = frozenset(
     normal(stem(w))
     for w in """dose dosage dosing long duration often frequency first line second choice treatment treat treated
     managed management option options alternative alternatives monitor monitoring target targets side effect
-    effects interval maximum course route refer referral review stop stopping start starting daily frequently""".split()
+    effects interval maximum course route refer referral review stop stopping start starting daily frequently
+    reduce reduced increase increased change work""".split()
 )
-_FOLLOW_ON = re.compile(r"^(?:what|how)\s+about\b|\b(?:it|its|they|them|this|that|these|those)\b", re.I)
+# "…, and what about children?", "And in men?": always about the subject before; so is a part with a pronoun
+# ("when should it be reduced?"), mostly.
+_CONTINUES = re.compile(r"^(?:and|but|also|or|(?:what|how)\s+about)\b", re.I)
+_PRONOUN = re.compile(r"\b(?:it|its|they|them|this|that|these|those)\b", re.I)
 # A sentence opening like this continues the one before it.
 _REFERS = re.compile(
     r"^(?:this|these|that|those|it|its|they|their|such|both|either|alternatively|otherwise|then|however|"
@@ -69,6 +74,8 @@ _REFERS = re.compile(
     re.I,
 )
 _HEAD = re.compile(r"^(the|a|an)\s+([a-z0-9]+)", re.I)
+# "Avoid the combination …", "Give this dose …": a definite thing named in a sentence's first words.
+_NAMED = re.compile(r"^(?:[a-z]+\s+){0,2}(?:the|this|these|such|that)\s+([a-z]+)", re.I)
 _DEFINITE = frozenset(
     stem(w) for w in "dose combination drug vaccine score course same other treatment".split()
 )
@@ -103,12 +110,13 @@ def _refers_back(sentence: str, previous: str | None, topic: frozenset[str]) -> 
         return False
     if _REFERS.match(sentence):
         return True
+    named = _NAMED.match(sentence)
+    if named and stem(named.group(1).lower()) in _DEFINITE:  # "The dose is …", "Avoid the combination …"
+        return True
     m = _HEAD.match(sentence)
     if not m:
         return False
     head = stem(m.group(2).lower())
-    if m.group(1).lower() == "the" and head in _DEFINITE:  # "The dose is …"
-        return True
     # "A score of 0 …" after the sentence that introduced the score ("A tetanus-prone wound" names the topic).
     return head not in topic and head in content_words(previous)
 
@@ -131,23 +139,52 @@ class Part:
     want: set[str]
     own: set[str]
     subject: str | None = None  # the earlier part a follow-on inherits its subject from
+    inherited: frozenset[str] = (
+        frozenset()
+    )  # the subject's words (context for choosing a source, not required)
 
     @property
     def label(self) -> str:
-        return f"{self.text} ({self.subject})" if self.subject else self.text
+        return f"“{self.text}” (for “{self.subject}”)" if self.subject else f"“{self.text}”"
 
     def query(self) -> str:
         return _query(f"{self.subject} {self.text}" if self.subject else self.text)
 
 
-def parts_of(question: str) -> list[Part]:
+def _follows_on(text: str, *, same_question: bool) -> bool:
+    words = content_words(text)
+    if words <= FACETS or _CONTINUES.match(text):
+        return True
+    if not _PRONOUN.search(text):
+        return False
+    # Within one question "they" is whoever the question is about; a new question with a pronoun and
+    # subjects of its own ("Is it safe to give naproxen with warfarin?") may be about something new.
+    return same_question or len({w for w in words if w not in FACETS and not generic(w)}) <= 2
+
+
+def _subject_of(parts: Sequence[Part]) -> Part | None:
+    """What a follow-on to these parts is about: the last part with a subject of its own, or the one inherited."""
+    for p in reversed(parts):
+        if p.subject is None:
+            return p
+    if parts and parts[-1].subject is not None:
+        return Part(parts[-1].subject, set(parts[-1].inherited), set(parts[-1].inherited))
+    return None
+
+
+def parts_of(question: str, earlier: Sequence[str] = ()) -> list[Part]:
+    """The question's parts. A follow-on part takes the subject of the part before it, or, when it is the
+    first, of the question asked before this one (``earlier``: the conversation's questions, oldest first)."""
     out: list[Part] = []
-    main: Part | None = None
-    for text in question_parts(question):
+    main = _subject_of(parts_of(earlier[-1], earlier[:-1])) if earlier else None
+    for i, text in enumerate(question_parts(question)):
         own = part_words(text)
-        words = content_words(text)
-        if main is not None and (words <= FACETS or _FOLLOW_ON.search(text)):
-            out.append(Part(text, own | main.want, own, subject=main.text))
+        if main is not None and _follows_on(text, same_question=i > 0):
+            inherited = frozenset(main.want - own)
+            # "And how often is it taken?" asks nothing of its own the sources could show: the subject it is.
+            out.append(
+                Part(text, own | inherited, own or set(inherited), subject=main.text, inherited=inherited)
+            )
             continue
         main = Part(text, own, own)
         out.append(main)
@@ -161,17 +198,18 @@ class Context:
     question: str
     sources: list[Source]
     searched: list[str] = field(default_factory=list)  # queries it already sent to search_kb
+    earlier: list[str] = field(default_factory=list)  # the conversation's questions before this one
     idf: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def from_messages(cls, messages: Sequence[Mapping[str, Any]]) -> Context:
-        question = ""
+        asked: list[str] = []
         sources: dict[str, Source] = {}
         searched: list[str] = []
         for m in messages:
             role, content = m.get("role"), _text(m.get("content"))
             if role == "user":
-                question = content
+                asked.append(content)
             elif role in ("system", "tool"):
                 for sid, title, excerpt in parse_sources(content):
                     if sid not in sources:
@@ -192,7 +230,8 @@ class Context:
             for w in s.words:
                 df[w] = df.get(w, 0) + 1
         idf = {w: math.log(1 + n / d) for w, d in df.items()}
-        return cls(question=question, sources=list(sources.values()), searched=searched, idf=idf)
+        question = asked[-1] if asked else ""
+        return cls(question, list(sources.values()), searched=searched, idf=idf, earlier=asked[-4:-1])
 
     def weight(self, w: str) -> float:
         # Words no source uses weigh the most: a part about them is not covered.
@@ -201,12 +240,15 @@ class Context:
     def _mass(self, ws: Iterable[str]) -> float:
         return sum(self.weight(w) for w in ws)
 
-    def _source_mass(self, ws: Iterable[str]) -> float:
-        return sum(self.weight(w) * (ASPECT_WEIGHT if _aspect(w) else 1.0) for w in ws)
+    def _source_mass(self, ws: Iterable[str], inherited: frozenset[str] = frozenset()) -> float:
+        return sum(
+            self.weight(w) * (ASPECT_WEIGHT if _aspect(w) else 1.0) * (INHERITED if w in inherited else 1.0)
+            for w in ws
+        )
 
     def rank_sources(self, part: Part, among: Sequence[Source] | None = None) -> list[tuple[float, Source]]:
         """Sources that touch the part's own words, by coverage of the part (retrieval rank breaks near-ties)."""
-        total = self._source_mass(part.want) or 1.0
+        total = self._source_mass(part.want, part.inherited) or 1.0
         subjects = {w for w in part.want if not _aspect(w)}
         needs = part.want & ANSWER_TYPES
         scored = []
@@ -216,7 +258,7 @@ class Context:
                 continue
             if contradicts(comparators(part.text), _directions(s)):
                 continue
-            coverage = self._source_mass(hit) / total
+            coverage = self._source_mass(hit, part.inherited) / total
             if needs and not needs & s.words:
                 coverage *= UNANSWERED
             scored.append((coverage - RANK_PENALTY * s.rank, coverage, s))
@@ -259,7 +301,7 @@ class Context:
         anchor = source.sentences[best].words
         # A question about the source's whole topic ("How do I treat a UTI in pregnancy?") takes all of it;
         # a narrower one ("What dose of amlodipine?") only the sentences that share its words.
-        whole = {w for w in part.want if not generic(w) and w not in FACETS} <= source.topic
+        whole = {w for w in part.own if not generic(w) and w not in FACETS} <= source.topic
         support = []
         for i in usable:
             if i in chosen:
@@ -318,7 +360,7 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     # What the main source leaves out of the part's own words, a second source may cover.
     missing = {w for w in part.own - main.words if not generic(w) and w not in FACETS}
     if missing and ctx._mass(missing) >= SECOND_SOURCE_SHARE * ctx._mass(part.want):
-        rest = Part(part.text, part.want, missing, part.subject)
+        rest = Part(part.text, part.want, missing, part.subject, part.inherited)
         for coverage, other in ctx.rank_sources(rest, [s for _, s in ranked[1:]]):
             if coverage >= COVERED:
                 picked += [(s.text, other.id) for s in ctx.sentences_for(rest, other, 2)]
@@ -332,7 +374,7 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
     out: list[tuple[str, str | None]] = []
     used: set[tuple[str, str]] = set()
     uncovered: list[Part] = []
-    for part in parts_of(ctx.question):
+    for part in parts_of(ctx.question, ctx.earlier):
         picked = _answer_part(ctx, part, used)
         if picked is None:
             uncovered.append(part)
@@ -343,7 +385,7 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
         if can_search and not ctx.was_searched(part):
             return Reply(out, search=part.query())
     for part in uncovered:
-        out.append((f"The knowledge base I was given does not cover “{part.label.strip()}”.", None))
+        out.append((f"The knowledge base I was given does not cover {part.label}.", None))
     if not out:
         out.append(("I could not find anything about this in the knowledge base.", None))
     return Reply(out)

@@ -21,7 +21,7 @@ STOP = frozenset(
     using patient patients adult adults often much many give given take taken need needed
     happen happens old safe ok okay fine someone somebody person people""".split()
 )
-# Abbreviations a clinician types for what a source spells out.
+# Abbreviations (and a few terms) a clinician types for what a source spells out.
 ABBREVIATIONS = {
     "uti": "urinary tract infection",
     "utis": "urinary tract infection",
@@ -40,6 +40,7 @@ ABBREVIATIONS = {
     "nrt": "nicotine replacement therapy",
     "abx": "antibiotic",
     "dvt": "deep vein thrombosis",
+    "cystitis": "cystitis urinary tract infection",  # a lower urinary tract infection, as sources also say
     "pe": "pulmonary embolism",
 }
 # Question words that mean what a source says in other words (after stemming).

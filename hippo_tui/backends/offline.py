@@ -62,13 +62,18 @@ class OfflineTransport(httpx.AsyncBaseTransport):
         except json.JSONDecodeError:
             return httpx.Response(400, json=sse.error_body("request body is not JSON"))
         messages = body.get("messages") or []
-        if body.get("response_format"):
-            return self._grounding(messages)
-        if not body.get("stream"):
-            return httpx.Response(400, json=sse.error_body("the offline model only streams answers"))
-        tools = [t.get("function", {}).get("name", "") for t in body.get("tools") or []]
-        self._calls += 1
-        frames = [sse.frame(c) for c in self.turn_chunks(messages, tools, call=self._calls)]
+        try:
+            if body.get("response_format"):
+                return self._grounding(messages)
+            if not body.get("stream"):
+                return httpx.Response(400, json=sse.error_body("the offline model only streams answers"))
+            tools = [t.get("function", {}).get("name", "") for t in body.get("tools") or []]
+            self._calls += 1
+            frames = [sse.frame(c) for c in self.turn_chunks(messages, tools, call=self._calls)]
+        except Exception as e:  # a bug in the offline model: say so, not "cannot connect"
+            return httpx.Response(
+                500, json=sse.error_body(f"the offline model failed: {type(e).__name__}: {e}")
+            )
         frames.append(sse.frame(sse.DONE))
         return httpx.Response(
             200,
