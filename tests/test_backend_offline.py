@@ -8,6 +8,8 @@ import json
 import httpx
 import openai
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hippo_tui.backends import extractive
 from hippo_tui.backends.chat import TextDelta, TurnEnd, stream_turn
@@ -229,3 +231,26 @@ def test_a_follow_up_question_inherits_the_subject_of_the_one_before():
     reply = extractive.answer(msgs, tools=["search_kb"])
     assert reply.search is None and {sid for _, sid in reply.sentences} == {A}
     assert extractive.parts_of("and how often is it taken?", ["What dose of amlodipine?"])[0].subject
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    question=st.lists(
+        st.sampled_from(list("abc -?,.;'\n0123456789"))
+        | st.sampled_from(
+            ["amlodipine", "dose", " and what", " it", " over", " under", "first-line", "[", " uti"]
+        ),
+        max_size=30,
+    ).map("".join),
+    earlier=st.lists(st.sampled_from(["What dose of amlodipine?", "", "it?", "and how long?"]), max_size=3),
+)
+def test_the_answerer_never_fails_and_cites_only_sources_it_was_given(question, earlier):
+    history = [
+        m for q in earlier for m in ({"role": "user", "content": q}, {"role": "assistant", "content": "x"})
+    ]
+    msgs = messages(question, AMLO, OTITIS)
+    msgs[1:1] = history
+    for tools in ([], ["search_kb"]):
+        reply = extractive.answer(msgs, tools=tools)
+        assert reply.sentences or reply.search
+        assert {sid for _, sid in reply.sentences} <= {A, B, None}
