@@ -3,10 +3,13 @@
 The answerer reads the sources in its context (the same ``<source>`` blocks a real model gets, in the order
 retrieval ranked them), splits the question into parts and answers each part from the source that covers it
 best: that source's best sentence plus the sentences of the same source that share its topic, in source order,
-each cited with the source's id. A sentence that refers back ("A score of 0 …", "The dose is …") never goes
-out without the sentence it refers to. A short follow-on part ("… and what dose?") inherits the subject of the
-part before it. A part no source covers makes it call ``search_kb`` (once per part), as a real model would;
-after the search, a part still uncovered is said to be uncovered, never invented.
+each cited with the source's id; a second source joins only for a subject the first does not mention ("dose of
+paracetamol and ibuprofen"). Subjects (drugs, conditions) choose the source; facets ("dose", "how long") and
+numbers choose among its sentences, and a dose question wants a sentence with a dose in it. A sentence that
+refers back ("A score of 0 …", "The dose is …") never goes out without the sentence it refers to. A follow-on
+part ("… and what dose?", or a next question "And in men?") inherits the subject of the part or question before
+it. A part no source covers makes it call ``search_kb`` (once per part), as a real model would; after the
+search, a part still uncovered is said to be uncovered, never invented.
 
 The judge passes a source when one of its claims shares enough content words with a sentence of the excerpt,
 every number / dose / unit in the claim appears in the excerpt, and the claim and that sentence agree on
@@ -99,10 +102,7 @@ class Source:
     rank: int  # order of first appearance: retrieval rank, then search results in the order they came
     topic: frozenset[str]  # the title's content words
     sentences: tuple[Sentence, ...]
-
-    @property
-    def words(self) -> frozenset[str]:
-        return self.topic.union(*(s.words for s in self.sentences))
+    words: frozenset[str]  # the title's and every sentence's
 
 
 def _refers_back(sentence: str, previous: str | None, topic: frozenset[str]) -> bool:
@@ -128,7 +128,7 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
         Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic))
         for i, t in enumerate(texts)
     )
-    return Source(sid, rank, topic, sentences)
+    return Source(sid, rank, topic, sentences, topic.union(*(s.words for s in sentences)))
 
 
 @dataclass
