@@ -10,6 +10,7 @@ import pytest
 
 from hippo_tui.config import Settings
 from hippo_tui.ui.app import HippoApp
+from hippo_tui.ui.recorded import Recording, record_sync
 
 
 @pytest.fixture
@@ -26,3 +27,10 @@ def make_app(settings: Settings) -> Callable[..., HippoApp]:
         return HippoApp(s, engine=engine, animate=False, engine_factory=engine_factory)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Recording]]:
+    """The real engine's events for the demo questions, and the data folder holding their audit records."""
+    home = tmp_path_factory.mktemp("recorded-home")
+    return home, record_sync(home)
