@@ -180,6 +180,21 @@ CASES = [
         ("Phenoxymethylpenicillin 500 mg four times daily for 5 to 10 days",),
     ),
     Case(
+        "What antibiotic for pyelonephritis?",
+        ("Acute pyelonephritis in adults",),
+        ("cefalexin 500 mg twice or three times daily for 7 to 10 days",),
+    ),
+    Case(
+        "What is the treatment for severe acute asthma?",
+        ("Acute asthma in adults: severity",),
+        ("prednisolone 40 to 50 mg daily for at least 5 days",),
+    ),
+    Case(
+        "Can I give ibuprofen to a child with chickenpox?",
+        ("Chickenpox in children",),
+        ("Do not give ibuprofen or other NSAIDs to children with chickenpox",),
+    ),
+    Case(
         "What is the treatment for B12 deficiency?",
         ("Vitamin B12 deficiency",),
         ("hydroxocobalamin 1 mg three times a week for 2 weeks",),

@@ -50,6 +50,10 @@ INHERITED = 0.5  # a follow-on's inherited subject helps choose its source but n
 ASPECT_WEIGHT = 0.35  # facets and numbers choose among a subject's sentences; subjects choose the source
 UNANSWERED = 0.6  # a source with no dose for a dose question (no duration for "how long") counts for less
 ANSWER_TYPES = frozenset({"dose", "long"})  # what sentence_words derives from quantities
+# Asking what to treat with is asking for a regimen: among a source's sentences, the one with a dose.
+TREATMENT = frozenset(
+    normal(stem(w)) for w in "treat antibiotic drug medicine medication therapy prescribe".split()
+)
 RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the one retrieval ranked higher
 SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
 
@@ -276,7 +280,7 @@ class Context:
         if not usable:
             return []
 
-        needs = part.want & ANSWER_TYPES
+        needs = part.want & ANSWER_TYPES | ({"dose"} if part.own & TREATMENT else set())
 
         def score(i: int) -> tuple[bool, float, float, int]:
             # A dose question is answered by a sentence with a dose in it, before any other.

@@ -60,6 +60,7 @@ SYNONYMS = {
     "vaccinat": "vaccine",
     "prevention": "prevent",
     "preventive": "prevent",
+    "children": "child",
 }
 NEGATION = frozenset(
     "not no never without avoid avoided don't doesn't shouldn't mustn't cannot can't isn't aren't none neither "
