@@ -1,7 +1,10 @@
 """Write SVG screenshots of the app's key states: ``python -m hippo_tui.ui.screenshots OUTDIR``.
 
-Each state runs the real app headless on the scripted engine (deterministic events, frozen spinner),
-in a throwaway data folder, and saves ``app.export_screenshot()``.
+The screenshots show the real product: the real engine answers the demo questions first (offline backend,
+demo KB, two bundled cassettes; a counter for a clock), in a throwaway data folder; each state then runs
+the app headless on those recorded events (paused at a fixed event for mid-answer states), on the real
+store they were recorded into, with a frozen spinner, and saves ``app.export_screenshot()``. The server
+error is scripted: the offline backend has no server to fail.
 """
 
 from __future__ import annotations
@@ -15,86 +18,96 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from hippo_tui.config import Settings
 from hippo_tui.events import Event
 from hippo_tui.ui.app import HippoApp
-from hippo_tui.ui.scripted import (
-    QUESTION,
-    ScriptedEngine,
-    answer_events,
-    error_events,
-    play,
-    reset_events,
-    safety_events,
-    until,
-)
+from hippo_tui.ui.recorded import Recording, demo_settings, record_sync, replay_factory
+from hippo_tui.ui.scripted import QUESTION, ScriptedEngine, error_events, play, until
 
 
 @dataclass(frozen=True)
 class Shot:
     name: str
     size: tuple[int, int]
-    events: Callable[[], list[Event]]
-    pause_after: int | None = None  # stop the answer after this many events (None: play to the end)
+    demo: str  # a recorded demo (recorded.DEMOS), or "" for the scripted server error
+    pause: Callable[[list[Event]], int] | None = None  # stop after this many events (None: to the end)
     ask: bool = True
     keys: tuple[str, ...] = ()  # pressed once the answer is where it should be
     title: str = ""
 
 
+def _index(events: list[Event], match: Callable[[Event], bool]) -> int:
+    return next(i for i, e in enumerate(events) if match(e))
+
+
+def _streaming(events: list[Event]) -> int:
+    return _index(events, lambda e: "[·" in getattr(e, "display", "")) + 8
+
+
 def _checking(events: list[Event]) -> int:
-    return next(i for i, e in enumerate(events) if getattr(e, "phase", "") == "checking") + 1
+    return _index(events, lambda e: getattr(e, "phase", "") == "checking") + 1
+
+
+def _after_reset(events: list[Event]) -> int:
+    return _index(events, lambda e: e.type == "reset") + 6
 
 
 SHOTS = [
-    Shot("idle-80x24", (80, 24), answer_events, ask=False, title="Ready for a question"),
-    Shot(
-        "streaming-80x24", (80, 24), answer_events, pause_after=6, title="Streaming, pending citation numbers"
-    ),
-    Shot(
-        "checking-80x24",
-        (80, 24),
-        answer_events,
-        pause_after=_checking(answer_events()),
-        title="Checking citations",
-    ),
-    Shot("verified-120x34", (120, 34), answer_events, title="Verified answer with its sources"),
-    Shot("verified-80x24", (80, 24), answer_events, title="Verified answer, 80 columns"),
-    Shot("verified-40x20", (40, 20), answer_events, title="Verified answer, 40 columns"),
+    Shot("idle-80x24", (80, 24), "verified", ask=False, title="Ready for a question"),
+    Shot("streaming-80x24", (80, 24), "verified", _streaming, title="Streaming, pending citation numbers"),
+    Shot("checking-80x24", (80, 24), "verified", _checking, title="Checking citations"),
+    Shot("verified-120x34", (120, 34), "verified", title="Verified answer with its sources"),
+    Shot("verified-80x24", (80, 24), "verified", title="Verified answer, 80 columns"),
+    Shot("verified-40x20", (40, 20), "verified", title="Verified answer, 40 columns"),
     Shot(
         "sources-overlay-40x20",
         (40, 20),
-        answer_events,
+        "verified",
         keys=("ctrl+b",),
         title="Sources overlay, 40 columns",
     ),
-    Shot("reset-80x24", (80, 24), reset_events, pause_after=9, title="A retraction, with its note"),
-    Shot("safety-withdrawal-80x24", (80, 24), safety_events, title="Withdrawn by the safety check"),
-    Shot("server-error-80x24", (80, 24), error_events, title="Server error: what to do next"),
-    Shot("audit-80x24", (80, 24), answer_events, keys=("f3",), title="Audit panel"),
-    Shot("help-80x24", (80, 24), answer_events, ask=False, keys=("f1",), title="Help"),
+    Shot("reset-80x24", (80, 24), "reset", _after_reset, title="A retraction mid-answer, with its note"),
+    Shot("safety-withdrawal-80x24", (80, 24), "safety", title="Withdrawn by the safety check"),
+    Shot(
+        "verification-timeout-80x24",
+        (80, 24),
+        "timeout",
+        title="Grounding check timed out: citations shown, unchecked",
+    ),
+    Shot("server-error-80x24", (80, 24), "", title="Server error: what to do next"),
+    Shot("audit-80x24", (80, 24), "verified", keys=("f3",), title="Audit panel"),
+    Shot("help-80x24", (80, 24), "verified", ask=False, keys=("f1",), title="Help"),
 ]
 
 
-async def _drive(pilot: Pilot, shot: Shot) -> None:
+async def _drive(pilot: Pilot, shot: Shot, question: str, pause_after: int | None) -> None:
     app = pilot.app
     assert isinstance(app, HippoApp)
-    await until(pilot, lambda: not app.prompt.disabled)
+    await until(pilot, lambda: app.engine is not None and not app.prompt.disabled)
     if shot.ask:
-        await play(pilot, QUESTION, shot.pause_after)
+        await play(pilot, question, pause_after)
     if shot.keys:
         await pilot.press(*shot.keys)
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
 
-def capture(shot: Shot, home: Path) -> str:
-    """Run one state headless and return its SVG."""
-    engine = ScriptedEngine(shot.events(), pause_after=shot.pause_after)
-    app = HippoApp(Settings(home=home), engine=engine, animate=False)
+def capture(shot: Shot, home: Path, recordings: dict[str, Recording]) -> str:
+    """Run one state headless on the recordings made in ``home`` and return its SVG."""
+    settings = demo_settings(home)
+    if shot.demo:
+        recording = recordings[shot.demo]
+        pause_after = shot.pause(recording.events) if shot.pause else None
+        engine, factory = replay_factory(recording, pause_after)
+        question = recording.question
+        app = HippoApp(settings, animate=False, engine_factory=factory)
+    else:
+        pause_after, question = None, QUESTION
+        engine = ScriptedEngine(error_events())
+        app = HippoApp(settings, engine=engine, animate=False)
     svg: list[str] = []
 
     async def pilot_fn(pilot: Pilot) -> None:
-        await _drive(pilot, shot)
+        await _drive(pilot, shot, question, pause_after)
         svg.append(app.export_screenshot(title=f"hippo-tui — {shot.title or shot.name}"))
         engine.release()
         app.exit()
@@ -114,9 +127,11 @@ def main(argv: list[str] | None = None) -> int:
     args.outdir.mkdir(parents=True, exist_ok=True)
     shots = [s for s in SHOTS if not args.only or s.name in args.only]
     with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        recordings = record_sync(home)
         for shot in shots:
             path = args.outdir / f"{shot.name}.svg"
-            path.write_text(capture(shot, Path(tmp)), encoding="utf-8")
+            path.write_text(capture(shot, home, recordings), encoding="utf-8")
             print(path)
     return 0
 
