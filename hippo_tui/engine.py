@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hippo_tui.backends import Backend, open_backend
-from hippo_tui.backends.chat import RetryPolicy, TextDelta, ToolCall, TurnEnd, stream_turn
+from hippo_tui.backends.chat import RetryPolicy, TextDelta, ToolCall, ToolsRefused, TurnEnd, stream_turn
 from hippo_tui.backends.errors import ModelError
 from hippo_tui.citations import PendingMarkers, finalize_markers
 from hippo_tui.config import Settings
@@ -132,6 +132,7 @@ class Engine:
         self.default_system_prompt: str = settings.system_prompt or DEFAULT_SYSTEM_PROMPT
         self.system_prompt: str = self.default_system_prompt
         self.retry = RetryPolicy()
+        self._tools_refused = False  # this server refused the search tool once: stop offering it
         self._history: list[tuple[str, str]] = []
         self._conversation_id = uuid.uuid4().hex
         self._policy_path = settings.policy
@@ -198,6 +199,7 @@ class Engine:
             update["record"] = first.with_name(f"{first.stem}.{self._recordings}{first.suffix}")
         settings = Settings.model_validate({**self.settings.model_dump(), **update})
         new = open_backend(settings)
+        self._tools_refused = False  # a new endpoint or model may take tools
         old, self._backend, self.settings = self._backend, new, settings
         await old.aclose()
 
@@ -265,7 +267,7 @@ class Engine:
                     backend.client,
                     model=backend.model,
                     messages=messages,
-                    tools=[SEARCH_TOOL] if rounds < MAX_TOOL_ROUNDS else None,
+                    tools=[SEARCH_TOOL] if rounds < MAX_TOOL_ROUNDS and not self._tools_refused else None,
                     base_url=backend.base_url,
                     retry=self.retry,
                 )
@@ -274,6 +276,11 @@ class Engine:
                         if isinstance(item, TurnEnd):
                             end = item
                             break
+                        if isinstance(item, ToolsRefused):
+                            self._tools_refused = True
+                            note = "The model takes no tools here: answering from the sources found first"
+                            yield ThinkingEvent(text=f"{note} ({_said(item.message)})", phase="writing", t=t())
+                            continue
                         assert isinstance(item, TextDelta)
                         out = guard.feed(item.text)
                         if guard.tripped:

@@ -17,7 +17,14 @@ from typing import Any
 import httpx
 import openai
 
-from hippo_tui.backends.errors import ModelError, classify, is_retryable, retry_after
+from hippo_tui.backends.errors import (
+    ModelError,
+    classify,
+    is_retryable,
+    retry_after,
+    server_message,
+    tools_refused,
+)
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,13 @@ class ToolCall:
 @dataclass
 class TextDelta:
     text: str
+
+
+@dataclass
+class ToolsRefused:
+    """The server refused the tools; the turn goes on without them (yielded before any text)."""
+
+    message: str
 
 
 @dataclass
@@ -96,8 +110,12 @@ async def stream_turn(
     tools: list[dict[str, Any]] | None,
     base_url: str,
     retry: RetryPolicy = RetryPolicy(),
-) -> AsyncIterator[TextDelta | TurnEnd]:
-    """Yield the turn's text deltas, then one ``TurnEnd``. Raises ``ModelError``."""
+) -> AsyncIterator[TextDelta | TurnEnd | ToolsRefused]:
+    """Yield the turn's text deltas, then one ``TurnEnd``. Raises ``ModelError``.
+
+    A server that refuses the offered tools is asked once more without them (``ToolsRefused`` says so):
+    retrieval already ran before the model was called, so the answer can still be grounded.
+    """
     kwargs: dict[str, Any] = {"model": model, "messages": messages, "stream": True}
     if tools:
         kwargs["tools"] = tools
@@ -118,6 +136,10 @@ async def stream_turn(
             ) from None
         except (openai.APIError, httpx.HTTPError, json.JSONDecodeError) as e:
             await _close(stream)
+            if "tools" in kwargs and tools_refused(e):
+                del kwargs["tools"]
+                yield ToolsRefused(server_message(e))
+                continue
             attempt += 1
             delay = retry.delay(attempt, e) if is_retryable(e) else None
             if delay is None:

@@ -22,7 +22,7 @@ class ModelError(Exception):
         return self.message
 
 
-def _server_message(e: openai.APIStatusError) -> str:
+def server_message(e: openai.APIStatusError) -> str:
     body = e.body
     if isinstance(body, dict):
         err = body.get("error", body)
@@ -65,19 +65,19 @@ def classify(e: BaseException, *, base_url: str, model: str) -> ModelError:
         code = e.status_code
         return ModelError(
             "auth",
-            f"{base_url} refused the API key ({code}): {_server_message(e)}",
+            f"{base_url} refused the API key ({code}): {server_message(e)}",
             "check the API key (HIPPO_API_KEY)",
         )
     if isinstance(e, openai.NotFoundError):
         return ModelError(
             "not_found",
-            f"model '{model}' not found on {base_url}: {_server_message(e)}",
+            f"model '{model}' not found on {base_url}: {server_message(e)}",
             f"pick another with --model (the server lists its models at {base_url.rstrip('/')}/models)",
         )
     if isinstance(e, openai.RateLimitError):
         return ModelError(
             "rate_limit",
-            f"{base_url} is rate limiting requests: {_server_message(e)}",
+            f"{base_url} is rate limiting requests: {server_message(e)}",
             "wait a minute and ask again, or pick another server with --base-url",
             retry_after=retry_after(e),
         )
@@ -85,11 +85,11 @@ def classify(e: BaseException, *, base_url: str, model: str) -> ModelError:
         if e.status_code >= 500:
             return ModelError(
                 "server",
-                f"{base_url} failed ({e.status_code}): {_server_message(e)}",
+                f"{base_url} failed ({e.status_code}): {server_message(e)}",
                 "try again; if it keeps failing, check the server's logs",
             )
         return ModelError(
-            "bad_response", f"{base_url} rejected the request ({e.status_code}): {_server_message(e)}"
+            "bad_response", f"{base_url} rejected the request ({e.status_code}): {server_message(e)}"
         )
     if isinstance(e, openai.APIError):  # an error event inside the stream
         return ModelError("server", f"the model's stream reported an error: {e.message}", "try again")
@@ -113,6 +113,14 @@ RETRYABLE: tuple[type[BaseException], ...] = (
     openai.RateLimitError,
     openai.InternalServerError,
 )
+
+
+def tools_refused(e: BaseException) -> bool:
+    """The server refused the request because it offered tools (a model without tool support on Ollama,
+    vLLM without --enable-auto-tool-choice, llama.cpp without --jinja): worth asking again without them."""
+    if not isinstance(e, openai.APIStatusError) or e.status_code not in (400, 422, 500, 501):
+        return False
+    return "tool" in server_message(e).lower()
 
 
 def is_retryable(e: BaseException) -> bool:

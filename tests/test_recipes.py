@@ -1,0 +1,102 @@
+"""The README's server recipes, each exercised against a real HTTP server on 127.0.0.1 that answers the way
+that server does (the refusals are the servers' own wording). What a developer should expect is what is tested.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hippo_tui.config import Settings
+from hippo_tui.engine import Engine
+from hippo_tui.events import EndEvent, ResetEvent, ThinkingEvent
+from tests.support import scenarios as sc
+
+AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"  # Hypertension: choosing the first drug (demo KB)
+ANSWER = f"Amlodipine is commonly started at 5 mg once daily. [{AMLO}]"
+
+# How each server refuses a request that offers tools when it cannot take them.
+TOOLS_REFUSED = {
+    "ollama, a model without tool support": sc.error(
+        400, "registry.ollama.ai/library/gemma:2b does not support tools"
+    ),
+    "vLLM without --enable-auto-tool-choice": sc.error(
+        400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'
+    ),
+    "llama.cpp without --jinja": sc.error(500, "tools param requires --jinja flag"),
+}
+
+
+@pytest.fixture
+async def engine(hippo_home, store, scripted_server):
+    settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home)
+    engine = await Engine.create(settings, store=store)
+    yield engine
+    await engine.close()
+
+
+async def collect(engine: Engine, question: str) -> list:
+    return [e async for e in engine.ask(question)]
+
+
+def chat_requests(server) -> list[dict]:
+    return [r["body"] for r in server.requests() if "response_format" not in r["body"]]
+
+
+async def test_openai_tools_and_structured_output(engine, scripted_server):
+    scripted_server.play(
+        {
+            "chat": [sc.stream(sc.tool_chunks("amlodipine", before="Checking")), sc.answer(ANSWER)],
+            "grounding": [sc.grounding({AMLO: True})],
+        }
+    )
+    events = await collect(engine, "amlodipine dose")
+    assert [e.reason for e in events if isinstance(e, ResetEvent)] == ["tool_call"]
+    end = events[-1]
+    assert isinstance(end, EndEvent) and [c.grounding for c in end.citations] == ["grounded"]
+    grounding = [r["body"] for r in scripted_server.requests() if "response_format" in r["body"]]
+    assert [g["response_format"]["type"] for g in grounding] == ["json_schema"]
+
+
+@pytest.mark.parametrize("server", list(TOOLS_REFUSED))
+async def test_servers_refusing_tools_answer_without_them(engine, scripted_server, server):
+    scripted_server.play(
+        {"chat": [TOOLS_REFUSED[server], sc.answer(ANSWER)], "grounding": [sc.grounding({AMLO: True})]}
+    )
+    events = await collect(engine, "amlodipine dose")
+    end = events[-1]
+    assert isinstance(end, EndEvent) and end.outcome == "complete"
+    assert end.text.endswith("once daily. [1]") and end.citations[0].grounding == "grounded"
+    said = [e.text for e in events if isinstance(e, ThinkingEvent)]
+    assert any("takes no tools" in s for s in said)  # the inspector and status say why
+    first, second = chat_requests(scripted_server)
+    assert "tools" in first and "tools" not in second
+    # The next question does not offer tools again to a server that refused them.
+    scripted_server.play({"chat": [sc.answer(ANSWER)], "grounding": [sc.grounding({AMLO: True})]})
+    assert isinstance((await collect(engine, "again"))[-1], EndEvent)
+    assert all("tools" not in body for body in chat_requests(scripted_server))
+
+
+async def test_a_refusal_that_is_not_about_tools_is_an_error(engine, scripted_server):
+    scripted_server.play({"chat": [sc.error(400, "context length exceeded")]})
+    events = await collect(engine, "amlodipine dose")
+    assert events[-1].type == "error" and len(chat_requests(scripted_server)) == 1
+
+
+async def test_llama_cpp_without_json_schema_and_a_failing_fallback_keeps_citations(engine, scripted_server):
+    refusal = sc.error(400, "response_format: json_schema is not supported")
+    scripted_server.play(
+        {"chat": [sc.answer(ANSWER)], "grounding": [refusal, sc.error(500, "grammar failed")]}
+    )
+    end = (await collect(engine, "amlodipine dose"))[-1]
+    assert isinstance(end, EndEvent)
+    assert [(c.number, c.grounding) for c in end.citations] == [(1, "unchecked")]  # still shown
+    assert end.verification.note
+
+
+async def test_switching_endpoint_offers_tools_again(engine, scripted_server):
+    scripted_server.play({"chat": [TOOLS_REFUSED["llama.cpp without --jinja"], sc.answer(ANSWER)]})
+    await collect(engine, "amlodipine dose")
+    await engine.reconfigure(base_url=scripted_server.url, model="another")
+    scripted_server.play({"chat": [sc.answer(ANSWER)], "grounding": [sc.grounding({AMLO: True})]})
+    await collect(engine, "amlodipine dose")
+    assert "tools" in chat_requests(scripted_server)[0]
