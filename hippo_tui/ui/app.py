@@ -81,6 +81,7 @@ class _Run:
     question: str
     view: TurnView
     conversation: int
+    number: int = 0  # the n-th question of the session: its key in the event log
     worker: Worker[None] | None = None
     writing: bool = True  # until phase "checking" (or the end): the prompt is taken meanwhile
     done: bool = False
@@ -354,10 +355,10 @@ class HippoApp(App[int]):
         view = await self.pane.add_turn(question)
         await self.sidebar.clear()
         self.status.sources = 0
-        run = _Run(question=question, view=view, conversation=self._conversation)
+        self._asked += 1
+        run = _Run(question=question, view=view, conversation=self._conversation, number=self._asked)
         self._active = self._latest = run
         self._runs.append(run)
-        self._asked += 1
         self.status.set_phase("Searching…", short="Searching…", busy=True)
         self.prompt.disabled = True
         self.prompt.placeholder = f"Answering… {self._key_for('cancel')} cancels"
@@ -369,7 +370,8 @@ class HippoApp(App[int]):
     async def _consume(self, run: _Run) -> None:
         try:
             async for event in self.engine.ask(run.question):
-                self.event_log.add(event)
+                # Keyed by answer: a new question may start while this one still verifies.
+                self.event_log.add(event, answer=run.number)
                 await self._apply(run, event)
             if not run.done:
                 await self._on_error(
@@ -497,6 +499,7 @@ class HippoApp(App[int]):
         run.done = True
         if run.worker is not None:
             run.worker.cancel()
+        self.event_log.close_answer(run.number)
         await run.view.cancel()
         self.turns.append(Turn(run.question, run.view.display_text, [], "cancelled", None))
         self.prompt.disabled = False

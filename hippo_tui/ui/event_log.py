@@ -7,6 +7,7 @@ time, so the inspector is deterministic under a frozen clock. No Textual here: t
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from hippo_tui.events import EndEvent, ErrorEvent, Event, ResetEvent, TextEvent, ThinkingEvent
@@ -70,13 +71,24 @@ def compute_metrics(events: list[Event]) -> AnswerMetrics:
     )
 
 
+@dataclass
+class _Answer:
+    key: Hashable | None  # the caller's key for the answer, None when grouped by the heuristics
+    events: list[Event] = field(default_factory=list)
+    open: bool = True  # can still take events (no end or error yet)
+
+
 class EventLog:
     """Every event the app consumed, split into answers.
 
-    An answer ends at its ``end`` or ``error`` event. A cancelled answer has neither, so a new answer also
-    starts after ``begin_answer()`` (the app calls it when a question is asked) or when ``t`` goes backwards
-    (each answer's clock starts at zero). Event shapes alone cannot tell: after a reset the engine searches
-    again within the same answer.
+    Answers can overlap: a second question may start while the first is still verifying. The app passes
+    each answer's key (``add(event, answer=key)``), so each answer's events stay together whatever the
+    interleaving; answers are listed in the order they started.
+
+    Without a key (a single stream of answers, e.g. a replayed log), an answer ends at its ``end`` or
+    ``error`` event. A cancelled answer has neither, so a new answer also starts after ``begin_answer()``
+    or when ``t`` goes backwards (each answer's clock starts at zero). Event shapes alone cannot tell:
+    after a reset the engine searches again within the same answer.
     """
 
     def __init__(self, max_answers: int = DEFAULT_MAX_ANSWERS, max_events: int = DEFAULT_MAX_EVENTS) -> None:
@@ -84,55 +96,83 @@ class EventLog:
             raise ValueError("max_answers and max_events must be at least 1")
         self.max_answers = max_answers
         self.max_events = max_events
-        self._answers: list[list[Event]] = []
+        self._answers: list[_Answer] = []
+        self._keyed: dict[Hashable, _Answer] = {}
+        self._unkeyed: _Answer | None = None  # the answer events without a key go to
         self._count = 0  # events kept, so len() and pruning stay O(1) per event
-        self._open = False  # the last answer can still take events
         self.dropped_answers = 0  # pruned past the bounds
 
     def begin_answer(self) -> None:
-        """Mark that the next event starts a new answer (the app calls this when a question is asked)."""
-        self._open = False
+        """Mark that the next event without a key starts a new answer."""
+        if self._unkeyed is not None:
+            self._unkeyed.open = False
+        self._unkeyed = None
 
-    def _starts_new_answer(self, event: Event) -> bool:
-        if not self._open or not self._answers or not self._answers[-1]:
-            return True
+    def close_answer(self, answer: Hashable) -> None:
+        """An answer that ends without an end or error event (cancelled): it takes no more events."""
+        target = self._keyed.get(answer)
+        if target is not None:
+            target.open = False
+
+    def _target(self, event: Event, key: Hashable | None) -> _Answer:
+        if key is not None:
+            answer = self._keyed.get(key)
+            if answer is None:
+                answer = self._keyed[key] = _Answer(key)
+                self._answers.append(answer)
+            return answer
+        current = self._unkeyed
         # Each answer's clock starts at zero, so time going backwards means a new answer.
-        return event.t < self._answers[-1][-1].t
+        if current is None or not current.open or (current.events and event.t < current.events[-1].t):
+            if current is not None:
+                current.open = False
+            current = self._unkeyed = _Answer(None)
+            self._answers.append(current)
+        return current
 
-    def add(self, event: Event) -> None:
-        if self._starts_new_answer(event):
-            self._answers.append([])
-            self._open = True
-        self._answers[-1].append(event)
+    def add(self, event: Event, answer: Hashable | None = None) -> None:
+        """Log one event; ``answer`` keys the answer it belongs to (any hashable, e.g. a question number)."""
+        target = self._target(event, answer)
+        target.events.append(event)
         self._count += 1
         if isinstance(event, EndEvent | ErrorEvent):
-            self._open = False
-        self._prune()
+            target.open = False
+        self._prune(target)
 
-    def _prune(self) -> None:
+    def _prune(self, latest: _Answer) -> None:
+        """Drop the oldest answers past the bounds: finished ones first, never the one just written to."""
         while len(self._answers) > 1 and (
             len(self._answers) > self.max_answers or self._count > self.max_events
         ):
-            self._count -= len(self._answers.pop(0))
+            victim = next((a for a in self._answers if not a.open and a is not latest), None)
+            if victim is None:
+                victim = next(a for a in self._answers if a is not latest)
+            self._answers.remove(victim)
+            self._count -= len(victim.events)
             self.dropped_answers += 1
+            if victim.key is not None:
+                self._keyed.pop(victim.key, None)
+            if victim is self._unkeyed:
+                self._unkeyed = None
 
     @property
     def entries(self) -> list[Event]:
-        """Every kept event, oldest first."""
-        return [e for answer in self._answers for e in answer]
+        """Every kept event, answer by answer in the order they started."""
+        return [e for answer in self._answers for e in answer.events]
 
     def answers(self) -> list[list[Event]]:
-        """The kept answers, oldest first, each its events in order."""
-        return [list(a) for a in self._answers]
+        """The kept answers in the order they started, each its events in order."""
+        return [list(a.events) for a in self._answers]
 
     def __len__(self) -> int:
         return self._count
 
     def metrics(self, index: int = -1) -> AnswerMetrics:
         """The numbers for one answer (default: the latest). Raises IndexError when there is none."""
-        return compute_metrics(self._answers[index])
+        return compute_metrics(self._answers[index].events)
 
     def clear(self) -> None:
         self._answers.clear()
+        self._keyed.clear()
+        self._unkeyed = None
         self._count = 0
-        self._open = False

@@ -178,6 +178,11 @@ async def test_input_works_while_verification_runs(make_app):
         assert first_view.outcome == "complete" and second_view.outcome == "complete"
         assert "[1]" in first_view.source
         assert {t.audit_id for t in app.turns} == {1, 2}
+        # The first answer's end came after the second had started: the log keeps them apart.
+        answers = app.event_log.answers()
+        assert [len(a) for a in answers] == [len(first), len(first)]
+        assert [a[-1].audit_id for a in answers] == [1, 2]  # type: ignore[union-attr]
+        assert all(sum(e.type == "end" for e in a) == 1 for a in answers)
 
 
 async def test_enter_while_writing_does_not_start_a_second_answer(make_app):

@@ -183,3 +183,61 @@ def test_answers_come_back_as_they_were_added(shapes, mark_boundaries):
             log.add(e)
     assert log.answers() == expected
     assert len(log) == sum(map(len, expected))
+
+
+# --- concurrent answers ---------------------------------------------------------------------------
+
+
+def test_interleaved_answers_stay_apart_by_key():
+    # The second answer starts while the first still verifies; its clock happens to be ahead, so
+    # time alone cannot tell them apart.
+    first, second = answer(0.0, seconds=5.0), answer(1.0)
+    checking = next(i for i, e in enumerate(first) if getattr(e, "phase", "") == "checking")
+    log = EventLog()
+    for e in first[: checking + 1]:
+        log.add(e, answer=1)
+    for e in second[:4]:
+        log.add(e, answer=2)
+    log.add(first[-1], answer=1)  # the first answer's verification ends mid-way through the second
+    for e in second[4:]:
+        log.add(e, answer=2)
+    assert log.answers() == [first, second]
+    assert log.metrics(0).outcome == "complete" and log.metrics(0).verification_s == 5.0
+    assert log.metrics(1).events == len(second) and log.metrics(1).resets == 1
+    assert len(log) == len(first) + len(second)
+
+
+def test_without_keys_interleaving_would_mix_answers():
+    # What the key is for: the same interleaving, unkeyed, cannot be split correctly.
+    first, second = answer(0.0, seconds=5.0), answer(1.0)
+    log = EventLog()
+    for e in first[:-1] + second[:4] + [first[-1]] + second[4:]:
+        log.add(e)
+    assert log.answers() != [first, second]
+
+
+def test_pruning_keeps_answers_still_open_and_forgets_their_keys():
+    log = EventLog(max_answers=2)
+    first = answer(0.0)
+    log.add(first[0], answer="verifying")  # open: still writing or verifying
+    for key in ("a", "b"):
+        for e in answer(0.0):
+            log.add(e, answer=key)
+    # Three answers over a bound of two: the oldest finished one went, not the open one.
+    assert log.dropped_answers == 1
+    assert [a[0] for a in log.answers()] == [first[0], answer(0.0)[0]]
+    log.add(first[1], answer="verifying")
+    assert log.answers()[0] == first[:2]
+    # A pruned key starts a new answer if it is ever used again.
+    log.add(first[0], answer="a")
+    assert len(log.answers()) == 2 and log.dropped_answers == 2
+
+
+def test_a_closed_answer_is_pruned_before_an_open_one():
+    log = EventLog(max_answers=2)
+    log.add(answer()[0], answer="cancelled")
+    log.close_answer("cancelled")
+    log.add(answer()[0], answer="open")
+    log.add(answer()[0], answer="new")
+    assert log.dropped_answers == 1
+    assert len(log.answers()) == 2 and log.answers()[0] == [answer()[0]]
