@@ -217,8 +217,11 @@ def _is_abbreviation(text: str, dot: int) -> bool:
         return False
     if word in _ABBREVIATIONS:
         return True
-    if len(word) == 1 and text[dot - 1].isupper():  # an initial: "J. Smith"
-        return True
+    if (
+        len(word) == 1 and text[dot - 1].isupper()
+    ):  # an initial: "J. Smith", but not a unit: "mmol/L.", "2 L."
+        before = text[:i].rstrip(" ")
+        return not before or (before[-1].isspace() or before[-1] not in "/0123456789")
     return bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", word))  # dotted forms like "b.i.d"
 
 

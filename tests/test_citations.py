@@ -150,6 +150,11 @@ def test_finalize_bad_marker_takes_the_space_before_it():
         ("- one item\n- two items\n1. three", ["one item", "two items", "three"]),
         ("Call `obj.method(). Now` here. End.", ["Call `obj.method(). Now` here.", "End."]),
         ("Version 1.2.3 is out. Yes.", ["Version 1.2.3 is out.", "Yes."]),
+        # A unit ending in a capital is not an initial.
+        ("Treat below 4 mmol/L. Give 15 g.", ["Treat below 4 mmol/L.", "Give 15 g."]),
+        ("Stop above 150 micromol/L. Recheck.", ["Stop above 150 micromol/L.", "Recheck."]),
+        ("Drink 2 L. Then rest.", ["Drink 2 L.", "Then rest."]),
+        ("Written by J. Smith. Read it.", ["Written by J. Smith.", "Read it."]),
     ],
 )
 def test_split_sentences(text, expected):
