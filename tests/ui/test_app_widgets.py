@@ -136,6 +136,24 @@ async def test_status_bar_shortens_under_80_columns(width, expected, absent):
         assert line.startswith("⠋ ")  # the frozen spinner
 
 
+@pytest.mark.parametrize(
+    ("width", "expected"),
+    [
+        (120, "model: offline (extractive, no LLM) · kb: demo (70)"),
+        (80, "model: offline · kb: demo (70)"),  # the description goes before the KB is cut
+    ],
+)
+async def test_status_bar_drops_the_backend_description_before_cutting(width, expected):
+    app = StatusHost()
+    async with app.run_test(size=(width, 3)) as pilot:
+        bar = app.query_one(StatusBar)
+        bar.set_info(backend="offline (extractive, no LLM)", model="offline", kb="demo (70)")
+        bar.set_phase("✓ 1 of 1 citations verified")
+        await pilot.pause()
+        line = str(bar.render())
+        assert line.endswith(expected) and "…" not in line and len(line) <= width
+
+
 async def test_status_bar_sanitises_model_text():
     app = StatusHost()
     async with app.run_test(size=(100, 3)) as pilot:

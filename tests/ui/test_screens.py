@@ -30,6 +30,7 @@ from hippo_tui.ui.screens import (
     PromptEditorScreen,
     validate_endpoint,
 )
+from hippo_tui.ui.screens.audit import asked_text
 from hippo_tui.ui.screens.inspector import GAP_KEY, MAX_ROWS, describe, shown_rows
 from tests.ui.panel_data import BINDINGS, drawn, flagged_record, two_answer_log
 
@@ -457,3 +458,16 @@ def test_inspector_describes_every_event_type_on_one_inert_line():
     assert shown_rows(3) == [0, 1, 2]
     rows = shown_rows(MAX_ROWS + 7)
     assert len(rows) == MAX_ROWS + 1 and rows[MAX_ROWS // 2] is None and rows[-1] == MAX_ROWS + 6
+
+
+@pytest.mark.parametrize(
+    ("created", "shown"),
+    [
+        ("2026-11-30T03:48:30.141+00:00", "2026-11-30 03:48:30 UTC"),
+        ("2026-01-01T00:00:00Z", "2026-01-01 00:00:00 UTC"),
+        ("2026-01-01T10:00:00+01:00", "2026-01-01 09:00:00 UTC"),
+        ("yesterday\x1b[2J", "yesterday"),  # not a timestamp: shown as it is, made safe
+    ],
+)
+def test_audit_shows_when_it_was_asked_readably(created, shown):
+    assert asked_text(created).startswith(shown) and "\x1b" not in asked_text(created)

@@ -7,6 +7,7 @@ stays readable at 40 columns; status is always a ✓/✗ mark plus a word, never
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -99,6 +100,17 @@ def reset_content(index: int, reset: ResetRecord) -> Content:
     return Content.assemble(*parts)
 
 
+def asked_text(created: str) -> str:
+    """``2026-11-30T03:48:30.141+00:00`` as ``2026-11-30 03:48:30 UTC``; anything else as it is."""
+    try:
+        when = datetime.fromisoformat(created.replace("Z", "+00:00"))
+    except ValueError:
+        return _clip(created, 40)
+    if when.utcoffset() is not None:
+        when = when.astimezone(UTC)
+    return when.strftime("%Y-%m-%d %H:%M:%S") + (" UTC" if when.tzinfo else "")
+
+
 def summary_content(record: AnswerRecord) -> Content:
     attempts = record.citations
     shown = sum(a.shown for a in attempts)
@@ -113,7 +125,7 @@ def summary_content(record: AnswerRecord) -> Content:
         f"{record.outcome} · {sanitize(record.backend)} · {sanitize(record.model)}",
         "\n",
         ("Asked: ", "bold"),
-        _clip(record.created, 40),
+        asked_text(record.created),
         "\n",
         ("Citations: ", "bold"),
         f"{len(attempts)} attempted · {shown} shown · {flagged} flagged · "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -18,6 +20,7 @@ SHORT_PHASE = {
 }
 
 NARROW = 80
+_SHORT_LABEL = re.compile(r"\s*\([^()]*\)$")  # a backend label's trailing description
 
 
 class StatusBar(Widget):
@@ -59,6 +62,10 @@ class StatusBar(Widget):
     def set_info(self, *, backend: str, model: str, kb: str) -> None:
         self.backend, self.model, self.kb = one_line(backend), one_line(model), one_line(kb)
 
+    def _info(self, backend: str) -> str:
+        model = backend if self.model in backend else f"{backend} · {self.model}"
+        return f"model: {model} · kb: {self.kb}" if self.kb else f"model: {model}"
+
     def render(self) -> Content:
         width = self.content_region.width or self.size.width
         narrow = width < NARROW - 2
@@ -67,12 +74,16 @@ class StatusBar(Widget):
         if narrow:
             right = f"{self.sources} sources {self.sources_key}" if self.sources else self.kb
         else:
-            model = self.backend if self.model in self.backend else f"{self.backend} · {self.model}"
-            right = f"model: {model} · kb: {self.kb}" if self.kb else f"model: {model}"
+            right = ""
         left = spin + phase
-        # The phase matters more than the model line: the right side gets at most 40% when both are long.
-        if len(left) + len(right) + 2 > width:
-            right = _cut(right, max(len(right) - (len(left) + len(right) + 2 - width), int(width * 0.4)))
+        if not narrow:
+            # The phase matters more than the model line: the right side gets at most 40% when both are
+            # long, and then drops the backend's description ("offline (extractive, no LLM)" → "offline")
+            # before it cuts anything, so the KB stays readable.
+            room = max(width - len(left) - 2, int(width * 0.4))
+            choices = [self._info(self.backend), self._info(_SHORT_LABEL.sub("", self.backend))]
+            right = next((c for c in choices if len(c) <= room), choices[-1])
+            right = _cut(right, room)
         room = width - len(right) - 2
         if room < 8:  # too thin for both: the phase wins
             return Content(_cut(left, width))
