@@ -106,7 +106,7 @@ async def test_audit_shows_every_attempt_with_marks_and_words():
     async with app.run_test(size=(120, 50)) as pilot:
         text = await whole_audit(app, pilot)
     assert "Audit: answer 42" in text
-    assert "Asked: 2026-01-01T00:00:00Z" in text
+    assert "Asked: 2026-01-01 00:00:00 UTC" in text
     assert "Timings: ttft 0.42 s · verification 0.80 s · total 2.10 s" in text
     assert "5 attempted · 2 shown · 2 flagged · 1 ungrounded · 1 unchecked" in text
     for label in (
