@@ -193,6 +193,8 @@ class HippoApp(App[int]):
         return self.query_one("#answers", AnswerPane)
 
     async def on_mount(self) -> None:
+        # First of all: keys typed from the first frame on go to the prompt.
+        self.prompt.focus()
         keys = {action: key for action, key in self.settings.keys.items() if action in self._binding_ids()}
         if keys:
             self.set_keymap(keys)
