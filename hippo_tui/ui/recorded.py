@@ -18,6 +18,7 @@ from typing import Any
 
 from hippo_tui.config import Settings
 from hippo_tui.events import Event
+from hippo_tui.prompts import DEFAULT_SYSTEM_PROMPT
 from hippo_tui.ui.scripted import ScriptedEngine
 
 CASSETTES = resources.files("hippo_tui") / "data" / "cassettes"
@@ -93,6 +94,26 @@ def record_sync(home: Path, names: list[str] | None = None) -> dict[str, Recordi
     return asyncio.run(record(home, names))
 
 
+# When a recorded answer was asked, as the audit panel shows it: a fixed time, like the counter clock,
+# so the same recording draws the same frame on every run.
+FROZEN_CREATED = "2026-01-01T09:00:00+00:00"
+
+
+class FrozenTimes:
+    """The real store, with every audit record's ``created`` read as one fixed time."""
+
+    def __init__(self, store: Any, created: str = FROZEN_CREATED) -> None:
+        self._store = store
+        self._created = created
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def get_answer(self, answer_id: int) -> Any:
+        record = await self._store.get_answer(answer_id)
+        return None if record is None else record.model_copy(update={"created": self._created})
+
+
 class RecordedEngine(ScriptedEngine):
     """Plays a recording on the real store of the data folder it was recorded in."""
 
@@ -113,11 +134,12 @@ def replay_factory(
         backend_label=recording.backend_label,
         model=recording.model,
     )
+    engine.default_system_prompt = engine.system_prompt = DEFAULT_SYSTEM_PROMPT  # the real engine's
 
     async def factory(settings: Settings) -> RecordedEngine:
         from hippo_tui.engine import open_store
 
-        engine.store = await open_store(settings)  # type: ignore[assignment]
+        engine.store = FrozenTimes(await open_store(settings))  # type: ignore[assignment]
         return engine
 
     return engine, factory

@@ -1,7 +1,10 @@
 """Snapshots of the panels, opened in the real app through its actions, at 40x20, 80x24 and 120x34.
 
-The app runs on the scripted engine (no model, no clock: every ``t`` comes from the script), with the
-spinner frozen and no cursor blink. Approve changes with ``--snapshot-update`` only after looking at them.
+Most panels show the real product: the real engine's recorded answer to a demo question (a mid-answer
+search and its reset), replayed on the real store it was recorded into, with the real system prompt. The
+flagged-citations audit stays scripted on purpose: one record with every status at once (missing,
+retired, ungrounded, unchecked) and two resets, which no single real answer gives. The spinner is frozen
+and the cursor does not blink. Approve changes with ``--snapshot-update`` only after looking at them.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from textual.pilot import Pilot
 
 from hippo_tui.config import Settings
 from hippo_tui.ui.app import HippoApp
-from hippo_tui.ui.scripted import QUESTION, ScriptedEngine, ScriptedStore, answer_events
+from hippo_tui.ui.recorded import demo_settings, replay_factory
+from hippo_tui.ui.scripted import QUESTION, ScriptedEngine, ScriptedStore, answer_events, until
 from tests.ui.panel_data import flagged_record
 
 SIZES = [
@@ -48,15 +52,33 @@ def panel_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., 
     return make
 
 
+@pytest.fixture
+def real_app(recorded, monkeypatch: pytest.MonkeyPatch) -> Callable[..., HippoApp]:
+    """The app on the real engine's recorded answer to the "reset" demo, and the real store."""
+    home, recordings = recorded
+    monkeypatch.setenv("HIPPO_HOME", str(home))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+    def make(theme: str | None = None) -> HippoApp:
+        recording = recordings["reset"]
+        _engine, factory = replay_factory(recording)
+        settings = demo_settings(home).model_copy(update={"theme": theme})
+        app = HippoApp(settings, animate=False, engine_factory=factory)
+        app.demo_question = recording.question  # type: ignore[attr-defined]
+        return app
+
+    return make
+
+
 def open_panel(action: str, *, ask: bool = False) -> RunBefore:
     """Optionally ask the scripted question and wait for its answer, then run the app's action."""
 
     async def run_before(pilot: Pilot) -> None:
         app = pilot.app
         assert isinstance(app, HippoApp)
-        await pilot.pause()
+        await until(pilot, lambda: app.engine is not None and not app.prompt.disabled)
         if ask:
-            app.prompt.value = QUESTION
+            app.prompt.value = getattr(app, "demo_question", QUESTION)
             await pilot.press("enter")
             await app.workers.wait_for_complete()
             await pilot.pause()
@@ -70,8 +92,8 @@ def open_panel(action: str, *, ask: bool = False) -> RunBefore:
 
 @pytest.mark.parametrize("size", SIZES)
 class TestHelpSnapshot:
-    def test_help(self, snap_compare, panel_app, size):
-        assert snap_compare(panel_app(), terminal_size=size, run_before=open_panel("show_help"))
+    def test_help(self, snap_compare, real_app, size):
+        assert snap_compare(real_app(), terminal_size=size, run_before=open_panel("show_help"))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -79,6 +101,10 @@ class TestAuditSnapshot:
     def test_audit_flagged_citations(self, snap_compare, panel_app, size):
         # Missing, retired, ungrounded and unchecked citations next to the one shown, and two resets.
         assert snap_compare(panel_app(), terminal_size=size, run_before=open_panel("show_audit", ask=True))
+
+    def test_audit_real_answer(self, snap_compare, real_app, size):
+        # The real record of an answer that searched again mid-answer: its reset and both citations.
+        assert snap_compare(real_app(), terminal_size=size, run_before=open_panel("show_audit", ask=True))
 
 
 def test_audit_scrolled_to_the_resets_at_40x20(snap_compare, panel_app):
@@ -93,22 +119,20 @@ def test_audit_scrolled_to_the_resets_at_40x20(snap_compare, panel_app):
 
 @pytest.mark.parametrize("size", SIZES)
 class TestInspectorSnapshot:
-    def test_inspector(self, snap_compare, panel_app, size):
-        assert snap_compare(
-            panel_app(), terminal_size=size, run_before=open_panel("show_inspector", ask=True)
-        )
+    def test_inspector(self, snap_compare, real_app, size):
+        assert snap_compare(real_app(), terminal_size=size, run_before=open_panel("show_inspector", ask=True))
 
 
 @pytest.mark.parametrize("size", SIZES)
 class TestPromptEditorSnapshot:
-    def test_prompt_editor(self, snap_compare, panel_app, size):
-        assert snap_compare(panel_app(), terminal_size=size, run_before=open_panel("edit_prompt"))
+    def test_prompt_editor(self, snap_compare, real_app, size):
+        assert snap_compare(real_app(), terminal_size=size, run_before=open_panel("edit_prompt"))
 
 
 @pytest.mark.parametrize("size", SIZES)
 class TestEndpointSnapshot:
-    def test_endpoint_switcher(self, snap_compare, panel_app, size):
-        assert snap_compare(panel_app(), terminal_size=size, run_before=open_panel("switch_model"))
+    def test_endpoint_switcher(self, snap_compare, real_app, size):
+        assert snap_compare(real_app(), terminal_size=size, run_before=open_panel("switch_model"))
 
 
 @pytest.mark.parametrize("action", ["show_audit", "switch_model"])
