@@ -97,10 +97,13 @@ def record_sync(home: Path, names: list[str] | None = None) -> dict[str, Recordi
 # When a recorded answer was asked, as the audit panel shows it: a fixed time, like the counter clock,
 # so the same recording draws the same frame on every run.
 FROZEN_CREATED = "2026-01-01T09:00:00+00:00"
+# Timings the backend measures on the wall clock (not the engine's clock): left out of a frozen record.
+WALL_CLOCK_TIMINGS = frozenset({"model_ttft"})
 
 
 class FrozenTimes:
-    """The real store, with every audit record's ``created`` read as one fixed time."""
+    """The real store, with every audit record's ``created`` read as one fixed time and its wall-clock
+    timings left out, so a recording draws the same audit panel on every run."""
 
     def __init__(self, store: Any, created: str = FROZEN_CREATED) -> None:
         self._store = store
@@ -111,7 +114,10 @@ class FrozenTimes:
 
     async def get_answer(self, answer_id: int) -> Any:
         record = await self._store.get_answer(answer_id)
-        return None if record is None else record.model_copy(update={"created": self._created})
+        if record is None:
+            return None
+        timings = {k: v for k, v in record.timings.items() if k not in WALL_CLOCK_TIMINGS}
+        return record.model_copy(update={"created": self._created, "timings": timings})
 
 
 class RecordedEngine(ScriptedEngine):
