@@ -327,6 +327,9 @@ class HippoApp(App[int]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for action, title, help_text in self.COMMANDS_TABLE:
+            name = action.split("(")[0]
+            if self.check_action(name, ()) is False:
+                continue  # like the footer: no "Cancel answer" when nothing is being written
             key = self._key_for(action)
             yield SystemCommand(
                 f"{title} ({key})" if key else title,

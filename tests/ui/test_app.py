@@ -309,9 +309,23 @@ async def test_footer_shows_the_keys_that_matter(make_app):
 
 
 async def test_every_action_is_in_the_command_palette(make_app):
-    app = make_app(ScriptedEngine(answer_events()))
-    async with app.run_test(size=(80, 24)):
-        titles = " | ".join(c.title for c in app.get_system_commands(app.screen))
+    app = make_app(ScriptedEngine(answer_events(), pause_after=4))
+    async with app.run_test(size=(80, 24)) as pilot:
+
+        def palette() -> str:
+            return " | ".join(c.title for c in app.get_system_commands(app.screen))
+
+        # Like the footer, the palette leaves out what does nothing now.
+        assert "Cancel answer" not in palette() and "Copy answer" not in palette()
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, 4)
+        assert "Cancel answer (esc)" in palette()
+        app.engine.release()
+        await until(pilot, lambda: bool(app.turns))
+        app.engine.pause_after = 4
+        await ask(pilot, QUESTION)  # a second answer, paused again: every action applies now
+        await _settled(pilot, app, len(answer_events()) + 4)
+        titles = palette()
         for action in (
             "show_help",
             "show_audit",
