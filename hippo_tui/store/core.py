@@ -134,7 +134,7 @@ class Store(SourcesMixin, AuditMixin):
                 if seed is not None:
                     seed_sources = await asyncio.to_thread(parse_jsonl, Path(seed))
             with store._errors():
-                await db.execute("PRAGMA journal_mode = WAL")
+                await store._enter_wal()
                 # FULL: every committed audit row survives even a power cut, not only a killed process.
                 await db.execute("PRAGMA synchronous = FULL")
                 # Truncate the WAL after checkpoints, or one big import leaves a file that size behind.
@@ -157,6 +157,22 @@ class Store(SourcesMixin, AuditMixin):
             await db.close()
             raise
         return store
+
+    async def _enter_wal(self) -> None:
+        """Switch to WAL. Two first starts at once can deadlock on this switch, and SQLite then answers
+        "locked" at once instead of calling the busy handler: retry within the busy timeout."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.busy_timeout
+        delay = 0.01
+        while True:
+            try:
+                await self._db.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or loop.time() + delay > deadline:
+                    raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.2)
 
     async def _version(self) -> int:
         cur = await self._db.execute("PRAGMA user_version")
