@@ -165,21 +165,50 @@ def cited_ids(text: str) -> list[str]:
 
 
 _WS_BEFORE = re.compile(r"[ \t]+\Z")
+_OPEN_PAREN = re.compile(r"[ \t]*\([ \t]*\Z")  # "(" (and the space around it) right before a group
+_CLOSE_PAREN = re.compile(r"[ \t]*\)")
+_GROUP_GAP = re.compile(r"[ \t]*[,;]?[ \t]*\Z")  # between markers of one group: "[a], [b]", "[a] [b]"
+
+
+def _marker_groups(text: str) -> Iterator[list[re.Match[str]]]:
+    # Markers written side by side ("[a][b]", "[a], [b]", "[a]; [b]") form one group.
+    group: list[re.Match[str]] = []
+    for m in _markers(text):
+        if group and _GROUP_GAP.match(text[group[-1].end() : m.start()]) is None:
+            yield group
+            group = []
+        group.append(m)
+    if group:
+        yield group
 
 
 def finalize_markers(text: str, numbers: Mapping[str, int]) -> str:
-    """Markers to ``[n]`` for ids in ``numbers``; every other marker removed with the whitespace before it."""
+    """Markers to ``[n]`` for ids in ``numbers``; every other marker removed with the whitespace before it.
+
+    When a removal leaves a group of markers incomplete, what stays is written as adjacent numbers (no
+    dangling ", "), and a group wholly removed from parentheses takes them too: "daily ([id])." reads
+    "daily." rather than "daily ().".
+    """
     out: list[str] = []
     pos = 0
-    for m in _markers(text):
-        ids = [cid for cid in marker_ids(m) if cid in numbers]
-        piece = text[pos : m.start()]
-        if ids:
+    for group in _marker_groups(text):
+        kept = [[f"[{numbers[cid]}]" for cid in marker_ids(m) if cid in numbers] for m in group]
+        piece = text[pos : group[0].start()]
+        pos = group[-1].end()
+        if all(kept):  # nothing removed: each marker in place, separators kept
             out.append(piece)
-            out.append("".join(f"[{numbers[cid]}]" for cid in ids))
-        else:
-            out.append(_WS_BEFORE.sub("", piece))
-        pos = m.end()
+            for i, (m, nums) in enumerate(zip(group, kept, strict=True)):
+                if i:
+                    out.append(text[group[i - 1].end() : m.start()])
+                out.append("".join(nums))
+            continue
+        nums = "".join(n for each in kept for n in each)
+        opened = _OPEN_PAREN.search(piece)
+        closed = _CLOSE_PAREN.match(text, pos)
+        if not nums and opened and closed:
+            piece, pos = piece[: opened.start()], closed.end()
+        out.append(piece if nums else _WS_BEFORE.sub("", piece))
+        out.append(nums)
     out.append(text[pos:])
     return "".join(out)
 

@@ -293,3 +293,17 @@ def test_pending_display_does_not_depend_on_chunking(text, sizes):
     expected = whole.feed(text)
     assert "".join(streamed.feed(text[a:b]) for a, b in pairwise(cuts)) == expected
     assert streamed.numbers == whole.numbers
+
+
+def test_a_removed_marker_in_parentheses_takes_them_too():
+    # "daily ([id])." with the id flagged must not read "daily ()." on screen or as a claim.
+    assert finalize_markers(f"Take it daily ([{A}]). Next.", {}) == "Take it daily. Next."
+    assert finalize_markers(f"Take it daily ( [{A}]; [{B}] ) now.", {}) == "Take it daily now."
+    assert finalize_markers(f"Take it daily ([{A}]).", {A: 1}) == "Take it daily ([1])."
+    assert claims_by_source(f"Take it daily ([{A}]). Next [{B}].") == {A: ["Take it daily."], B: ["Next."]}
+
+
+def test_a_partly_removed_group_leaves_no_dangling_separator():
+    assert finalize_markers(f"Take ([{A}], [{B}]).", {B: 2}) == "Take ([2])."
+    assert finalize_markers(f"Take [{A}], [{B}].", {A: 1}) == "Take [1]."
+    assert finalize_markers(f"Take [{A}], [{B}].", {A: 1, B: 2}) == "Take [1], [2]."  # all kept: as written
