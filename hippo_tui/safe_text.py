@@ -29,7 +29,8 @@ _CSI_BODY = re.compile(f"[\x20-\x3f]{{0,{CSI_MAX}}}")
 _STRING_BODY = re.compile(f"[^\x07\x18\x1a\x1b\x9c]{{0,{STRING_MAX}}}")
 _NF_BODY = re.compile(f"[\x20-\x2f]{{0,{CSI_MAX}}}")
 
-_STRING_INTRO_ESC = frozenset("]P_^X")  # OSC, DCS, APC, PM, SOS after ESC
+# OSC, DCS, APC, PM, SOS after ESC; and ESC k, the screen/tmux window-title set (ESC k title ESC \\).
+_STRING_INTRO_ESC = frozenset("]P_^Xk")
 _STRING_INTRO_C1 = frozenset("\x9d\x90\x9f\x9e\x98")
 _STRING_END = frozenset("\x07\x9c\x18\x1a")
 

@@ -98,3 +98,9 @@ def test_escape_markup_round_trips_through_rich(text):
 
 def test_safe_markup_sanitises_then_escapes():
     assert Text.from_markup(safe_markup("\x1b[31m[bold]x\u202e")).plain == "[bold]x"
+
+
+def test_screen_and_tmux_title_set_is_removed_whole():
+    # ESC k … ESC \ renames a screen/tmux window: the title must not leak as text, nor reach the terminal.
+    assert sanitize("a\x1bkpwned\x1b\\b") == "ab"
+    assert sanitize("a\x1bkpwned\x07b") == "ab"
