@@ -263,11 +263,12 @@ class Engine:
                 run.parts = []
                 run.guards.append(guard)
                 end: TurnEnd | None = None
+                offered = rounds < MAX_TOOL_ROUNDS and not self._tools_refused
                 turn = stream_turn(
                     backend.client,
                     model=backend.model,
                     messages=messages,
-                    tools=[SEARCH_TOOL] if rounds < MAX_TOOL_ROUNDS and not self._tools_refused else None,
+                    tools=[SEARCH_TOOL] if offered else None,
                     base_url=backend.base_url,
                     retry=self.retry,
                 )
@@ -279,7 +280,9 @@ class Engine:
                         if isinstance(item, ToolsRefused):
                             self._tools_refused = True
                             note = "The model takes no tools here: answering from the sources found first"
-                            yield ThinkingEvent(text=f"{note} ({_said(item.message)})", phase="writing", t=t())
+                            yield ThinkingEvent(
+                                text=f"{note} ({_said(item.message)})", phase="writing", t=t()
+                            )
                             continue
                         assert isinstance(item, TextDelta)
                         out = guard.feed(item.text)
@@ -293,8 +296,18 @@ class Engine:
                             yield TextEvent(delta=out, display=display, held=guard.held, t=t())
                 if end is not None and end.ttft is not None:
                     run.timings.setdefault("model_ttft", round(end.ttft, 4))
+                offered = offered and not self._tools_refused  # refused in this turn: it went on without
 
-                if not guard.tripped and end is not None and end.tool_calls:
+                if not guard.tripped and end is not None and end.tool_calls and not offered:
+                    # Calls to a tool it was not offered (rounds used up, or refused) are not run: asking again
+                    # would loop forever on a model that always calls. What it wrote is the answer, if anything.
+                    if not guard.raw.strip():
+                        raise ModelError(
+                            "bad_response",
+                            f"the model kept calling {SEARCH_TOOL_NAME} when told to answer, and wrote nothing",
+                            "ask again, or use a model that follows tool instructions",
+                        )
+                elif not guard.tripped and end is not None and end.tool_calls:
                     if guard.raw.strip():
                         yield await self._reset(run, "tool_call", None, "".join(displayed), t())
                     messages.append(

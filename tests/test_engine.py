@@ -11,7 +11,7 @@ import pytest
 
 from hippo_tui.backends.chat import RetryPolicy
 from hippo_tui.config import Settings
-from hippo_tui.engine import Engine
+from hippo_tui.engine import MAX_TOOL_ROUNDS, Engine
 from hippo_tui.events import EndEvent, ErrorEvent, Event, ResetEvent, SourcesEvent, TextEvent, ThinkingEvent
 from hippo_tui.store import Store
 from tests.support import scenarios as sc
@@ -610,3 +610,23 @@ async def test_the_engine_joins_the_text_once_per_turn_not_per_delta(
     deltas = sum(isinstance(e, TextEvent) for e in events)
     assert deltas > 1000 and isinstance(events[-1], EndEvent) and events[-1].outcome == "complete"
     assert reads["raw"] <= 2 and reads["released"] <= 2, reads
+
+
+@pytest.mark.parametrize("before", [f"{AMLO_CLAIM} [{AMLO}] ", ""])
+async def test_a_model_that_keeps_calling_tools_is_not_asked_forever(remote: Engine, scripted_server, before):
+    # The server repeats its last response: a model that calls search_kb every turn, even when not offered it.
+    scripted_server.play(
+        {
+            "chat": [sc.stream(sc.tool_chunks("amlodipine", before=before))],
+            "grounding": [sc.grounding({AMLO: True})],
+        }
+    )
+    events = await asyncio.wait_for(collect(remote, "amlodipine dose"), timeout=20)
+    chat = [r for r in scripted_server.requests() if "response_format" not in r["body"]]
+    assert len(chat) == MAX_TOOL_ROUNDS + 1  # the last turn offers no tools, and its calls are not run
+    assert "tools" not in chat[-1]["body"]
+    end = events[-1]
+    if before:  # the text of the last turn is the answer
+        assert isinstance(end, EndEvent) and end.text.strip() == f"{AMLO_CLAIM} [1]"
+    else:  # nothing written at all: an error that says why, not an empty "answer"
+        assert isinstance(end, ErrorEvent) and end.kind == "bad_response" and "search_kb" in end.message
