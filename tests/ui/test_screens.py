@@ -341,6 +341,22 @@ async def test_endpoint_keeps_offline():
     assert app.results == [{"backend": "offline", "base_url": None, "model": None, "api_key": None}]
 
 
+@pytest.mark.parametrize("keys", [("up",), ("up", "enter"), ("down",)])
+async def test_endpoint_switches_from_a_server_back_to_offline_with_one_arrow(keys):
+    # Set to a server (e.g. one that refuses connections): one arrow picks "offline"; the ● follows it.
+    app = Host(lambda: EndpointScreen("openai", "http://127.0.0.1:9/v1", "m", False))
+    async with app.run_test(size=THIN) as pilot:
+        await pilot.pause()
+        assert "▐●▌ OpenAI-compatible server" in drawn(app)
+        await pilot.press(*keys)
+        await pilot.pause()
+        assert "▐●▌ offline, built in" in drawn(app)
+        assert app.screen.query_one("#endpoint-url", Input).disabled
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.results == [{"backend": "offline", "base_url": None, "model": None, "api_key": None}]
+
+
 async def test_endpoint_switches_to_a_server_with_the_keyboard_alone():
     app = Host(lambda: EndpointScreen("offline", None, None, False))
     async with app.run_test(size=THIN) as pilot:

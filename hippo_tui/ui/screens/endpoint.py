@@ -30,6 +30,34 @@ class MarkedRadioButton(RadioButton):
         return super()._button
 
 
+class BackendChoice(RadioSet):
+    """A radio set whose arrows move *and* pick, starting on the chosen backend.
+
+    Textual's RadioSet highlights its first button whatever is pressed, and shows the highlight by colour
+    only: on an endpoint set to a server, ↑ then Enter re-picked the server. Here the ● mark always sits
+    on the highlighted choice, so what is chosen is readable without colour.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,right", "step(1)", "Next backend", show=False),
+        Binding("up,left", "step(-1)", "Previous backend", show=False),
+    ]
+
+    def on_mount(self) -> None:
+        # After RadioSet's own mount handler, which highlights the first button whatever is pressed.
+        self.call_after_refresh(self._highlight_pressed)
+
+    def _highlight_pressed(self) -> None:
+        self._selected = max(self.pressed_index, 0)
+
+    def action_step(self, direction: int) -> None:
+        """Pick the next (1) or previous (-1) backend, counted from the one picked now."""
+        count = len(self._nodes)
+        if count:
+            self._selected = (max(self.pressed_index, 0) + direction) % count
+            self.action_toggle_button()
+
+
 def validate_endpoint(backend: str, base_url: str, model: str) -> list[str]:
     """What is wrong with these values, as messages a user can act on (empty when they are fine)."""
     if backend not in BACKENDS:
@@ -102,7 +130,7 @@ class EndpointScreen(PanelScreen[dict[str, Any] | None]):
             panel.border_title = "Model and endpoint"
             panel.border_subtitle = "ctrl+s save · Esc cancel"
             with VerticalScroll(id="endpoint-body"):
-                radios = RadioSet(
+                radios = BackendChoice(
                     *(MarkedRadioButton(_LABELS[b], value=b == chosen, id=f"backend-{b}") for b in BACKENDS),
                     id="endpoint-backend",
                 )
