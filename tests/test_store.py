@@ -296,6 +296,37 @@ async def test_a_bad_line_imports_nothing(
     assert await store.count(None) == 80
 
 
+async def test_a_successor_that_points_nowhere_imports_nothing(store: Store, tmp_path: Path) -> None:
+    # A retired source sends its reader to its successor: it must name a real source.
+    ghost = "00000000-0000-4000-8000-0000000000ff"
+    retired = _source(2).model_dump(mode="json") | {
+        "status": "retired",
+        "retired_reason": "old",
+        "superseded_by": ghost,
+    }
+    path = _write_jsonl(tmp_path / "kb.jsonl", [_source(1).model_dump(mode="json"), "", retired])
+    with pytest.raises(KBImportError) as info:
+        await store.import_jsonl(path)
+    assert (info.value.line, info.value.field) == (3, "superseded_by") and ghost in str(info.value)
+    assert await store.count(None) == 80
+    itself = retired | {"superseded_by": retired["id"]}
+    with pytest.raises(
+        KBImportError, match="line 1, field 'superseded_by': a source cannot supersede itself"
+    ):
+        await store.import_jsonl(_write_jsonl(tmp_path / "self.jsonl", [itself]))
+
+
+async def test_a_successor_in_the_file_or_the_store_is_accepted(store: Store, tmp_path: Path) -> None:
+    stored = (await store.list_sources(status="active", limit=1))[0].id
+    rows = [
+        _source(1).model_dump(mode="json"),
+        _source(2).model_dump(mode="json") | {"status": "retired", "superseded_by": _source(1).id},
+        _source(3).model_dump(mode="json") | {"status": "retired", "superseded_by": stored},
+    ]
+    assert await store.import_jsonl(_write_jsonl(tmp_path / "kb.jsonl", rows)) == 3
+    assert (await store.get(_source(3).id)).superseded_by == stored
+
+
 async def test_import_of_invalid_utf8_and_missing_file(store: Store, tmp_path: Path) -> None:
     path = tmp_path / "kb.jsonl"
     path.write_bytes(json.dumps(_source(1).model_dump(mode="json")).encode() + b"\n\xff\xfe\n")

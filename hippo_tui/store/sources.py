@@ -76,11 +76,16 @@ def _canonical_or_none(value: str) -> str | None:
 
 def parse_jsonl(path: Path) -> list[Source]:
     """Read and validate a whole JSONL knowledge base; the first bad line raises KBImportError."""
+    return [s for _line, s in parse_jsonl_lines(path)]
+
+
+def parse_jsonl_lines(path: Path) -> list[tuple[int, Source]]:
+    """``parse_jsonl`` with each source's line number (for errors found after parsing)."""
     try:
         raw = path.read_bytes()
     except OSError as e:
         raise StoreError(f"{path}: cannot read the file: {e.strerror or e}") from None
-    sources: list[Source] = []
+    sources: list[tuple[int, Source]] = []
     for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
@@ -89,7 +94,7 @@ def parse_jsonl(path: Path) -> list[Source]:
         except UnicodeDecodeError:
             raise KBImportError(path, number, None, "not valid UTF-8") from None
         try:
-            sources.append(Source.model_validate_json(text))
+            sources.append((number, Source.model_validate_json(text)))
         except ValidationError as e:
             err = e.errors(include_url=False)[0]
             if err["type"] == "json_invalid":
@@ -232,11 +237,13 @@ class SourcesMixin(StoreBase):
 
     async def import_jsonl(self, path: Path, progress: Progress | None = None) -> int:
         """Validate every line, then upsert all of them in one transaction: all or nothing."""
-        sources = await asyncio.to_thread(parse_jsonl, Path(path))
+        numbered = await asyncio.to_thread(parse_jsonl_lines, Path(path))
+        sources = [s for _line, s in numbered]
         total = len(sources)
         if progress:
             progress(0, total)
         async with self._transaction() as db:
+            await self._check_successors(db, Path(path), numbered)
             for start in range(0, total, IMPORT_CHUNK):
                 chunk = sources[start : start + IMPORT_CHUNK]
                 await self._upsert_in(db, [source_to_row(s) for s in chunk])
@@ -244,6 +251,33 @@ class SourcesMixin(StoreBase):
                     progress(start + len(chunk), total)
         self._doc_counts.clear()
         return total
+
+    async def _check_successors(
+        self, db: aiosqlite.Connection, path: Path, numbered: list[tuple[int, Source]]
+    ) -> None:
+        """Every ``superseded_by`` names another source, in the file or already stored (one query).
+
+        A successor that points nowhere would send a reader of a retired source to nothing, so, as a bad
+        field, it stops the whole import. A chain (retired, superseded by another retired one) is fine.
+        """
+        in_file = {s.id for _line, s in numbered}
+        outside = sorted({s.superseded_by for _l, s in numbered if s.superseded_by} - in_file)
+        stored: set[str] = set()
+        if outside:
+            cur = await db.execute(
+                "SELECT id FROM sources WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(outside),)
+            )
+            stored = {r[0] for r in await cur.fetchall()}
+        for line, s in numbered:
+            succ = s.superseded_by
+            if succ is None:
+                continue
+            if succ == s.id:
+                raise KBImportError(path, line, "superseded_by", "a source cannot supersede itself")
+            if succ not in in_file and succ not in stored:
+                raise KBImportError(
+                    path, line, "superseded_by", f"no source with id {succ} in the file or the knowledge base"
+                )
 
     async def export_jsonl(self, out: TextIO) -> int:
         """Write every source (active and retired) in the import format; returns how many.
