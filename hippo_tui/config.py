@@ -89,9 +89,23 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
-def _line_of(text: str, key: str) -> int | None:
-    pattern = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=", re.M)
-    m = pattern.search(text)
+def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
+    """The line of the key at ``loc`` (``("keys", "help")``): inside its ``[table]`` if it has one."""
+    parts = [str(p) for p in loc]
+    if not parts:
+        return None
+
+    def key(name: str) -> re.Pattern[str]:
+        return re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=", re.M)
+
+    def table(name: str) -> re.Pattern[str]:
+        return re.compile(rf"^[ \t]*\[\[?[ \t]*{re.escape(name)}[ \t]*\]", re.M)
+
+    m = None
+    if len(parts) > 1 and (head := table(".".join(parts[:-1])).search(text)):
+        nxt = re.compile(r"^[ \t]*\[", re.M).search(text, head.end())
+        m = key(parts[-1]).search(text, head.end(), nxt.start() if nxt else len(text)) or head
+    m = m or key(parts[0]).search(text) or table(parts[0]).search(text)
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
@@ -112,7 +126,7 @@ def load_file(path: Path) -> dict[str, Any]:
     except ValidationError as e:
         err = e.errors()[0]
         key = ".".join(str(p) for p in err["loc"]) or "?"
-        line = _line_of(text, str(err["loc"][0])) if err["loc"] else None
+        line = _line_of(text, err["loc"])
         where = f"line {line}, " if line else ""
         msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
         raise ConfigError(f"{path}: {where}key '{key}': {msg}") from None

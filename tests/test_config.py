@@ -55,7 +55,9 @@ def test_config_file_from_env_and_relative_paths(tmp_path):
         ('model = "m"\n\ngrounding_timeout = "soon"\n', "line 3, key 'grounding_timeout'"),
         ("grounding_timeout = -1\n", "line 1, key 'grounding_timeout'"),
         ('model = "m\n', "not valid TOML"),
-        ("[keys]\nhelp = 3\n", "key 'keys.help'"),
+        ('model = "m"\n[keys]\nhelp = 3\n', "line 3, key 'keys.help'"),
+        ("keys = { help = 3 }\n", "line 1, key 'keys.help'"),
+        ('model = "m"\n\n[modle]\nname = "x"\n', "line 3, key 'modle': unknown key"),
     ],
 )
 def test_bad_file_names_file_line_and_key(tmp_path, text, expected):
