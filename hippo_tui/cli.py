@@ -2,12 +2,13 @@
 
 Exit codes (also in the README):
   0 answered / done · 1 the answer was withdrawn or cancelled · 2 usage or configuration error
-  3 model or server error · 4 knowledge base or audit database error
+  3 model or server error · 4 knowledge base or audit database error · 141 the output's reader stopped early
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -17,6 +18,7 @@ from hippo_tui import __version__
 from hippo_tui.config import ConfigError, Settings, load_settings
 
 EXIT_OK, EXIT_WITHDRAWN, EXIT_USAGE, EXIT_MODEL, EXIT_STORE = 0, 1, 2, 3, 4
+EXIT_PIPE = 141  # what a shell reports for a command its reader stopped early (128 + SIGPIPE)
 
 # Flags that map one-to-one onto Settings fields.
 _SETTING_FLAGS = (
@@ -97,3 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader stopped early (`hippo-tui kb list | head`): not an error worth a traceback. Point
+        # stdout at devnull so the interpreter's final flush does not raise the same thing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE

@@ -207,3 +207,22 @@ def test_a_withdrawn_answer_clears_the_status_before_the_note(hippo_home):
     err = log.err.getvalue()
     assert "Withdrawn: the answer matched the safety rule “mrn”." in err and err.endswith(LiveStatus.CLEAR)
     assert log.writes[-1][0] == "out" and "safety rule" in log.out.getvalue()
+
+
+@pytest.mark.parametrize("argv", [["kb", "list"], ["ask", "amlodipine dose", "--json"]])
+def test_a_reader_that_stops_early_gets_no_traceback(hippo_home, argv):
+    """`hippo-tui kb list | head -1`: the pipe closes before the output ends; that is not a crash."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HIPPO_", "OPENAI_"))}
+    env["HIPPO_HOME"] = str(hippo_home)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hippo_tui", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before the first line: every write hits a closed pipe
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) != 0
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
