@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+import hippo_tui
+
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.slow
@@ -90,8 +92,32 @@ def test_ask_json_from_another_folder(installed, tmp_path):
 def test_version_and_help_on_every_subcommand(installed, tmp_path):
     exe = str(installed / "bin" / "hippo-tui")
     ver = _run([exe, "--version"], cwd=tmp_path)
-    assert ver.returncode == 0 and ver.stdout.startswith("hippo-tui ")
+    assert ver.returncode == 0 and ver.stdout.strip() == f"hippo-tui {hippo_tui.__version__}"
     for sub in ([], ["ask"], ["kb"], ["audit"]):
         res = _run([exe, *sub, "--help"], cwd=tmp_path, env=_env(tmp_path / "h"))
         assert res.returncode == 0, (sub, res.stderr)
         assert "usage: hippo-tui" in res.stdout
+    # Every nested command (kb import, audit show, …), found from the wheel's own parser, in one process.
+    script = (
+        "import argparse, contextlib, io\n"
+        "from hippo_tui.cli import build_parser, main\n"
+        "def walk(p, path):\n"
+        "    for a in p._actions:\n"
+        "        if isinstance(a, argparse._SubParsersAction):\n"
+        "            for name, child in a.choices.items():\n"
+        "                yield [*path, name]\n"
+        "                yield from walk(child, [*path, name])\n"
+        "for cmd in walk(build_parser(), []):\n"
+        "    out = io.StringIO()\n"
+        "    with contextlib.redirect_stdout(out):\n"
+        "        try:\n"
+        "            main([*cmd, '--help'])\n"
+        "        except SystemExit as e:\n"
+        "            code = e.code\n"
+        "    print(' '.join(cmd), code, out.getvalue().startswith('usage: hippo-tui ' + ' '.join(cmd)))\n"
+    )
+    res = _run([str(installed / "bin" / "python"), "-c", script], cwd=tmp_path, env=_env(tmp_path / "h"))
+    assert res.returncode == 0, res.stderr
+    rows = [line.rsplit(" ", 2) for line in res.stdout.splitlines()]
+    assert {"kb import", "kb search", "audit show", "audit export"} <= {r[0] for r in rows}
+    assert all(code == "0" and ok == "True" for _, code, ok in rows), res.stdout
