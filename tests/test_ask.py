@@ -226,3 +226,24 @@ def test_a_reader_that_stops_early_gets_no_traceback(hippo_home, argv):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) != 0
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+def test_json_mode_ends_with_an_error_event_when_the_answer_cannot_start(capsys, hippo_home, tmp_path):
+    """A script reading --json always finds the outcome on the last line, even for a bad flag or file."""
+    bad_cassette = tmp_path / "bad.jsonl"
+    bad_cassette.write_text("nope\n")
+    bad_config = tmp_path / "config.toml"
+    bad_config.write_text("modle = 'x'\n")
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x")
+    cases = [
+        ((), "usage", EXIT_USAGE, "give a question"),
+        (("q", "--replay", str(bad_cassette)), "usage", EXIT_USAGE, "bad.jsonl"),
+        (("q", "--config", str(bad_config)), "usage", EXIT_USAGE, "modle"),
+        (("q", "--home", str(not_a_folder)), "store", EXIT_STORE, str(not_a_folder)),
+    ]
+    for argv, kind, code, says in cases:
+        got, out, err = run(capsys, *argv, "--json")
+        last = parse_event(out.splitlines()[-1])
+        assert got == code and isinstance(last, ErrorEvent), (argv, out)
+        assert last.kind == kind and says in last.message and says in err

@@ -21,10 +21,11 @@ from typing import TextIO
 from hippo_tui.backends import CassetteError
 from hippo_tui.backends.cassette import Cassette
 from hippo_tui.cli import EXIT_MODEL, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_WITHDRAWN, settings_from_args
-from hippo_tui.config import Settings
+from hippo_tui.config import ConfigError, Settings
 from hippo_tui.events import (
     EndEvent,
     ErrorEvent,
+    ErrorKind,
     Event,
     ResetEvent,
     TextEvent,
@@ -136,11 +137,9 @@ async def answer(settings: Settings, question: str, *, as_json: bool, out: TextI
     try:
         engine = await Engine.create(settings)
     except StoreError as e:
-        print(f"hippo-tui: {e}", file=err)
-        return EXIT_STORE
+        return _cannot_start("store", str(e), as_json=as_json, out=out, err=err)
     except (CassetteError, PolicyError) as e:
-        print(f"hippo-tui: {e}", file=err)
-        return EXIT_USAGE
+        return _cannot_start("usage", str(e), as_json=as_json, out=out, err=err)
     last: EndEvent | ErrorEvent | None = None
     note = ""
     status = LiveStatus(err)
@@ -160,6 +159,15 @@ async def answer(settings: Settings, question: str, *, as_json: bool, out: TextI
     if not as_json:
         _print_human(last, note, out, err)
     return _exit_code(last)
+
+
+def _cannot_start(kind: ErrorKind, message: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
+    """No answer could begin: say why on stderr, and with --json end the event stream with an ``error`` too,
+    so a script always finds the outcome on the last line."""
+    print(f"hippo-tui: {message}", file=err)
+    if as_json:
+        print(to_json(ErrorEvent(kind=kind, message=sanitize(message))), file=out, flush=True)
+    return _exit_code(ErrorEvent(kind=kind, message=message))
 
 
 def _print_human(last: EndEvent | ErrorEvent | None, note: str, out: TextIO, err: TextIO) -> None:
@@ -184,18 +192,21 @@ def _print_human(last: EndEvent | ErrorEvent | None, note: str, out: TextIO, err
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = settings_from_args(args)
+    def cannot_start(kind: ErrorKind, message: str) -> int:
+        return _cannot_start(kind, message, as_json=args.json, out=sys.stdout, err=sys.stderr)
+
+    try:
+        settings = settings_from_args(args)
+    except ConfigError as e:
+        return cannot_start("usage", str(e))
     question = args.question
     if not question and settings.replay is not None:
         try:
             question = Cassette.load(settings.replay).question
         except CassetteError as e:
-            print(f"hippo-tui: {e}", file=sys.stderr)
-            return EXIT_USAGE
+            return cannot_start("usage", str(e))
     if not question or not question.strip():
-        print(
-            'hippo-tui ask: give a question, e.g. hippo-tui ask "first-line drug for hypertension?"',
-            file=sys.stderr,
+        return cannot_start(
+            "usage", 'give a question, e.g. hippo-tui ask "first-line drug for hypertension?"'
         )
-        return EXIT_USAGE
     return asyncio.run(answer(settings, question.strip(), as_json=args.json, out=sys.stdout, err=sys.stderr))
