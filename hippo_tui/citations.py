@@ -235,23 +235,47 @@ _WS = re.compile(r"\s+")
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
 
 
-def _is_abbreviation(text: str, dot: int) -> bool:
+# Dosing and time abbreviations often end a sentence ("Take 500 mg t.i.d. Review at 48 hours."):
+# before a capital they are a boundary. "e.g.", "i.e.", "Dr.", "vs." … never are.
+_MAY_END = frozenset("b.i.d t.i.d q.i.d q.d q.h p.o p.r.n h.s a.c p.c i.v i.m s.c a.m p.m".split())
+NOT_ABBREVIATION, ABBREVIATION, MAY_END = 0, 1, 2
+_UNIT_BEFORE = frozenset("/0123456789°")  # "mmol/L.", "2 L.", "38 °C." are units, not initials
+# Words a single capital letter commonly follows as a name, not an initial: "hepatitis B.", "vitamin D."
+_LETTER_NAMES = frozenset(
+    "hepatitis vitamin vitamins type group influenza factor class grade stage phase category strep "
+    "streptococcus step level zone table figure appendix section part schedule plan option".split()
+)
+_LAST_WORD = re.compile(r"[A-Za-z]+\Z")
+
+
+def _abbreviation(text: str, dot: int) -> int:
+    """Whether the word before ``text[dot]`` (a ".") is an abbreviation, and if so, whether it may
+    still end a sentence (``MAY_END``: when a capital follows)."""
     i, floor = dot, max(0, dot - 12)  # abbreviations are short: a bounded look back keeps this linear
     while i > floor and text[i - 1] in _WORD_CHARS:
         i -= 1
     if i > 0 and text[i - 1] in _WORD_CHARS:
-        return False  # a longer word
+        return NOT_ABBREVIATION  # a longer word
     word = text[i:dot].strip(".").lower()
     if not word:
-        return False
+        return NOT_ABBREVIATION
+    if word in _MAY_END:
+        return MAY_END
     if word in _ABBREVIATIONS:
-        return True
-    if (
-        len(word) == 1 and text[dot - 1].isupper()
-    ):  # an initial: "J. Smith", but not a unit: "mmol/L.", "2 L."
+        return ABBREVIATION
+    if len(word) == 1 and text[dot - 1].isupper():
+        # An initial ("J. Smith", "by A. B. Smith"), unless a unit ("mmol/L.", "2 L.", "38 °C.") or a
+        # letter that names something ("hepatitis B.", "vitamin D.", "type A.").
         before = text[:i].rstrip(" ")
-        return not before or (before[-1].isspace() or before[-1] not in "/0123456789")
-    return bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", word))  # dotted forms like "b.i.d"
+        if before and before[-1] in _UNIT_BEFORE:
+            return NOT_ABBREVIATION
+        named = _LAST_WORD.search(before, max(0, len(before) - 16))
+        if named and named.group().lower() in _LETTER_NAMES:
+            return NOT_ABBREVIATION
+        return ABBREVIATION
+    if re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):  # other dotted forms: "a.m", "u.s"
+        return ABBREVIATION
+    return NOT_ABBREVIATION
 
 
 def _masked(text: str, ranges: list[tuple[int, int]]) -> str:
@@ -277,7 +301,8 @@ def _sentence_spans(text: str, code: list[tuple[int, int, bool]]) -> list[tuple[
             cuts.update((a, b))  # a fenced block stands alone
     depth, scanned = 0, 0  # open "(" on the current line, counted up to ``scanned``
     for m in _TERMINATOR.finditer(masked):
-        if m.group() == "." and _is_abbreviation(masked, m.start()):
+        abbr = _abbreviation(masked, m.start()) if m.group() == "." else NOT_ABBREVIATION
+        if abbr == ABBREVIATION:
             continue
         j = _CLOSERS.match(masked, m.end()).end()
         j = _TRAILING_MARKERS.match(masked, j).end()
@@ -297,6 +322,8 @@ def _sentence_spans(text: str, code: list[tuple[int, int, bool]]) -> list[tuple[
         k = nxt.end() if nxt else j
         if m.group() == "." and k < n and masked[k].islower():
             continue  # "approx. twice": a sentence does not start in lower case
+        if abbr == MAY_END and not (k < n and masked[k].isupper()):
+            continue  # "t.i.d. for 5 days", "t.i.d. (with food)": the sentence goes on
         cuts.add(j)
     for nl in re.finditer(r"\n", masked):
         cuts.add(_TRAILING_MARKERS.match(masked, nl.start()).end())

@@ -134,7 +134,16 @@ def test_finalize_bad_marker_takes_the_space_before_it():
         ("Ask Dr. Smith first. Then act.", ["Ask Dr. Smith first.", "Then act."]),
         ("Oral vs. IV is similar. Fine.", ["Oral vs. IV is similar.", "Fine."]),
         ("Give approx. 10 mL. Repeat.", ["Give approx. 10 mL.", "Repeat."]),
-        ("Take 100 mg b.i.d. Continue for 5 days.", ["Take 100 mg b.i.d. Continue for 5 days."]),
+        # A dosing abbreviation ends its sentence when a capital follows, and goes on before anything else.
+        ("Take 100 mg b.i.d. Continue for 5 days.", ["Take 100 mg b.i.d.", "Continue for 5 days."]),
+        ("Take 100 mg b.i.d. for 5 days. Stop.", ["Take 100 mg b.i.d. for 5 days.", "Stop."]),
+        ("Give 1 g i.v. Then review.", ["Give 1 g i.v.", "Then review."]),
+        ("Use e.g. Amoxicillin here. Next.", ["Use e.g. Amoxicillin here.", "Next."]),
+        # A unit after a degree sign, or a letter that names something, is not an initial.
+        ("A fever is 38 °C. Check again.", ["A fever is 38 °C.", "Check again."]),
+        ("A fever is 38°C. Check again.", ["A fever is 38°C.", "Check again."]),
+        ("Vaccinate against hepatitis B. Then check.", ["Vaccinate against hepatitis B.", "Then check."]),
+        ("Check vitamin D. Then treat.", ["Check vitamin D.", "Then treat."]),
         ("Take it (with food.) Then rest.", ["Take it (with food.)", "Then rest."]),
         (
             "Take it (max. 4 g a day. See the label) with food. Done.",
@@ -307,3 +316,8 @@ def test_a_partly_removed_group_leaves_no_dangling_separator():
     assert finalize_markers(f"Take ([{A}], [{B}]).", {B: 2}) == "Take ([2])."
     assert finalize_markers(f"Take [{A}], [{B}].", {A: 1}) == "Take [1]."
     assert finalize_markers(f"Take [{A}], [{B}].", {A: 1, B: 2}) == "Take [1], [2]."  # all kept: as written
+
+
+def test_a_marker_after_a_dosing_abbreviation_ends_the_claim():
+    text = f"Take 100 mg b.i.d. [{A}] Continue for 5 days [{B}]."
+    assert claims_by_source(text) == {A: ["Take 100 mg b.i.d."], B: ["Continue for 5 days."]}
