@@ -39,7 +39,7 @@ ESCAPES = [
     "\x1b[31m", "\x1b[0m", "\x1b[38;5;196m", "\x1b]8;;https://evil.example/\x1b\\", "\x1b]8;;\x07",
     "\x1b]52;c;aGVsbG8=\x07", "\x1bP1$r\x1b\\", "\x9b2J", "\x1b_apc\x1b\\", "\x1b]0;title\x07",
     "\x9d8;;x\x9c", "\x1bc", "\x1b(B", "\x1b", "\x1b[", "\x1b]", "\u202e", "\u2066", "\u200b", "\ufeff",
-    "\x07", "\r", "\x00", "\x85",
+    "\x07", "\r", "\x00", "\x85", "\x1bkwindow title\x1b\\",
 ]  # fmt: skip
 MATCHES = [
     "123-45-6789", "sk-" + "a1B2_" * 5, "AKIAABCDEFGHIJKLMNOP", "ghp_" + "a1" * 18, "MRN: 1234567",
