@@ -11,6 +11,16 @@ import pytest
 from hippo_tui.store import DEMO_KB, Store
 
 
+@pytest.fixture(autouse=True)
+def no_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The platform's config and data folders point into a throwaway folder for every test (and the processes
+    it starts): a developer's own config.toml or audit database never changes or receives a test's results."""
+    root = tmp_path_factory.mktemp("xdg")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(root / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(root / "data"))
+    return root
+
+
 @pytest.fixture
 def hippo_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh data folder, exported as HIPPO_HOME (never the real one); model env vars cleared."""

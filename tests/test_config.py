@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.cli import EXIT_USAGE, main
-from hippo_tui.config import ConfigError, load_settings
+from hippo_tui.config import ConfigError, default_config_path, load_settings
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "hippo_tui" / "data" / "config.example.toml"
 
@@ -83,3 +83,19 @@ def test_cli_reports_bad_config_and_exits_2(tmp_path, capsys):
 def test_example_config_file_is_valid(tmp_path):
     s = load_settings({}, config_path=EXAMPLE, env={})
     assert s.resolved_backend() in {"offline", "openai"}
+
+
+def test_the_platform_config_folder_is_read_and_an_explicit_file_replaces_it(tmp_path, no_user_folders):
+    default = default_config_path()
+    assert default.is_relative_to(no_user_folders)  # never the developer's own file
+    assert default.parts[-2:] == ("hippo-tui", "config.toml")
+    default.parent.mkdir(parents=True)
+    default.write_text('model = "from-platform-folder"\nretrieval_k = 7\n')
+    s = load_settings({}, env={})
+    assert (s.model, s.retrieval_k) == ("from-platform-folder", 7)
+    explicit = _write(tmp_path, 'model = "explicit"\n')
+    s = load_settings({}, config_path=explicit, env={})
+    assert (s.model, s.retrieval_k) == ("explicit", 5)  # one file: the explicit one, not a merge of both
+    default.write_text("modle = 1\n")
+    with pytest.raises(ConfigError, match=r"hippo-tui/config.toml: line 1, key 'modle'"):
+        load_settings({}, env={})
