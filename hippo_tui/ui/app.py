@@ -155,6 +155,7 @@ class HippoApp(App[int]):
         self._active: _Run | None = None  # the answer being written (holds the prompt)
         self._latest: _Run | None = None  # the answer the sidebar and status bar follow
         self._runs: list[_Run] = []
+        self._linking: Worker[None] | None = None  # finding a cancelled answer's audit record
         self._conversation = 0
         self._asked = 0
         self.register_theme(HIGH_CONTRAST)
@@ -373,11 +374,19 @@ class HippoApp(App[int]):
         self.refresh_bindings()
 
     async def _consume(self, run: _Run) -> None:
+        events = self.engine.ask(run.question)
         try:
-            async for event in self.engine.ask(run.question):
-                # Keyed by answer: a new question may start while this one still verifies.
-                self.event_log.add(event, answer=run.number)
-                await self._apply(run, event)
+            try:
+                async for event in events:
+                    # Keyed by answer: a new question may start while this one still verifies.
+                    self.event_log.add(event, answer=run.number)
+                    await self._apply(run, event)
+            finally:
+                # Esc may land while an event is being drawn rather than inside the engine: close the
+                # stream now, so the engine writes its "cancelled" record at once, not at garbage collection.
+                close = getattr(events, "aclose", None)
+                if close is not None:
+                    await close()
             if not run.done:
                 await self._on_error(
                     run,
@@ -506,7 +515,11 @@ class HippoApp(App[int]):
             run.worker.cancel()
         self.event_log.close_answer(run.number)
         await run.view.cancel()
-        self.turns.append(Turn(run.question, run.view.display_text, [], "cancelled", None))
+        turn = Turn(run.question, run.view.display_text, [], "cancelled", None)
+        self.turns.append(turn)
+        self._linking = self.run_worker(
+            self._link_cancelled(run, turn), name="link-cancelled", exit_on_error=False
+        )
         self.prompt.disabled = False
         self.prompt.placeholder = PLACEHOLDER
         self.prompt.value = run.question
@@ -514,6 +527,30 @@ class HippoApp(App[int]):
         self.prompt.focus()
         self.status.set_phase("✗ Cancelled — the question is back in the prompt", short="✗ Cancelled")
         self.refresh_bindings()
+
+    async def _link_cancelled(self, run: _Run, turn: Turn) -> None:
+        """Find the audit record the engine wrote for a cancelled answer, for the audit panel and exports.
+
+        No event carries its id (the stream was cut), so once the worker has stopped the newest records
+        are read back and matched on question and outcome.
+        """
+        if run.worker is not None:
+            try:
+                await run.worker.wait()
+            except Exception:
+                pass  # WorkerCancelled is the expected way out
+        store = getattr(self.engine, "store", None)
+        if store is None or not hasattr(store, "list_answers"):
+            return
+        try:
+            records = await store.list_answers(limit=5)
+        except Exception:
+            return  # the panel then shows the previous answer's record; nothing is lost from the audit
+        known = {t.audit_id for t in self.turns}
+        for record in records:
+            if record.question == run.question and record.outcome == "cancelled" and record.id not in known:
+                turn.audit_id = record.id
+                return
 
     def action_scroll_answers(self, direction: int) -> None:
         if direction < 0:
@@ -549,6 +586,12 @@ class HippoApp(App[int]):
         self.push_screen(HelpScreen(self.key_table()))
 
     async def action_show_audit(self) -> None:
+        linking = self._linking
+        if linking is not None and linking.is_running:
+            try:
+                await linking.wait()  # a just-cancelled answer: show its record, not the one before
+            except Exception:
+                pass
         audit_id = next((t.audit_id for t in reversed(self.turns) if t.audit_id is not None), None)
         record = None
         if audit_id is not None and self.engine is not None:

@@ -32,11 +32,14 @@ class AnswerMetrics:
     withdrawn_chars: int = 0
     text_chars: int = 0  # characters released (``display``), withdrawn ones included
     duration_s: float = 0.0  # t of the last event
-    outcome: str = "in progress"  # end outcome, "error: <kind>", or "in progress"
+    outcome: str = "in progress"  # end outcome, "error: <kind>", "cancelled", or "in progress"
 
 
-def compute_metrics(events: list[Event]) -> AnswerMetrics:
-    """The inspector's numbers for one answer's events (works on an answer still in progress)."""
+def compute_metrics(events: list[Event], *, closed: bool = False) -> AnswerMetrics:
+    """The inspector's numbers for one answer's events (works on an answer still in progress).
+
+    ``closed``: the answer takes no more events; without an end or error it was cancelled.
+    """
     counts = Counter(e.type for e in events)
     texts = [e for e in events if isinstance(e, TextEvent)]
     resets = [e for e in events if isinstance(e, ResetEvent)]
@@ -56,6 +59,8 @@ def compute_metrics(events: list[Event]) -> AnswerMetrics:
                 verification = max(0.0, e.t - checking_t)
         elif isinstance(e, ErrorEvent):
             outcome = f"error: {e.kind}"
+    if closed and outcome == "in progress":
+        outcome = "cancelled"
     return AnswerMetrics(
         events=len(events),
         counts=dict(counts),
@@ -164,12 +169,17 @@ class EventLog:
         """The kept answers in the order they started, each its events in order."""
         return [list(a.events) for a in self._answers]
 
+    def closed(self) -> list[bool]:
+        """For each kept answer (as in ``answers()``): whether it takes no more events."""
+        return [not a.open for a in self._answers]
+
     def __len__(self) -> int:
         return self._count
 
     def metrics(self, index: int = -1) -> AnswerMetrics:
         """The numbers for one answer (default: the latest). Raises IndexError when there is none."""
-        return compute_metrics(self._answers[index].events)
+        answer = self._answers[index]
+        return compute_metrics(answer.events, closed=not answer.open)
 
     def clear(self) -> None:
         self._answers.clear()

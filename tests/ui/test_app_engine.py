@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hippo_tui.events import EndEvent, TextEvent
 from hippo_tui.ui.app import HippoApp
+from hippo_tui.ui.screens import AuditScreen, InspectorScreen
 from tests.ui.fakes import ask, until
 
 QUESTION = "How should uncomplicated cystitis be treated?"
@@ -43,3 +44,23 @@ async def test_real_engine_cancel_restores_prompt_and_records_it(make_app):
         await until(pilot, lambda: not app.prompt.disabled)
         assert app.prompt.value == QUESTION
         assert app.turns[-1].outcome == "cancelled"
+
+
+async def test_cancelled_answer_opens_in_the_audit_and_inspector_as_cancelled(make_app):
+    app = make_app(offline_tokens_per_second=20)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: _ready(app), tries=2000)
+        await ask(pilot, "How is gout treated?")
+        await until(pilot, lambda: bool(app.turns), tries=2000)  # a complete answer first
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: any(isinstance(e, TextEvent) for e in app.event_log.answers()[-1]))
+        await pilot.press("escape")
+        await pilot.press("f3")  # at once: the panel waits for the cancelled answer's record
+        await until(pilot, lambda: isinstance(app.screen, AuditScreen))
+        record = app.screen.record
+        assert record is not None and record.outcome == "cancelled" and record.question == QUESTION
+        assert app.turns[-1].audit_id == record.id
+        await pilot.press("escape", "f4")
+        await until(pilot, lambda: isinstance(app.screen, InspectorScreen))
+        metrics = str(app.screen.query_one("#inspector-metrics").render())
+        assert "Answer 2 of 2 · cancelled" in metrics

@@ -241,3 +241,13 @@ def test_a_closed_answer_is_pruned_before_an_open_one():
     log.add(answer()[0], answer="new")
     assert log.dropped_answers == 1
     assert len(log.answers()) == 2 and log.answers()[0] == [answer()[0]]
+
+
+def test_an_answer_closed_without_an_end_reads_as_cancelled():
+    log = EventLog()
+    log.add(answer()[0], answer="cut")
+    assert log.metrics().outcome == "in progress"
+    log.close_answer("cut")
+    assert log.closed() == [True]
+    assert log.metrics().outcome == "cancelled"
+    assert compute_metrics(log.answers()[0], closed=True).outcome == "cancelled"

@@ -138,6 +138,7 @@ class InspectorScreen(PanelScreen[None]):
         super().__init__()
         self.event_log = log
         self._answers = log.answers()  # a snapshot: the live log may grow while the panel is open
+        self._answer_closed = log.closed()
         self._events: list[Event] = []
 
     def compose(self) -> ComposeResult:
@@ -165,7 +166,7 @@ class InspectorScreen(PanelScreen[None]):
     def watch_index(self, index: int) -> None:
         events = self._answers[index]
         self._events = events
-        metrics = compute_metrics(events)
+        metrics = compute_metrics(events, closed=self._answer_closed[index])
         self.query_one("#inspector-metrics", Static).update(
             metrics_content(index, len(self._answers), metrics, self.event_log.dropped_answers)
         )
@@ -212,6 +213,7 @@ class InspectorScreen(PanelScreen[None]):
         """Take a fresh copy of the log; stay on the latest answer if that is where the user was."""
         on_latest = self.index == len(self._answers) - 1
         self._answers = self.event_log.answers()
+        self._answer_closed = self.event_log.closed()
         if not self._answers:
             return
         index = len(self._answers) - 1 if on_latest else min(self.index, len(self._answers) - 1)
