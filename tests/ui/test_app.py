@@ -549,3 +549,19 @@ async def test_answer_finishes_while_a_panel_is_open(make_app):
         await pilot.pause()
         assert "1 of 3 citations verified" in app.status.phase
         assert "✓ verified" in _sidebar_text(app)
+
+
+async def test_reference_style_links_keep_their_url_on_screen(make_app):
+    text = "See [the leaflet][x] first.\n\n[x]: http://evil.example/ref\n"
+    events = [
+        TextEvent(delta=text, display=text),
+        ThinkingEvent(text="Checking citations…", phase="checking"),
+        EndEvent(text=text, citations=[], audit_id=None),
+    ]
+    app = make_app(ScriptedEngine(events))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, "q")
+        await until(pilot, lambda: bool(app.turns))
+        rendered = "".join(str(b.render()) for b in app.pane.query("MarkdownBlock"))
+        assert "http://evil.example/ref" in rendered  # the definition is not swallowed
+        assert "[the leaflet][x]" in rendered

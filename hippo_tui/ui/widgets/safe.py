@@ -71,5 +71,9 @@ def safe_content(text: str, style: str = "") -> Content:
 
 
 def markdown_parser() -> MarkdownIt:
-    """GFM-like Markdown without links, images or HTML: `[label](url)` stays literal, so the URL shows."""
-    return MarkdownIt("gfm-like").disable(["link", "image", "html_inline", "html_block"])
+    """GFM-like Markdown without links, images or HTML: `[label](url)` stays literal, so the URL shows.
+
+    Reference definitions (`[x]: http://…` on a line of their own) are off too: parsed, they would vanish
+    from the answer, taking their URL with them.
+    """
+    return MarkdownIt("gfm-like").disable(["link", "image", "html_inline", "html_block", "reference"])
