@@ -320,8 +320,8 @@ def _sentence_spans(text: str, code: list[tuple[int, int, bool]]) -> list[tuple[
             continue  # inside parentheses: "(max. 4 g a day. See the label)" is one aside
         nxt = _WS.match(masked, j)
         k = nxt.end() if nxt else j
-        if m.group() == "." and k < n and masked[k].islower():
-            continue  # "approx. twice": a sentence does not start in lower case
+        if k < n and masked[k].islower() and m.group().strip(".…") == "":
+            continue  # "approx. twice", "and so on… then": a sentence does not start in lower case
         if abbr == MAY_END and not (k < n and masked[k].isupper()):
             continue  # "t.i.d. for 5 days", "t.i.d. (with food)": the sentence goes on
         cuts.add(j)

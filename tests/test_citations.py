@@ -139,6 +139,10 @@ def test_finalize_bad_marker_takes_the_space_before_it():
         ("Take 100 mg b.i.d. for 5 days. Stop.", ["Take 100 mg b.i.d. for 5 days.", "Stop."]),
         ("Give 1 g i.v. Then review.", ["Give 1 g i.v.", "Then review."]),
         ("Use e.g. Amoxicillin here. Next.", ["Use e.g. Amoxicillin here.", "Next."]),
+        # An ellipsis before a lower-case word does not end the sentence.
+        ("Take it... then rest. Next.", ["Take it... then rest.", "Next."]),
+        ("Take it… then rest. Next.", ["Take it… then rest.", "Next."]),
+        ("Wait... Then go.", ["Wait...", "Then go."]),
         # A unit after a degree sign, or a letter that names something, is not an initial.
         ("A fever is 38 °C. Check again.", ["A fever is 38 °C.", "Check again."]),
         ("A fever is 38°C. Check again.", ["A fever is 38°C.", "Check again."]),
