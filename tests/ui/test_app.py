@@ -565,3 +565,36 @@ async def test_reference_style_links_keep_their_url_on_screen(make_app):
         rendered = "".join(str(b.render()) for b in app.pane.query("MarkdownBlock"))
         assert "http://evil.example/ref" in rendered  # the definition is not swallowed
         assert "[the leaflet][x]" in rendered
+
+
+class _PromptSeeingEngine(ScriptedEngine):
+    """Records the system prompt in force when each question is asked."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.prompts_at_ask: list[str] = []
+
+    def ask(self, question: str):  # type: ignore[override]
+        self.prompts_at_ask.append(self.system_prompt)
+        return super().ask(question)
+
+
+async def test_prompt_edited_in_the_editor_applies_to_the_next_question(make_app, settings):
+    from textual.widgets import TextArea
+
+    from hippo_tui.ui.screens import PromptEditorScreen
+
+    engine = _PromptSeeingEngine([answer_events(), answer_events()])
+    app = make_app(engine)
+    async with app.run_test(size=(40, 20)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: len(app.turns) == 1)
+        await pilot.press("f5")
+        await until(pilot, lambda: isinstance(app.screen, PromptEditorScreen))
+        app.screen.query_one(TextArea).text = "Answer in one sentence."
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, PromptEditorScreen))
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: len(app.turns) == 2)
+    assert engine.prompts_at_ask == [engine.default_system_prompt, "Answer in one sentence."]
+    assert (Path(settings.home) / "system_prompt.md").read_text() == "Answer in one sentence."
