@@ -278,6 +278,15 @@ def _abbreviation(text: str, dot: int) -> int:
     return NOT_ABBREVIATION
 
 
+_WORD_AT = re.compile(r"[A-Za-z]{1,24}")
+
+
+def _mixed_case(text: str, k: int) -> bool:
+    """Whether the word at ``text[k]`` (lower case first) has a capital in it: "eGFR", "pH", "mRNA"."""
+    w = _WORD_AT.match(text, k)
+    return w is not None and not w.group().islower()
+
+
 def _masked(text: str, ranges: list[tuple[int, int]]) -> str:
     # Code content replaced (same length) so its dots and newlines are never boundaries.
     if not ranges:
@@ -320,8 +329,10 @@ def _sentence_spans(text: str, code: list[tuple[int, int, bool]]) -> list[tuple[
             continue  # inside parentheses: "(max. 4 g a day. See the label)" is one aside
         nxt = _WS.match(masked, j)
         k = nxt.end() if nxt else j
-        if k < n and masked[k].islower() and m.group().strip(".…") == "":
-            continue  # "approx. twice", "and so on… then": a sentence does not start in lower case
+        if k < n and masked[k].islower() and m.group().strip(".…") == "" and not _mixed_case(masked, k):
+            # "approx. twice", "and so on… then": a sentence does not start in lower case, unless
+            # with a term that is written so ("… 150 micromol/L. eGFR is …", "pH", "mRNA").
+            continue
         if abbr == MAY_END and not (k < n and masked[k].isupper()):
             continue  # "t.i.d. for 5 days", "t.i.d. (with food)": the sentence goes on
         cuts.add(j)

@@ -139,6 +139,12 @@ def test_finalize_bad_marker_takes_the_space_before_it():
         ("Take 100 mg b.i.d. for 5 days. Stop.", ["Take 100 mg b.i.d. for 5 days.", "Stop."]),
         ("Give 1 g i.v. Then review.", ["Give 1 g i.v.", "Then review."]),
         ("Use e.g. Amoxicillin here. Next.", ["Use e.g. Amoxicillin here.", "Next."]),
+        # A term written with a lower-case first letter can start a sentence.
+        (
+            "Stop it above 150 micromol/L. eGFR is not used. Next.",
+            ["Stop it above 150 micromol/L.", "eGFR is not used.", "Next."],
+        ),
+        ("Check the pH. pH below 7.35 is acidosis.", ["Check the pH.", "pH below 7.35 is acidosis."]),
         # An ellipsis before a lower-case word does not end the sentence.
         ("Take it... then rest. Next.", ["Take it... then rest.", "Next."]),
         ("Take it… then rest. Next.", ["Take it… then rest.", "Next."]),
