@@ -266,7 +266,8 @@ def _abbreviation(text: str, dot: int) -> int:
     if len(word) == 1 and text[dot - 1].isupper():
         # An initial ("J. Smith", "by A. B. Smith"), unless a unit ("mmol/L.", "2 L.", "38 °C.") or a
         # letter that names something ("hepatitis B.", "vitamin D.", "type A.").
-        before = text[:i].rstrip(" ")
+        # Only the few characters before the letter matter: a bounded window keeps this linear.
+        before = text[max(0, i - 32) : i].rstrip(" ")
         if before and before[-1] in _UNIT_BEFORE:
             return NOT_ABBREVIATION
         named = _LAST_WORD.search(before, max(0, len(before) - 16))
