@@ -258,7 +258,7 @@ def test_strip_markers():
         "x. " * 30_000,
         "```\n" * 20_000,
         "(" + "a. B " * 20_000,
-        "word A. " * 40_000,  # initials: each once copied the whole text before it
+        "word A. " * 80_000,  # initials: each once copied the whole text before it
     ],
 )
 def test_pathological_text_takes_linear_time(text):
