@@ -110,8 +110,9 @@ def grounding_user_message(
     items: Sequence[Mapping[str, Any]], *, schema: Mapping[str, Any] | None = None
 ) -> str:
     """``items``: ``{"source_id", "excerpt", "claims"}`` each. ``schema`` is spelled out for json_object mode."""
-    # JSON escapes the excerpts, so no excerpt can break out of the data block.
-    data = json.dumps({"sources": list(items)}, ensure_ascii=False).replace("</data>", "<\\/data>")
+    # In JSON, "<" only occurs inside strings, where \u003c means the same: no excerpt or claim can write a
+    # tag (</data>, </DATA >, <data>) that closes the block or opens a fake one, in any spelling.
+    data = json.dumps({"sources": list(items)}, ensure_ascii=False).replace("<", "\\u003c")
     text = f"<data>\n{data}\n</data>"
     if schema is not None:
         text += (
