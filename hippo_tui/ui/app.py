@@ -23,6 +23,7 @@ from textual.theme import Theme
 from textual.widgets import Footer, Input
 from textual.worker import Worker
 
+from hippo_tui.citations import finalize_markers
 from hippo_tui.config import Settings
 from hippo_tui.events import (
     EndEvent,
@@ -85,6 +86,16 @@ class _Run:
     worker: Worker[None] | None = None
     writing: bool = True  # until phase "checking" (or the end): the prompt is taken meanwhile
     done: bool = False
+    raw: str = ""  # released text with its markers (``TextEvent.delta``), withdrawn parts removed
+
+    def withdraw(self, reset: ResetEvent) -> None:
+        cut = len(reset.withdrawn)
+        self.raw = self.raw[:-cut] if cut else self.raw
+
+    @property
+    def unverified_text(self) -> str:
+        """What was released, with every citation marker removed: none of them was checked."""
+        return finalize_markers(self.raw, {})
 
 
 class HippoApp(App[int]):
@@ -431,8 +442,10 @@ class HippoApp(App[int]):
                 await self.sidebar.add_previews(event.sources)
                 self.status.sources = len(self.sidebar.previews)
         elif isinstance(event, TextEvent):
+            run.raw += event.delta
             await run.view.append(event.display)
         elif isinstance(event, ResetEvent):
+            run.withdraw(event)
             await run.view.withdraw(event)
             if current:
                 word = "safety check" if event.reason == "safety" else "looking something up"
@@ -471,7 +484,7 @@ class HippoApp(App[int]):
 
     async def _on_error(self, run: _Run, error: ErrorEvent) -> None:
         run.done = True
-        await run.view.fail(error)
+        await run.view.fail(error, run.unverified_text)
         if run.conversation == self._conversation:
             self.turns.append(Turn(run.question, run.view.display_text, [], "error", error.audit_id))
         was_writing = self._active is run
@@ -514,7 +527,7 @@ class HippoApp(App[int]):
         if run.worker is not None:
             run.worker.cancel()
         self.event_log.close_answer(run.number)
-        await run.view.cancel()
+        await run.view.cancel(run.unverified_text)
         turn = Turn(run.question, run.view.display_text, [], "cancelled", None)
         self.turns.append(turn)
         self._linking = self.run_worker(

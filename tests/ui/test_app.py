@@ -10,6 +10,7 @@ from hippo_tui.ui.app import HippoApp
 from hippo_tui.ui.screens import AuditScreen, HelpScreen, InspectorScreen
 from hippo_tui.ui.widgets.answer import TurnView
 from tests.ui.fakes import (
+    IDS,
     QUESTION,
     ScriptedEngine,
     answer_events,
@@ -598,3 +599,39 @@ async def test_prompt_edited_in_the_editor_applies_to_the_next_question(make_app
         await until(pilot, lambda: len(app.turns) == 2)
     assert engine.prompts_at_ask == [engine.default_system_prompt, "Answer in one sentence."]
     assert (Path(settings.home) / "system_prompt.md").read_text() == "Answer in one sentence."
+
+
+def _marked_pieces() -> list[TextEvent]:
+    """Released text whose delta carries a real marker, shown as a pending number."""
+    return [
+        TextEvent(delta=f"Trimethoprim for 3 days [{IDS[0]}]. ", display="Trimethoprim for 3 days [·1]. "),
+        TextEvent(delta="Nitrofurantoin is", display="Nitrofurantoin is"),
+    ]
+
+
+async def test_cancel_drops_pending_markers_nothing_was_checked(make_app):
+    engine = ScriptedEngine([*_marked_pieces(), *answer_events()[3:]], pause_after=2)
+    app = make_app(engine)
+    copied: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, 2)
+        assert "[·1]" in _turn(app).source  # pending while it streams
+        await pilot.press("escape")
+        await until(pilot, lambda: engine.cancelled == [QUESTION])
+        assert "[·" not in _turn(app).source
+        assert app.turns[-1].text == "Trimethoprim for 3 days. Nitrofurantoin is"
+        await pilot.press("f7")
+        assert copied and "[·" not in copied[0] and "(answer cancelled" in copied[0].lower()
+
+
+async def test_error_mid_answer_drops_pending_markers(make_app):
+    error = ErrorEvent(kind="server", message="The server failed", action="Ask again.", t=0.5)
+    app = make_app(ScriptedEngine([*_marked_pieces(), error]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        assert "[·" not in _turn(app).source and "Trimethoprim for 3 days." in _turn(app).source
+        assert app.turns[-1].text == "Trimethoprim for 3 days. Nitrofurantoin is"
+        assert app.prompt.value == QUESTION

@@ -321,13 +321,20 @@ class TurnView:
         else:
             self._set_footer(citation_footer(end))
 
-    async def fail(self, error: ErrorEvent) -> None:
+    async def _settle(self, text: str | None) -> None:
+        """An answer that ends unverified shows ``text``: its pending markers gone, as nothing was checked."""
         await self.close_stream()
+        if text is not None and text != self.display_text and self.is_attached:
+            self.display_text = text
+            await self.set_text(safe(text), final=True)
+
+    async def fail(self, error: ErrorEvent, text: str | None = None) -> None:
+        await self._settle(text)
         self.outcome = "error"
         self._set_footer(f"✗ Error: {one_line(error.message)}")
 
-    async def cancel(self) -> None:
-        await self.close_stream()
+    async def cancel(self, text: str | None = None) -> None:
+        await self._settle(text)
         self.outcome = "cancelled"
         self._set_footer("✗ Cancelled: the answer was stopped before it finished.")
 
