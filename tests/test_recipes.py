@@ -4,9 +4,14 @@ that server does (the refusals are the servers' own wording). What a developer s
 
 from __future__ import annotations
 
+import argparse
+import re
+from pathlib import Path
+
 import pytest
 
-from hippo_tui.config import Settings
+from hippo_tui.cli import EXIT_MODEL, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_WITHDRAWN, build_parser
+from hippo_tui.config import Settings, load_settings
 from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent, ResetEvent, ThinkingEvent
 from tests.support import scenarios as sc
@@ -100,3 +105,59 @@ async def test_switching_endpoint_offers_tools_again(engine, scripted_server):
     scripted_server.play({"chat": [sc.answer(ANSWER)], "grounding": [sc.grounding({AMLO: True})]})
     await collect(engine, "amlodipine dose")
     assert "tools" in chat_requests(scripted_server)[0]
+
+
+# -- the README's other claims, checked against the code ------------------------------------------------------
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _options(parser: argparse.ArgumentParser) -> set[str]:
+    out: set[str] = set()
+    for action in parser._actions:
+        out |= set(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                out |= _options(child)
+    return out
+
+
+def test_every_hippo_tui_flag_in_the_readme_exists():
+    text = README.read_text(encoding="utf-8")
+    # Commands that start with hippo-tui and the tables; other tools' flags (vllm, llama-server) are not ours.
+    lines = [ln for ln in text.splitlines() if ln.lstrip().startswith(("hippo-tui", "|"))]
+    named = {f for ln in lines for f in re.findall(r"(?<![\w-])--[a-z][a-z-]*", ln)}
+    assert {"--base-url", "--model", "--config", "--json"} <= named  # the check reads what it should
+    assert named - _options(build_parser()) == set()
+
+
+def test_every_environment_variable_in_the_readme_changes_a_setting(tmp_path):
+    text = README.read_text(encoding="utf-8")
+    names = set(re.findall(r"\b(?:HIPPO|OPENAI)_[A-Z_]+\b", text))
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("retrieval_k = 9\n")
+    samples = {"HIPPO_BACKEND": "openai", "HIPPO_CONFIG": str(cfg), "HIPPO_HOME": str(tmp_path)}
+    assert {"HIPPO_BASE_URL", "HIPPO_CONFIG", "OPENAI_API_KEY"} <= names
+    default = load_settings({}, env={})
+    for name in sorted(names):
+        assert load_settings({}, env={name: samples.get(name, "x")}) != default, name
+
+
+def test_every_file_the_readme_links_to_exists():
+    text = README.read_text(encoding="utf-8")
+    targets = [t for t in re.findall(r"\]\(([^)#\s]+)", text) if "://" not in t]
+    assert targets, "the README links its screenshots and example files"
+    missing = [t for t in targets if not (README.parent / t).exists()]
+    assert missing == []
+
+
+def test_the_readme_exit_codes_are_the_commands_own():
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    said = dict(re.findall(r"\b(\d) \(([a-z][^)]*)\)", text.split("`ask` exits with", 1)[1][:400]))
+    assert said == {
+        str(EXIT_OK): "answered",
+        str(EXIT_WITHDRAWN): "withdrawn or cancelled",
+        str(EXIT_USAGE): "usage or configuration error",
+        str(EXIT_MODEL): "model or server error",
+        str(EXIT_STORE): "knowledge base or audit database error",
+    }
