@@ -79,14 +79,20 @@ _ENV: dict[str, tuple[str, ...]] = {
 }
 
 
-def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
+# Flags whose name is not the setting's name with dashes.
+_FLAG_NAMES = {"replay_speed": "--speed"}
+
+
+def _from_env(env: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The settings the environment sets, and for each the variable it came from."""
     out: dict[str, Any] = {}
-    for key, names in _ENV.items():
-        for name in names:
+    names: dict[str, str] = {}
+    for key, candidates in _ENV.items():
+        for name in candidates:
             if env.get(name):
-                out[key] = env[name]
+                out[key], names[key] = env[name], name
                 break
-    return out
+    return out, names
 
 
 def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
@@ -153,11 +159,21 @@ def load_settings(
         merged.update(load_file(path))  # an explicit file must exist
     elif default_config_path().is_file():
         merged.update(load_file(default_config_path()))
-    merged.update(_from_env(env))
-    merged.update({k: v for k, v in (flags or {}).items() if v is not None})
+    from_env, env_names = _from_env(env)
+    merged.update(from_env)
+    set_flags = {k: v for k, v in (flags or {}).items() if v is not None}
+    merged.update(set_flags)
     try:
         return Settings.model_validate(merged)
     except ValidationError as e:
+        # The file was checked on its own: a bad value here came from a flag or the environment; say which
+        # (never the value itself: it may be the API key).
         err = e.errors()[0]
-        key = ".".join(str(p) for p in err["loc"])
-        raise ConfigError(f"setting '{key}': {err['msg']}") from None
+        key = str(err["loc"][0]) if err["loc"] else "?"
+        if key in set_flags:
+            where = _FLAG_NAMES.get(key, "--" + key.replace("_", "-"))
+        elif key in env_names:
+            where = f"{env_names[key]} (environment)"
+        else:
+            where = f"setting '{key}'"
+        raise ConfigError(f"{where}: {err['msg']}") from None

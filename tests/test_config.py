@@ -99,3 +99,12 @@ def test_the_platform_config_folder_is_read_and_an_explicit_file_replaces_it(tmp
     default.write_text("modle = 1\n")
     with pytest.raises(ConfigError, match=r"hippo-tui/config.toml: line 1, key 'modle'"):
         load_settings({}, env={})
+
+
+def test_a_bad_value_from_a_flag_or_the_environment_names_where_it_came_from(tmp_path):
+    with pytest.raises(ConfigError, match=r"^HIPPO_BACKEND \(environment\): .*'offline'"):
+        load_settings({}, env={"HIPPO_BACKEND": "bogus"})
+    with pytest.raises(ConfigError, match=r"^--grounding-timeout: .*greater than 0"):
+        load_settings({"grounding_timeout": -1}, env={})
+    with pytest.raises(ConfigError, match=r"^--speed: "):
+        load_settings({"replay_speed": -2}, env={})
