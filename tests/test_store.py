@@ -316,6 +316,16 @@ async def test_a_successor_that_points_nowhere_imports_nothing(store: Store, tmp
         await store.import_jsonl(_write_jsonl(tmp_path / "self.jsonl", [itself]))
 
 
+async def test_an_id_twice_in_one_file_imports_nothing(store: Store, tmp_path: Path) -> None:
+    # Upsert by id would keep the second and drop the first silently.
+    first = _source(1).model_dump(mode="json")
+    twin = first | {"id": first["id"].upper(), "title": "another source"}
+    path = _write_jsonl(tmp_path / "kb.jsonl", [first, _source(2).model_dump(mode="json"), twin])
+    with pytest.raises(KBImportError, match="line 3, field 'id': the same id as line 1"):
+        await store.import_jsonl(path)
+    assert await store.count(None) == 80
+
+
 async def test_a_successor_in_the_file_or_the_store_is_accepted(store: Store, tmp_path: Path) -> None:
     stored = (await store.list_sources(status="active", limit=1))[0].id
     rows = [

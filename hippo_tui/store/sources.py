@@ -86,6 +86,7 @@ def parse_jsonl_lines(path: Path) -> list[tuple[int, Source]]:
     except OSError as e:
         raise StoreError(f"{path}: cannot read the file: {e.strerror or e}") from None
     sources: list[tuple[int, Source]] = []
+    first_line: dict[str, int] = {}  # id -> the line that had it first
     for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
@@ -102,6 +103,10 @@ def parse_jsonl_lines(path: Path) -> list[tuple[int, Source]]:
             loc = ".".join(str(p) for p in err["loc"]) or None
             msg = "unknown field" if err["type"] == "extra_forbidden" else err["msg"]
             raise KBImportError(path, number, loc, msg) from None
+        # Two lines with one id: an upsert would keep the last and drop the other without a word.
+        sid = sources[-1][1].id
+        if (seen := first_line.setdefault(sid, number)) != number:
+            raise KBImportError(path, number, "id", f"the same id as line {seen}")
     return sources
 
 
