@@ -379,6 +379,14 @@ async def test_http_errors_map_to_actions(remote, scripted_server, store, respon
     assert calls == (3 if kind in ("rate_limit", "server") else 1)  # retried only what can get better
 
 
+async def test_a_404_that_is_not_about_the_model_points_at_the_base_url(remote, scripted_server):
+    # `--base-url http://localhost:11434` (no /v1): Ollama answers "404 page not found", vLLM {"detail": …}.
+    scripted_server.play({"chat": [sc.error(404, "404 page not found")]})
+    err = (await collect(remote, "q"))[-1]
+    assert isinstance(err, ErrorEvent) and err.kind == "not_found"
+    assert "--base-url" in err.action and "/v1" in err.action and "'scripted'" not in err.message
+
+
 @pytest.mark.parametrize(
     "first", [sc.error(429, "later", headers={"Retry-After": "0.05"}), sc.error(502, "hiccup")]
 )

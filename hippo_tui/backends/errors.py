@@ -68,6 +68,14 @@ def classify(e: BaseException, *, base_url: str, model: str) -> ModelError:
             f"{base_url} refused the API key ({code}): {server_message(e)}",
             "check the API key (HIPPO_API_KEY)",
         )
+    if isinstance(e, openai.NotFoundError) and "model" not in server_message(e).lower():
+        # Not about a model (Ollama's "404 page not found", FastAPI's "Not Found"): the URL is wrong, most
+        # often a base URL without its /v1.
+        return ModelError(
+            "not_found",
+            f"{base_url} has no chat-completions endpoint (404): {server_message(e)}",
+            "check the --base-url: OpenAI-compatible servers serve it under /v1 (e.g. http://localhost:11434/v1)",
+        )
     if isinstance(e, openai.NotFoundError):
         return ModelError(
             "not_found",
