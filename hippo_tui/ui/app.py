@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -66,6 +67,7 @@ HIGH_CONTRAST = Theme(
 # "ansi" uses the terminal's own 16 colours (what a 16-colour terminal or a user's palette shows).
 THEME_ALIASES = {"high-contrast": HIGH_CONTRAST.name, "ansi": "ansi-dark"}
 
+NARROW = 80  # columns: below this the sidebar is an overlay, the status bar and the footer shorten
 PROMPT_FILE = "system_prompt.md"
 PLACEHOLDER = "Ask a question…"
 QUEUED = "Starting… your question will be asked when the knowledge base is open"
@@ -103,7 +105,7 @@ class HippoApp(App[int]):
 
     CSS_PATH = "app.tcss"
     TITLE = "hippo-tui"
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (80, "-wide")]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (NARROW, "-wide")]
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (30, "-tall")]
     ENABLE_COMMAND_PALETTE = True
 
@@ -112,9 +114,10 @@ class HippoApp(App[int]):
         Binding("escape", "cancel", "Cancel", id="cancel"),  # first: it matters most while an answer runs
         Binding("f1", "show_help", "Help", id="show_help"),
         Binding("ctrl+b,f2", "toggle_sidebar", "Sources", id="toggle_sidebar"),
-        Binding("ctrl+n", "new_conversation", "New", id="new_conversation"),
         Binding("f3", "show_audit", "Audit", id="show_audit"),
         Binding("f7", "copy_answer", "Copy", id="copy_answer"),
+        # Last: at 40 columns after an answer, the key cut short is the one needed least (F1 lists it).
+        Binding("ctrl+n", "new_conversation", "New", id="new_conversation"),
         # Reached from help (F1) and the palette; kept out of the footer so it fits 80 columns.
         Binding("f4", "show_inspector", "Events", id="show_inspector", show=False),
         Binding("f5", "edit_prompt", "Prompt", id="edit_prompt", show=False),
@@ -229,6 +232,15 @@ class HippoApp(App[int]):
             )
         else:
             await self._engine_ready()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Thin terminals: keys without the padding between them, so Copy and Audit fit in 40 columns.
+        footer = self.query_one(Footer)
+        wide = event.size.width >= NARROW
+        if footer.show_command_palette != wide:
+            footer.compact = not wide
+            footer.show_command_palette = wide  # thin: F1 lists ^p with the other keys
+            footer.refresh(recompose=True)
 
     def _start_engine(self) -> None:
         self.run_worker(self._create_engine(), name="engine", exit_on_error=False)

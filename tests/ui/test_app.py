@@ -635,3 +635,28 @@ async def test_error_mid_answer_drops_pending_markers(make_app):
         assert "[·" not in _turn(app).source and "Trimethoprim for 3 days." in _turn(app).source
         assert app.turns[-1].text == "Trimethoprim for 3 days. Nitrofurantoin is"
         assert app.prompt.value == QUESTION
+
+
+async def test_footer_at_40_columns_fits_cancel_audit_and_copy(make_app):
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(ScriptedEngine(answer_events(), pause_after=4))
+    async with app.run_test(size=(40, 20)) as pilot:
+
+        def fitting() -> list[str]:
+            """Footer keys drawn whole within the 40 columns."""
+            return [k.description for k in app.query(FooterKey) if k.region.width and k.region.right <= 40]
+
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, 4)
+        await pilot.pause()
+        assert fitting()[0] == "Cancel" and "Help" in fitting()
+        app.engine.release()
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.pause()
+        assert {"Help", "Sources", "Audit", "Copy"} <= set(fitting())
+        assert not app.query_one(Footer).show_command_palette  # F1 lists ^p at this width
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert app.query_one(Footer).show_command_palette
