@@ -703,6 +703,8 @@ class HippoApp(App[int]):
         except ValueError:
             pass
         await self._refresh_info()
+        # Messages about the old endpoint ("cannot connect to …") no longer hold: do not leave them up.
+        self.clear_notifications()
         self.notify(
             f"Now using {one_line(str(self.engine.model))} ({one_line(str(self.engine.backend_label))})."
         )

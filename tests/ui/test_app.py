@@ -660,3 +660,15 @@ async def test_footer_at_40_columns_fits_cancel_audit_and_copy(make_app):
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert app.query_one(Footer).show_command_palette
+
+
+async def test_a_successful_switch_takes_down_the_old_endpoints_error(make_app):
+    app = make_app(ScriptedEngine(error_events()))
+    async with app.run_test(size=(40, 20), notifications=True) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        assert any("Could not connect" in n.message for n in app._notifications)
+        app._endpoint_chosen({"backend": "offline", "base_url": None, "model": None, "api_key": None})
+        await until(pilot, lambda: any("Now using" in n.message for n in app._notifications))
+        assert not any("Could not connect" in n.message for n in app._notifications)
+        assert app.prompt.value == QUESTION  # still there, to ask again on the new endpoint
