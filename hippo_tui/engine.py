@@ -354,6 +354,12 @@ class Engine:
                             "the server's content filter stopped the answer",
                             "rephrase the question, or use another model",
                         )
+                    if not guard.raw.strip():
+                        raise ModelError(
+                            "bad_response",
+                            "the model ended its answer without writing anything",
+                            "ask again, or try another model",
+                        )
                     tail = guard.finish()
                     if tail and not guard.tripped:
                         display = pending.feed(tail)

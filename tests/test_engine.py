@@ -638,3 +638,17 @@ async def test_a_model_that_keeps_calling_tools_is_not_asked_forever(remote: Eng
         assert isinstance(end, EndEvent) and end.text.strip() == f"{AMLO_CLAIM} [1]"
     else:  # nothing written at all: an error that says why, not an empty "answer"
         assert isinstance(end, ErrorEvent) and end.kind == "bad_response" and "search_kb" in end.message
+
+
+@pytest.mark.parametrize("said", ["", "  \n "])
+async def test_an_answer_with_no_text_is_an_error_not_an_empty_success(
+    remote: Engine, scripted_server, store, said
+):
+    scripted_server.play({"chat": [sc.stream(sc.text_chunks(said))]})
+    err = (await collect(remote, "amlodipine dose"))[-1]
+    assert (
+        isinstance(err, ErrorEvent)
+        and err.kind == "bad_response"
+        and "without writing anything" in err.message
+    )
+    assert (await store.get_answer(err.audit_id)).outcome == "error"
