@@ -577,11 +577,18 @@ class HippoApp(App[int]):
                 turn.audit_id = record.id
                 return
 
+    def _overlay_open(self) -> bool:
+        return self.screen_stack[0].has_class("-narrow") and self.query_one("#main").has_class(
+            "-sidebar-open"
+        )
+
     def action_scroll_answers(self, direction: int) -> None:
+        # Thin terminals: the sources overlay covers the answers, so the page keys scroll what is seen.
+        target = self.sidebar if self._overlay_open() else self.pane
         if direction < 0:
-            self.pane.scroll_page_up(animate=False)
+            target.scroll_page_up(animate=False)
         else:
-            self.pane.scroll_page_down(animate=False)
+            target.scroll_page_down(animate=False)
 
     def action_toggle_sidebar(self) -> None:
         main = self.query_one("#main")

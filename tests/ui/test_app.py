@@ -672,3 +672,21 @@ async def test_a_successful_switch_takes_down_the_old_endpoints_error(make_app):
         await until(pilot, lambda: any("Now using" in n.message for n in app._notifications))
         assert not any("Could not connect" in n.message for n in app._notifications)
         assert app.prompt.value == QUESTION  # still there, to ask again on the new endpoint
+
+
+async def test_page_keys_scroll_the_sources_overlay_when_it_covers_the_answers(make_app):
+    app = make_app(ScriptedEngine(answer_events()))
+    async with app.run_test(size=(40, 12)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert app.sidebar.max_scroll_y > 0 and app.prompt.has_focus
+        answers_at = app.pane.scroll_y
+        assert answers_at > 0  # following the end of the answer
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert app.sidebar.scroll_y > 0 and app.pane.scroll_y == answers_at
+        await pilot.press("ctrl+b", "pageup")  # overlay closed: the page keys are the answers' again
+        await pilot.pause()
+        assert app.pane.scroll_y < answers_at
