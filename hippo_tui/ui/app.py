@@ -327,7 +327,7 @@ class HippoApp(App[int]):
         rows = [
             ("Enter", "Ask the question"),
             ("↑ / ↓", "Previous / next question"),
-            ("PgUp / PgDn", "Scroll the answers"),
+            ("PgUp / PgDn", "Scroll the answers (or the sources over them)"),
         ]
         for action, title, _help in self.COMMANDS_TABLE:
             key = self._key_for(action)
