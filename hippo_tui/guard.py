@@ -61,6 +61,13 @@ def _ch(code: int) -> str:
     return f"\\U{code:08x}"
 
 
+def _group_open(av: Any) -> str:
+    """The opening of a non-capturing group carrying a SUBPATTERN's inline flags: ``(?i:``, ``(?-i:``, ``(?:``."""
+    _group, add, delete, _sub = av
+    on, off = _flags(add), _flags(delete)
+    return f"(?{on}-{off}:" if off else f"(?{on}:" if on else "(?:"
+
+
 def _flags(flags: int) -> str:
     return "".join(letter for flag, letter in _FLAG_LETTERS if flags & flag)
 
@@ -93,10 +100,7 @@ class _Emitter:
         if op is C.IN:
             return self.charset(av)
         if op is C.SUBPATTERN:
-            _group, add, delete, sub = av
-            on, off = _flags(add), _flags(delete)
-            head = f"(?{on}-{off}:" if off else f"(?{on}:" if on else "(?:"
-            return head + self.full(sub) + ")"
+            return _group_open(av) + self.full(av[3]) + ")"
         if op is C.BRANCH:
             return "(?:" + "|".join(self.full(alt) for alt in av[1]) + ")"
         if op in (C.MAX_REPEAT, C.MIN_REPEAT):
@@ -184,10 +188,7 @@ class _Emitter:
         if op in (C.LITERAL, C.NOT_LITERAL, C.ANY, C.IN):
             return f"(?:{self.item(op, av)})?"
         if op is C.SUBPATTERN:
-            _group, add, delete, sub = av
-            on, off = _flags(add), _flags(delete)
-            head = f"(?{on}-{off}:" if off else f"(?{on}:" if on else "(?:"
-            return head + self.prefix(sub) + ")"
+            return _group_open(av) + self.prefix(av[3]) + ")"
         if op is C.BRANCH:
             return "(?:" + "|".join(self.prefix(alt) for alt in av[1]) + ")"
         if op in (C.MAX_REPEAT, C.MIN_REPEAT):

@@ -13,6 +13,7 @@ from hippo_tui.commands.kb import StoreCommand, run_with_store
 from hippo_tui.models import AnswerRecord, CitationAttempt
 from hippo_tui.safe_text import sanitize
 from hippo_tui.store import Store, StoreError, UnknownAnswer
+from hippo_tui.store.audit import AUDIT_STATS_COLUMNS
 
 
 def _one_line(text: str, width: int) -> str:
@@ -93,16 +94,8 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-_STATS_COLUMNS = (
-    "answers",
-    "citations",
-    "confirmed",
-    "missing",
-    "retired",
-    "grounded",
-    "ungrounded",
-    "unchecked",
-)
+# The table leaves out "shown": the flagged% column says what matters of it.
+_STATS_COLUMNS = tuple(c for c in AUDIT_STATS_COLUMNS if c != "shown")
 
 
 async def _stats(store: Store, args: argparse.Namespace) -> int:

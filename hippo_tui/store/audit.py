@@ -12,6 +12,18 @@ from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import UnknownAnswer
 
 FINAL_OUTCOMES = ("complete", "cancelled", "withdrawn", "error")
+# What audit_stats counts per model, in the order of its SELECT.
+AUDIT_STATS_COLUMNS = (
+    "answers",
+    "citations",
+    "confirmed",
+    "missing",
+    "retired",
+    "grounded",
+    "ungrounded",
+    "unchecked",
+    "shown",
+)
 _ANSWER_COLUMNS = (
     "id",
     "created",
@@ -180,18 +192,7 @@ class AuditMixin(StoreBase):
             FROM answers a LEFT JOIN citations c ON c.answer_id = a.id
             GROUP BY a.model ORDER BY a.model
         """
-        keys = (
-            "model",
-            "answers",
-            "citations",
-            "confirmed",
-            "missing",
-            "retired",
-            "grounded",
-            "ungrounded",
-            "unchecked",
-            "shown",
-        )
+        keys = ("model", *AUDIT_STATS_COLUMNS)
         with self._errors():
             cur = await self._db.execute(sql)
             rows = await cur.fetchall()
