@@ -5,7 +5,8 @@ summary. While the answer is being made, a terminal on stderr shows one live sta
 a withdrawal's note, checking citations), cleared before the answer is printed; a pipe or a log gets none of
 it. ``--json`` prints every event as one JSON line (``events.to_json``); the last line is ``end`` or
 ``error``. Exit codes are the ones in ``hippo_tui.cli``.
-Imported only when ``ask`` runs (the engine, the model client and the event models are not light).
+
+Imported only when ``ask`` runs: the engine, the model client and the event models are not light.
 """
 
 from __future__ import annotations
