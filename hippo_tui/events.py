@@ -136,6 +136,9 @@ class EndEvent(_Event):
     verification: VerificationSummary = Field(default_factory=VerificationSummary)
     backend: str = ""
     model: str = ""
+    # The model stopped at its output limit (max_tokens): ``text`` is what it wrote, verified as usual,
+    # and a front end says plainly that the answer was cut short.
+    cut: bool = False
 
 
 ErrorKind = Literal[
