@@ -401,7 +401,9 @@ class Engine:
             run.timings["total"] = t()
             run.done = True
             if result.attempts:
-                await self.store.record_citations(run.answer_id, result.attempts)
+                await self.store.record_citations(
+                    run.answer_id, result.attempts, grounding=result.grounding
+                )
             await self._finish(run, "complete", final_text=result.text)
             self._history.append((question, run.released))
             yield EndEvent(

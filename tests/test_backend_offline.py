@@ -15,8 +15,8 @@ from hippo_tui.backends import extractive
 from hippo_tui.backends.chat import TextDelta, TurnEnd, stream_turn
 from hippo_tui.backends.offline import OfflineTransport, tokens
 from hippo_tui.citations import cited_ids
-from hippo_tui.prompts import SEARCH_TOOL, grounding_user_message, system_message, tool_result
 from hippo_tui.grounding import STEPS, reply_schema, response_format
+from hippo_tui.prompts import SEARCH_TOOL, grounding_user_message, system_message, tool_result
 
 A = "11111111-1111-4111-8111-111111111111"
 B = "22222222-2222-4222-8222-222222222222"

@@ -102,6 +102,20 @@ def test_server_refusing_json_schema_falls_back_to_json_object(scripted_server, 
     assert formats == ["json_schema", "json_object"]
 
 
+def test_llama_cpp_python_ends_on_json_object_with_schema_and_the_audit_says_so(scripted_server, hippo_home):
+    scripted_server.play({"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], **sc.llama_cpp_python()})
+    code, events, err, _ = ask(scripted_server, hippo_home)
+    assert code == EXIT_OK, err
+    end = events[-1]
+    assert isinstance(end, EndEvent) and [c.grounding for c in end.citations] == ["grounded"]
+    cmd = [sys.executable, "-m", "hippo_tui", "audit", "show", str(end.audit_id)]
+    env = {**os.environ, "HIPPO_HOME": str(hippo_home)}
+    shown = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env, check=True).stdout
+    assert "check two (the json_object+schema step answered)" in shown
+    assert "json_schema         HTTP 500: 1 validation error" in shown
+    assert f'reply:  {{"{AMLO}": true}}' in shown
+
+
 async def test_slow_grounding_past_the_limit_keeps_citations_unchecked(scripted_server, hippo_home):
     scripted_server.play(
         {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({AMLO: False}, wait=5)]}

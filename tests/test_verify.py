@@ -12,8 +12,8 @@ import pytest
 
 from hippo_tui.backends import sse
 from hippo_tui.backends.offline import OfflineTransport
-from hippo_tui.store import Store
 from hippo_tui.grounding import parse_verdicts
+from hippo_tui.store import Store
 from hippo_tui.verify import verify
 
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"
