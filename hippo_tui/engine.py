@@ -271,6 +271,7 @@ class Engine:
                     tools=[SEARCH_TOOL] if offered else None,
                     base_url=backend.base_url,
                     retry=self.retry,
+                    max_tokens=settings.max_tokens,
                 )
                 async with aclosing(turn):  # a trip stops reading: close the HTTP stream now, not at GC
                     async for item in turn:

@@ -3,6 +3,10 @@
 Tool-call deltas are assembled by index (id and name arrive only on the first fragment). The request is
 retried with backoff only until the first chunk arrives: connection refused, 429 (honouring Retry-After)
 and 5xx. After the first chunk nothing is retried: text may already be on the reader's screen.
+
+The answer's length is bounded by ``max_tokens``, the name every OpenAI-compatible server knows (OpenAI takes
+it for chat models). OpenAI's reasoning models refuse it and ask for ``max_completion_tokens``: a refusal that
+says so is asked once more with that name.
 """
 
 from __future__ import annotations
@@ -110,6 +114,7 @@ async def stream_turn(
     tools: list[dict[str, Any]] | None,
     base_url: str,
     retry: RetryPolicy = RetryPolicy(),
+    max_tokens: int | None = None,
 ) -> AsyncIterator[TextDelta | TurnEnd | ToolsRefused]:
     """Yield the turn's text deltas, then one ``TurnEnd``. Raises ``ModelError``.
 
@@ -119,6 +124,8 @@ async def stream_turn(
     kwargs: dict[str, Any] = {"model": model, "messages": messages, "stream": True}
     if tools:
         kwargs["tools"] = tools
+    if max_tokens is not None:
+        kwargs["max_tokens"] = max_tokens
     loop = asyncio.get_running_loop()
     start = loop.time()
     attempt = 0
@@ -139,6 +146,9 @@ async def stream_turn(
             if "tools" in kwargs and tools_refused(e):
                 del kwargs["tools"]
                 yield ToolsRefused(server_message(e))
+                continue
+            if "max_tokens" in kwargs and _wants_max_completion_tokens(e):
+                kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
                 continue
             attempt += 1
             delay = retry.delay(attempt, e) if is_retryable(e) else None
@@ -172,6 +182,12 @@ async def stream_turn(
     finally:
         await _close(stream)
     yield TurnEnd(finish_reason=finish, tool_calls=calls.result(), ttft=ttft)
+
+
+def _wants_max_completion_tokens(e: BaseException) -> bool:
+    # OpenAI: 400 "Unsupported parameter: 'max_tokens' is not supported with this model. Use
+    # 'max_completion_tokens' instead."
+    return isinstance(e, openai.BadRequestError) and "max_completion_tokens" in server_message(e)
 
 
 async def _close(stream: Any) -> None:
