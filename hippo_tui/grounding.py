@@ -211,7 +211,9 @@ async def ask_judge(
             content = await _request(client, model, items, step, schema)
         except openai.APIStatusError as e:
             run.pending = None
-            run.tries.append(GroundingTry(step=step, outcome=f"HTTP {e.status_code}: {server_message(e)[:300]}"))
+            run.tries.append(
+                GroundingTry(step=step, outcome=f"HTTP {e.status_code}: {server_message(e)[:300]}")
+            )
             if not moves_on(e) or i == len(STEPS) - 1:
                 if run.verdicts:
                     return  # an earlier step's partial reply still stands
