@@ -32,7 +32,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SOURCES_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?sources(?:\*\*)?\s*:?\s*$", re.I)
 _LEGEND_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?:\[(\d{1,3})\]|(\d{1,3})[.)])\s+\S")
 _QUESTION_HEADING = re.compile(r"^## Question (\d+)\s*$", re.M)
-_MD_NOTE = re.compile(r"^_.*_$")  # the export's outcome and audit-record lines
+_MD_NOTE = re.compile(r"^_(?:Audit record \d+: .*|Answer [a-z ]+\.)_$")  # the export's own notes
 _CONVERSATION_TITLE = "# hippo-tui conversation"
 
 
@@ -125,9 +125,9 @@ def _from_markdown(text: str, name: str, turn: int | None) -> AnswerToCheck:
     sections = [parts[i + 1] for i in range(0, len(parts) - 1, 2)]
     n, section = _pick(sections, name, turn)
     lines = section.strip("\n").splitlines()
-    quoted = [line for line in lines if line.startswith(">")]
-    question = " ".join(line.lstrip("> ").strip() for line in quoted).strip() or None
-    rest = [line for line in lines if not line.startswith(">") and not _MD_NOTE.match(line.strip())]
+    k = next((i for i, line in enumerate(lines) if not line.startswith(">")), len(lines))
+    question = " ".join(line[1:].strip() for line in lines[:k]).strip() or None  # the quote that opens it
+    rest = [line for line in lines[k:] if not _MD_NOTE.match(line.strip())]
     found = _from_text("\n".join(rest), "conversation export (Markdown)", question)
     found.turn, found.turns = n, len(sections)
     return found
