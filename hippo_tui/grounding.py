@@ -31,7 +31,7 @@ from typing import Any
 
 import openai
 
-from hippo_tui.backends.errors import server_message
+from hippo_tui.backends.errors import server_message, wants_max_completion_tokens
 from hippo_tui.citations import canonical_id
 from hippo_tui.models import GroundingRecord, GroundingStep, GroundingTry
 from hippo_tui.prompts import GROUNDING_SYSTEM, grounding_user_message
@@ -179,7 +179,12 @@ class GroundingRun:
 
 
 async def _request(
-    client: openai.AsyncOpenAI, model: str, items: list[dict[str, Any]], step: GroundingStep, schema: Any
+    client: openai.AsyncOpenAI,
+    model: str,
+    items: list[dict[str, Any]],
+    step: GroundingStep,
+    schema: Any,
+    limit_name: str,
 ) -> str:
     in_prompt = schema if step != "json_schema" else None
     completion = await client.chat.completions.create(
@@ -190,7 +195,7 @@ async def _request(
         ],
         response_format=response_format(step, schema),  # type: ignore[arg-type]  # the "schema" key
         temperature=0,
-        max_tokens=max_tokens(len(items)),
+        **{limit_name: max_tokens(len(items))},
     )
     message = completion.choices[0].message if completion.choices else None
     return (message.content if message is not None else None) or ""
@@ -205,12 +210,17 @@ async def ask_judge(
     step is refused), and ``GroundingUnavailable`` when no reply had a single usable verdict.
     """
     schema = reply_schema(run.wanted)
-    for i, step in enumerate(STEPS):
+    limit_name, i = "max_tokens", 0
+    while i < len(STEPS):
+        step = STEPS[i]
         run.pending = step
         try:
-            content = await _request(client, model, items, step, schema)
+            content = await _request(client, model, items, step, schema, limit_name)
         except openai.APIStatusError as e:
             run.pending = None
+            if limit_name == "max_tokens" and wants_max_completion_tokens(e):
+                limit_name = "max_completion_tokens"  # the same step again, with the name it asks for
+                continue
             run.tries.append(
                 GroundingTry(step=step, outcome=f"HTTP {e.status_code}: {server_message(e)[:300]}")
             )
@@ -218,9 +228,11 @@ async def ask_judge(
                 if run.verdicts:
                     return  # an earlier step's partial reply still stands
                 raise
+            i += 1
             continue
         run.pending = None
         if run.take(step, content):
             return
+        i += 1
     if not run.verdicts:
         raise GroundingUnavailable("the grounding reply was not the JSON asked for")

@@ -190,3 +190,15 @@ def test_moves_on_needs_a_format_word_only_for_server_errors():
     assert moves_on(err(400, "something")) and moves_on(err(422, "Unprocessable"))
     assert moves_on(err(500, "grammar failed to compile")) and not moves_on(err(500, "segfault"))
     assert not moves_on(err(404, "response_format: no such model"))
+
+
+async def test_a_judge_asking_for_max_completion_tokens_gets_it_on_the_same_step(scripted_server, store):
+    refusal = sc.error(
+        400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'."
+    )
+    v = await check(scripted_server, store, {"grounding": [refusal, sc.fill()]})
+    first, second = grounding_requests(scripted_server)
+    assert first["response_format"]["type"] == second["response_format"]["type"] == "json_schema"
+    assert "max_tokens" not in second and second["max_completion_tokens"] == max_tokens(2)
+    assert grounding_of(v) == {AMLO: "grounded", DIAG: "grounded"}
+    assert v.grounding is not None and [t.outcome for t in v.grounding.tries] == ["answered"]

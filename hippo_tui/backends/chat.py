@@ -28,6 +28,7 @@ from hippo_tui.backends.errors import (
     retry_after,
     server_message,
     tools_refused,
+    wants_max_completion_tokens,
 )
 
 
@@ -181,7 +182,7 @@ async def _open(
                 del kwargs["tools"]
                 refused.append(server_message(e))
                 continue
-            if "max_tokens" in kwargs and _wants_max_completion_tokens(e):
+            if "max_tokens" in kwargs and wants_max_completion_tokens(e):
                 kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
                 continue
             attempt += 1
@@ -192,12 +193,6 @@ async def _open(
         except BaseException:
             await _close(stream)
             raise
-
-
-def _wants_max_completion_tokens(e: BaseException) -> bool:
-    # OpenAI: 400 "Unsupported parameter: 'max_tokens' is not supported with this model. Use
-    # 'max_completion_tokens' instead."
-    return isinstance(e, openai.BadRequestError) and "max_completion_tokens" in server_message(e)
 
 
 async def _close(stream: Any) -> None:
