@@ -157,13 +157,14 @@ async def test_slow_grounding_past_the_limit_keeps_citations_unchecked(scripted_
     scripted_server.play(
         {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({AMLO: False}, wait=5)]}
     )
-    code, events, err, elapsed = ask(scripted_server, hippo_home, "--grounding-timeout", "0.5")
+    code, events, err, _ = ask(scripted_server, hippo_home, "--grounding-timeout", "0.5")
     assert code == EXIT_OK, err
     end = events[-1]
     assert isinstance(end, EndEvent)
     assert [(c.number, c.grounding) for c in end.citations] == [(1, "unchecked")]  # still shown
+    # "timed out" is only written when the limit fired before the reply came: the slow reply was not waited
+    # for (no wall-clock bound here: a busy machine starts the process slowly).
     assert "timed out" in (end.verification.note or "")
-    assert elapsed < 4.5  # the limit held: the slow reply was not waited for
     record = await audit(hippo_home, end.audit_id)
     assert [(a.check_one, a.check_two, a.shown) for a in record.citations] == [
         ("confirmed", "unchecked", True)
