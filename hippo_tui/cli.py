@@ -1,8 +1,9 @@
-"""The ``hippo-tui`` entry point: the app by default, and the ``ask``, ``kb`` and ``audit`` sub-commands.
+"""The ``hippo-tui`` entry point: the app by default, and the ``ask``, ``verify``, ``kb`` and ``audit`` sub-commands.
 
 Exit codes (also in the README):
   0 answered / done · 1 the answer was withdrawn or cancelled · 2 usage or configuration error
   3 model or server error · 4 knowledge base or audit database error · 141 the output's reader stopped early
+  verify only: 5 a citation was flagged or ungrounded · 6 not everything could be checked
 
 Building the parser imports only the standard library: `--version` and `--help` answer at once, and each
 command imports what it needs (settings, store, model client, Textual) when it runs.
@@ -16,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from hippo_tui import __version__
-from hippo_tui.commands import ask, audit, kb
+from hippo_tui.commands import ask, audit, kb, verify
 from hippo_tui.commands._common import (
     EXIT_MODEL,
     EXIT_OK,
@@ -50,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hippo-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (ask, kb, audit):
+    for module in (ask, verify, kb, audit):
         module.register(sub, common)
     parser.set_defaults(func=_run_app)
     return parser

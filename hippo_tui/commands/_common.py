@@ -38,6 +38,7 @@ _SETTING_FLAGS = (
     "replay_speed",
     "policy",
     "grounding_timeout",
+    "max_tokens",
 )
 
 
@@ -57,6 +58,9 @@ def settings_parser() -> argparse.ArgumentParser:
     g.add_argument("--kb", type=Path, help="a JSONL knowledge base to load instead of the bundled demo")
     g.add_argument("--policy", type=Path, help="extra safety rules (TOML)")
     g.add_argument("--grounding-timeout", type=float, help="seconds for the grounding check (default 12)")
+    g.add_argument(
+        "--max-tokens", type=int, help="longest answer, in tokens (default 1024; env HIPPO_MAX_TOKENS)"
+    )
     g.add_argument("--record", type=Path, help="record the model's raw stream to this cassette (JSONL)")
     g.add_argument("--replay", type=Path, help="replay a recorded cassette instead of calling a model")
     g.add_argument("--speed", dest="replay_speed", type=float, help="replay speed factor (0 = unlimited)")

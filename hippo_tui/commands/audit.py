@@ -15,7 +15,7 @@ from hippo_tui.commands._common import store_handler
 from hippo_tui.safe_text import sanitize
 
 if TYPE_CHECKING:
-    from hippo_tui.models import AnswerRecord, CitationAttempt
+    from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord
     from hippo_tui.store import Store
 
 
@@ -96,7 +96,19 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
             print(f"       reason: {sanitize(c.reason)}")
         for claim in c.claims:
             print(f"       claim:  {_one_line(claim, 160)}")
+    if a.grounding is not None:
+        _print_grounding(a.grounding)
     return 0
+
+
+def _print_grounding(g: GroundingRecord) -> None:
+    """Which response_format step gave check two its verdicts, every step tried, and the judge's replies."""
+    used = f"the {g.step} step answered" if g.step else "no step gave a usable reply"
+    print(f"\ncheck two ({used}):")
+    for t in g.tries:
+        print(f"  {t.step:<19} {_one_line(t.outcome, 160)}")
+        if t.raw is not None:
+            print(f"       reply:  {_one_line(t.raw, 400) or '(empty)'}")
 
 
 async def _stats(store: Store, args: argparse.Namespace) -> int:
