@@ -45,7 +45,9 @@ def loaded(home: Path, *argv: str, code: str = PROBE) -> tuple[set[str], str]:
     return set(json.loads(modules)), "\n".join(output)
 
 
-@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["ask", "--help"], ["kb", "--help"]])
+@pytest.mark.parametrize(
+    "argv", [["--version"], ["--help"], ["ask", "--help"], ["verify", "--help"], ["kb", "--help"]]
+)
 def test_version_and_help_import_none_of_the_heavy_packages(hippo_home, argv):
     modules, output = loaded(hippo_home, *argv)
     assert "hippo_tui" in modules and output  # the probe ran the command
