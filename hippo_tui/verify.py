@@ -5,7 +5,9 @@ Check two: ONE structured model call over the confirmed sources, each with its c
 ``grounded`` per source. A server that rejects ``json_schema`` gets one retry in ``json_object`` mode with the
 schema in the prompt. The whole of check two, retries included, runs under a hard time limit; when it times
 out or fails, the confirmed citations stay visible as ``unchecked``: a missing check is not evidence of a bad
-source. Verdicts for unknown ids are ignored; contradictory duplicates count as no verdict.
+source. Verdicts for unknown ids are ignored; contradictory duplicates count as no verdict. Every "grounded"
+verdict, whichever judge gave it, then goes past the deterministic veto (``veto.py``: numbers, comparators,
+direction, negation), which can turn it into "ungrounded" with its reason.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from hippo_tui.events import Citation, VerificationSummary
 from hippo_tui.models import CheckTwo, CitationAttempt, Lookup
 from hippo_tui.prompts import GROUNDING_SYSTEM, grounding_user_message
 from hippo_tui.safe_text import sanitize
+from hippo_tui.veto import veto
 
 
 class GroundingCheck(BaseModel):
@@ -186,9 +189,13 @@ async def verify(
     for a in confirmed:
         verdict = verdicts.get(a.source_id)
         check: CheckTwo = "unchecked" if verdict is None else ("grounded" if verdict else "ungrounded")
+        # No judge's "grounded" stands over a wrong number, direction or negation.
+        vetoed = veto(a.claims, lookups[a.source_id].source.excerpt) if check == "grounded" else None  # type: ignore[union-attr]
+        if vetoed:
+            check = "ungrounded"
         a.check_two = check
         if check == "ungrounded":
-            a.reason = "the excerpt does not support the claims"
+            a.reason = vetoed or "the excerpt does not support the claims"
         elif check == "unchecked":
             a.reason = note or "the grounding check gave no verdict for this source"
 
