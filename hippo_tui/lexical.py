@@ -95,6 +95,7 @@ _SAME = {
     "repeat": "again",
     "choice": "option",
     "long": "longer",
+    "sudden": "abrupt suddenly abruptly",
 }
 JUDGE_SYNONYMS = {w: key for key, spellings in _SAME.items() for w in spellings.split()}
 
@@ -105,7 +106,15 @@ _SUFFIX = re.compile(r"(?<=[a-z]{5})(?:ly|ion|ation)$")
 def judge_words(text: str) -> set[str]:
     """Content words as the grounding judge and the veto compare them: spelling variants made one
     ("severely" is "severe", "immunosuppression" is "immunosuppressed")."""
-    return {JUDGE_SYNONYMS.get(w, w) for w in (_SUFFIX.sub("", w) for w in content_words(text))}
+    out = set()
+    for raw in WORD.findall(text.lower()):
+        if raw in STOP:  # before stemming: "does" is not a word "doe"
+            continue
+        for w in words(raw):
+            if w not in STOP and (len(w) > 1 or w.isdigit()):
+                w = _SUFFIX.sub("", normal(w))
+                out.add(JUDGE_SYNONYMS.get(w, w))
+    return out
 
 
 # Kinds of quantity (``quantities.find``) that make a sentence answer "what dose" or "how long".

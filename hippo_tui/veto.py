@@ -41,10 +41,10 @@ _NEGATION = re.compile(
 # Direction words (after stemming): an axis and a sign.
 _DIRECTIONS = {
     **dict.fromkeys(
-        "increase increas rais raise rise rose elevat boost higher more greater".split(), ("amount", 1)
+        "increase increas rais raise rise rose elevat boost high higher more greater".split(), ("amount", 1)
     ),
     **dict.fromkeys(
-        "reduce reduc decrease decreas lower fall fell drop declin less fewer".split(), ("amount", -1)
+        "reduce reduc decrease decreas low lower fall fell drop declin less fewer".split(), ("amount", -1)
     ),
     **dict.fromkeys("before prior earlier".split(), ("time", 1)),
     **dict.fromkeys("after following later".split(), ("time", -1)),
@@ -181,6 +181,9 @@ def _numbers_in(clause: Span, sentence: Sentence) -> str | None:
         options.append(found)
     if len(clause.quantities) < 2:
         return None
+    apart = _apart(clause, options, sentence)
+    if apart is not None:
+        return f"claim puts {apart[0].text} with {apart[1].text}; the excerpt does not"
     intruder = None
     for chosen in itertools.islice(itertools.product(*options), MAX_ASSIGNMENTS):
         intruder = _between(chosen, clause.quantities, sentence)
@@ -189,6 +192,24 @@ def _numbers_in(clause: Span, sentence: Sentence) -> str | None:
     assert intruder is not None
     kin = next(q for q in clause.quantities if q.dim == intruder.dim)
     return f"claim says {kin.text} with {_others(clause, kin)}; the excerpt gives {intruder.text} there"
+
+
+def _apart(
+    clause: Span, options: Sequence[Sequence[Quantity]], sentence: Sentence
+) -> tuple[Quantity, Quantity] | None:
+    """Two numbers of different kinds the claim joins ("100 mg … for 3 to 6 months") that the excerpt only
+    ever gives in different clauses. Numbers of a kind the claim has twice (200 mg, then 100 mg) are a list,
+    and may be apart."""
+    where = [{c for c in sentence.clauses for e in found if e in c.quantities} for found in options]
+    qs = clause.quantities
+    # A strength ("5% cream") names the product, and goes with whatever is said of it.
+    single = [
+        i for i, q in enumerate(qs) if q.dim not in ("", "percent") and [o.dim for o in qs].count(q.dim) == 1
+    ]
+    for i, j in itertools.combinations(single, 2):
+        if not where[i] & where[j]:
+            return qs[i], qs[j]
+    return None
 
 
 def _others(clause: Span, q: Quantity) -> str:
@@ -228,12 +249,22 @@ def _check_numbers(clauses: Sequence[Span], sentences: Sequence[Sentence]) -> st
     return None
 
 
-def _directions(span: Span) -> list[tuple[str, int, str, str]]:
-    """(axis, sign, word, what it is about) for the direction words of ``span`` outside its quantities."""
+@dataclass(frozen=True)
+class Direction:
+    axis: str
+    sign: int
+    word: str
+    head: str  # what goes up or down, or what comes before or after
+    before: frozenset[str]  # the words of its piece before it, and after it
+    after: frozenset[str]
+
+
+def _directions(span: Span) -> list[Direction]:
+    """The direction words of ``span`` outside its quantities, each with what it is about."""
     tokens = _WORD.findall(_blank(span.text, span.quantities, span.start))
     kinds = [_DIRECTIONS.get(stem(t)) for t in tokens]
     heads = [
-        None if k else next(iter(sorted(judge_words(t))), None) for t, k in zip(tokens, kinds, strict=False)
+        None if k else next(iter(sorted(judge_words(t))), None) for t, k in zip(tokens, kinds, strict=True)
     ]
     out = []
     for i, kind in enumerate(kinds):
@@ -244,26 +275,43 @@ def _directions(span: Span) -> list[tuple[str, int, str, str]]:
         before = [h for h in heads[:i] if h]
         head = after[0] if after else (before[-1] if before else None)
         if head:
-            out.append((kind[0], kind[1], tokens[i], head))
+            out.append(Direction(kind[0], kind[1], tokens[i], head, frozenset(before), frozenset(after)))
     return out
 
 
+def _opposed(claim: Direction, said: Direction) -> bool:
+    """Opposite directions, or the same word with its two sides swapped ("glucose before thiamine")."""
+    if claim.sign != said.sign:
+        return True
+    # Only for what orders two things: "X rises with Y" is "Y raises X", not a swap.
+    return (
+        claim.axis == "time"
+        and bool(claim.after and said.after)
+        and claim.head in said.before
+        and said.head in claim.before
+    )
+
+
 def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
-    excerpt = [(p, d) for s in sentences for p in s.pieces for d in _directions(p)]
+    excerpt = [(p, s, d) for s in sentences for p in s.pieces for d in _directions(p)]
     for piece in pieces:
-        for axis, sign, word, head in _directions(piece):
+        want = _plain(piece.words)
+        for mine in _directions(piece):
+            # The excerpt's direction words about the same thing, scored by how much else they share.
             found = [
-                (len(_plain(piece.words) & _plain(p.words)), d, p)
-                for p, d in excerpt
-                if d[0] == axis and head in p.words
+                (len(want & _plain(p.words)) + len(want & _plain(s.words)) / 2, d, p)
+                for p, s, d in excerpt
+                if d.axis == mine.axis and mine.head in p.words
             ]
+            # One about the very same thing ("potassium is low" for "potassium is high") outranks its neighbours.
+            found = [f for f in found if f[1].head == mine.head] or found
             if not found:
                 continue
-            best = max(f[0] for f in found)
+            best = max(n for n, _, _ in found)
             top = [(d, p) for n, d, p in found if n == best]
-            if best >= MIN_SHARED and all(d[1] != sign for d, _ in top):
+            if best >= MIN_SHARED and all(_opposed(mine, d) for d, _ in top):
                 d, p = top[0]
-                return f"claim says {word}, excerpt says {d[2]} for {_quote(p.text)}"
+                return f"claim says {mine.word}, excerpt says {d.word} for {_quote(p.text)}"
     return None
 
 

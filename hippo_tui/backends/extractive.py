@@ -9,7 +9,9 @@ numbers choose among its sentences, and a dose question wants a sentence with a 
 refers back ("A score of 0 …", "The dose is …") never goes out without the sentence it refers to. A follow-on
 part ("… and what dose?", or a next question "And in men?") inherits the subject of the part or question before
 it. A part no source covers makes it call ``search_kb`` (once per part), as a real model would; after the
-search, a part still uncovered is said to be uncovered, never invented.
+search, a part still uncovered is said to be uncovered, never invented. A part is not covered when no source
+mentions one of its subjects at all, however well the rest matches: a question on semaglutide for weight loss
+is not answered from a source on dyspepsia that mentions weight loss.
 
 The judge passes a source when one of its claims shares enough content words (spelling variants made one)
 with a sentence of the excerpt, each clause of the claim does too, and the veto (``hippo_tui.veto``: numbers in
@@ -28,6 +30,7 @@ from typing import Any
 
 from hippo_tui.citations import split_sentences, strip_markers
 from hippo_tui.lexical import (
+    JUDGE_SYNONYMS,
     STOP,
     WORD,
     comparators,
@@ -56,6 +59,8 @@ ANSWER_TYPES = frozenset({"dose", "long"})  # what sentence_words derives from q
 TREATMENT = frozenset(
     normal(stem(w)) for w in "treat antibiotic drug medicine medication therapy prescribe".split()
 )
+# Words a question uses that name no subject: not knowing them is not a reason to abstain.
+GENERAL = frozenset({"without", "within", "get", "new"})
 RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the one retrieval ranked higher
 SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
 MATCHED = 0.6  # share of a claim's words the judge wants in one sentence of the excerpt
@@ -339,6 +344,19 @@ class Context:
                 chosen = before
         return [source.sentences[i] for i in sorted(chosen)]
 
+    def unknown_subjects(self, part: Part) -> set[str]:
+        """What the part asks about (drugs, conditions: not facets, numbers or generic words) that no source
+        in the context mentions at all. A part with one is not covered, however much else matches."""
+        known = {JUDGE_SYNONYMS.get(w, w) for s in self.sources for w in s.words}  # "man" is in "men"
+        return {
+            w
+            for w in part.own
+            if not _aspect(w)
+            and w not in TREATMENT
+            and w not in GENERAL
+            and JUDGE_SYNONYMS.get(w, w) not in known
+        }
+
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
@@ -367,6 +385,8 @@ class Reply:
 
 def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[tuple[str, str]] | None:
     """The cited sentences answering ``part`` (possibly none new), or None when no source covers it."""
+    if ctx.unknown_subjects(part):
+        return None  # nothing on a key term ("semaglutide"): answering from its neighbours would mislead
     ranked = ctx.rank_sources(part)
     if not ranked or ranked[0][0] < COVERED:
         return None
