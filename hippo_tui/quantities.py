@@ -261,6 +261,8 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     word = m.group("num")
     if word.split()[-1] in ("a", "an") and not (unit and _UNITS[unit][0] in ("time", "months")):
         return None  # "a week" is a quantity, "a dose" is not
+    if unit and not word[-1].isdigit() and not m.group(0)[m.end("num") - m.start() :].startswith(" "):
+        return None  # only digits are written against their unit ("5mg"): "as" is not "a s", "ones" not "one s"
     low = _number(word)
     if low is None or (word == "half" and not unit):
         return None

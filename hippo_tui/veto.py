@@ -36,7 +36,7 @@ _CLAUSE = re.compile(
 _PIECE = re.compile(r"[,;:()]|\s+(?:and|or|but|then|whereas|while|although|unless|because|so)\s+")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|without|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
-    r"unsafe|neither|nor|none)\b"
+    r"unsafe|neither|nor|none|withhold|withheld|withholding|omit|omitted)\b"
 )
 # Direction words (after stemming): an axis and a sign.
 _DIRECTIONS = {
