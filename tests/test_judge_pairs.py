@@ -6,39 +6,24 @@ were tuned, "holdout" after. bench/bench_judge.py prints the same numbers per ki
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
+from bench.bench_judge import STRICT, load
 from hippo_tui.backends.extractive import supports
 from hippo_tui.veto import check_claim
 
-PAIRS = [
-    json.loads(line)
-    for line in (Path(__file__).parent / "data" / "judge_pairs.jsonl")
-    .read_text(encoding="utf-8")
-    .splitlines()
-    if line.strip()
-]
+PAIRS = load()
 KINDS = {
     "verbatim",
     "paraphrase",
     "number-word paraphrase",
     "unit equivalence",
-    "dose mismatch",
-    "duration mismatch",
-    "threshold mismatch",
-    "direction",
-    "negation",
-    "comparator",
+    *STRICT,  # a false "grounded" on these shows a wrong dose, duration, threshold, direction or negation
     "partial compound claim",
     "topical but unsupported",
     "unrelated",
     "prompt-injection excerpt",
 }
-# A false "grounded" here shows a wrong dose, duration, threshold, direction or negation as verified.
-STRICT = {"dose mismatch", "duration mismatch", "threshold mismatch", "direction", "negation", "comparator"}
 
 
 def test_the_set_is_ours_whole_and_well_formed():
