@@ -191,8 +191,7 @@ async def verify(
         check: CheckTwo = "unchecked" if verdict is None else ("grounded" if verdict else "ungrounded")
         # No judge's "grounded" stands over a wrong number, direction or negation.
         vetoed = veto(a.claims, lookups[a.source_id].source.excerpt) if check == "grounded" else None  # type: ignore[union-attr]
-        if vetoed:
-            check = "ungrounded"
+        check = "ungrounded" if vetoed else check
         a.check_two = check
         if check == "ungrounded":
             a.reason = vetoed or "the excerpt does not support the claims"
