@@ -148,7 +148,8 @@ def _anchor_conflict(
     scored = []
     for s in sentences:
         for e in s.quantities:
-            if _compatible(q, e):
+            # Rivals are numbers of the very same kind: "under 80" (an age) does not compete with 140/90 mmHg.
+            if q.matches(e) or e.dim == q.dim:
                 piece = _piece_of(s, e)
                 score = len(want & _plain(piece.words)) + len(want & _plain(s.words)) / 2
                 scored.append((score + (1 if q.cmp and e.cmp == q.cmp else 0), e, piece))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import openai
 import pytest
 
+from hippo_tui.backends.extractive import supports
 from hippo_tui.backends.offline import OfflineTransport
-from hippo_tui.store import Store
+from hippo_tui.citations import split_sentences
+from hippo_tui.store import DEMO_KB, Store
 from hippo_tui.verify import verify
 from hippo_tui.veto import check_claim, veto
 
@@ -118,3 +122,14 @@ async def test_verify_vetoes_a_grounded_verdict_from_any_judge(store: Store):
     assert attempts[AMLO].reason.startswith("claim says 10 mg, excerpt says 5 mg")
     assert attempts[DIAG].check_two == "grounded" and attempts[DIAG].shown
     assert [c.id for c in v.citations] == [DIAG] and v.summary.ungrounded == 1
+
+
+def _demo_sentences() -> list[tuple[str, str]]:
+    rows = [json.loads(line) for line in DEMO_KB.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(s, r["excerpt"]) for r in rows for s in split_sentences(r["excerpt"])]
+
+
+def test_every_sentence_of_the_demo_kb_stands_against_its_own_source():
+    # The veto and the offline judge never overturn a source quoted word for word (231 sentences, 80 sources).
+    wrong = [s for s, excerpt in _demo_sentences() if check_claim(s, excerpt) or not supports(s, excerpt)]
+    assert wrong == []

@@ -67,8 +67,10 @@ MATCHED = 0.6  # share of a claim's words the judge wants in one sentence of the
 CLAUSE_MATCHED = 0.5  # … and of each of its clauses' words
 # An excerpt's sentence that addresses whoever checks it is an injection, not evidence.
 _TO_THE_JUDGE = re.compile(
-    r"\b(?:ignore (?:all |any |the )?(?:previous|prior|above|earlier|rest|other)|grounded|reply with|respond with|"
-    r"answer with|mark (?:every|all|each|this|the)|instructions?|checker|verifier)\b|\b(?:system|assistant)\s*[:,]",
+    r"\b(?:ignore (?:all |any |the )?(?:previous|prior|above|earlier|rest|other)|grounded|"
+    r"(?:reply|respond|answer) with|(?:previous|prior|these|my|new) instructions|checker|verifier|"
+    r"mark (?:every|all|each|this|these|the) (?:claims?|sources?|citations?|excerpts?|answers?))\b|"
+    r"^\W*(?:system|assistant)\s*[:,]",
     re.I,
 )
 _CLAUSES = re.compile(r";|,?\s+(?:and|but|whereas|while|although)\s+", re.I)
