@@ -127,6 +127,10 @@ _FREQ = re.compile(
     rf"(?:(?:{_BEFORE_RE})\s+)?\b(?:(?P<count>{_COUNT})\s+(?:a\s+|per\s+|every\s+|each\s+)?(?P<period>{_PERIOD})"
     rf"|(?P<abbr>{'|'.join(_ABBREVIATED)})|(?P<bare>{_BARE_PERIOD}))\b"
 )
+_DOSE_A_DAY = re.compile(
+    r"\b(?:mg|g|mcg|micrograms?|milligrams?|grams?|ml|units?|tablets?|puffs?|drops?)\s+"
+    r"(?P<period>(?:a|per|each)\s+(?:day|week))\b"
+)
 _TIMES = re.compile(rf"(?:(?:{_BEFORE_RE})\s+)?\b(?P<count>{_COUNT})(?!\w)")
 _QUANTITY = re.compile(
     rf"(?:(?:{_BEFORE_RE})\s+)?(?:between\s+)?(?<![\w.])(?P<num>half\s+an?|{NUM}|an?)"
@@ -180,6 +184,7 @@ def normalize(text: str) -> str:
         .replace(">", " more than ")
         .replace("<", " less than ")
     )
+    t = re.sub(r"(?<=[a-z])-(?=\d)", "", t)  # "CRB-65", "COVID-19": names, not numbers
     return re.sub(r"(?<=\d)-(?=[a-z])", " ", t)  # "7-day" → "7 day"
 
 
@@ -234,6 +239,12 @@ def find(text: str) -> list[Quantity]:
             taken[i] = True
         return True
 
+    for m in _DOSE_A_DAY.finditer(t):  # "2 g a day": a dose per day, not a day's duration
+        a, b = m.span("period")
+        if not any(taken[a:b]):
+            taken[a:b] = [True] * (b - a)
+            days = {"day": 1, "week": 7}[m.group("period").split()[-1]]
+            out.append(Quantity((1 / days,), (1 / days,), "per-day", None, a, b, m.group("period")))
     for m in _FREQ.finditer(t):  # "twice daily", "three times a week", "bd", "daily"
         if not claim(m):
             continue
@@ -262,7 +273,9 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     if word.split()[-1] in ("a", "an") and not (unit and _UNITS[unit][0] in ("time", "months")):
         return None  # "a week" is a quantity, "a dose" is not
     if unit and not word[-1].isdigit() and not m.group(0)[m.end("num") - m.start() :].startswith(" "):
-        return None  # only digits are written against their unit ("5mg"): "as" is not "a s", "ones" not "one s"
+        return (
+            None  # only digits are written against their unit ("5mg"): "as" is not "a s", "ones" not "one s"
+        )
     low = _number(word)
     if low is None or (word == "half" and not unit):
         return None

@@ -36,7 +36,7 @@ _CLAUSE = re.compile(
 _PIECE = re.compile(r"[,;:()]|\s+(?:and|or|but|then|whereas|while|although|unless|because|so)\s+")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|without|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
-    r"unsafe|neither|nor|none|withhold|withheld|withholding|omit|omitted)\b"
+    r"unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none)\b"
 )
 # Direction words (after stemming): an axis and a sign.
 _DIRECTIONS = {
@@ -46,6 +46,8 @@ _DIRECTIONS = {
     **dict.fromkeys(
         "reduce reduc decrease decreas low lower fall fell drop declin less fewer".split(), ("amount", -1)
     ),
+    **dict.fromkeys("give given start continu offer administ prescrib".split(), ("action", 1)),
+    **dict.fromkeys("stop withhold withheld omit omitt discontinu pause paus".split(), ("action", -1)),
     **dict.fromkeys("before prior earlier".split(), ("time", 1)),
     **dict.fromkeys("after following later".split(), ("time", -1)),
 }
@@ -158,7 +160,14 @@ def _anchor_conflict(
     if best_match is None or not others:
         return None
     n, e, piece = max(others, key=lambda x: x[0])
-    return (e, piece) if n > best_match else None
+    if n <= best_match:
+        return None
+    # Only on evidence that the match is about something else: words of its own ("review the dose below 45"),
+    # a rival piece that shares clearly more with the claim, or the claim's comparator where the match has none.
+    _, m, m_piece = max(((n, e, p) for n, e, p in scored if q.matches(e)), key=lambda x: x[0])
+    own = _plain(m_piece.words) - clause.words
+    closer = len(want & _plain(piece.words)) >= len(want & _plain(m_piece.words)) + MIN_SHARED
+    return (e, piece) if own or closer or (q.cmp and not m.cmp and e.cmp == q.cmp) else None
 
 
 def _between(chosen: Sequence[Quantity], claim: Sequence[Quantity], sentence: Sentence) -> Quantity | None:
@@ -232,7 +241,9 @@ def _says(q: Quantity, e: Quantity | None, where: str = "") -> str:
     return f"claim says {q.text}, excerpt says {e.text}" + (f" for {_quote(where)}" if where else "")
 
 
-def _check_numbers(clauses: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
+def _check_numbers(
+    clauses: Sequence[Span], pieces: Sequence[Span], sentences: Sequence[Sentence]
+) -> str | None:
     for clause in clauses:
         if not clause.quantities:
             continue
@@ -242,12 +253,38 @@ def _check_numbers(clauses: Sequence[Span], sentences: Sequence[Sentence]) -> st
                 rival = _anchor_conflict(q, clause, sentences)
                 if rival is not None:
                     return _says(q, rival[0], rival[1].text)
+        groups = [g for g in _groups(clause, pieces) if g.quantities]
         # The sentences most about this clause first: their complaint is the one worth reporting.
         ranked = sorted(sentences, key=lambda s: len(clause.words & s.words), reverse=True)
-        problems = [_numbers_in(clause, s) for s in ranked]
-        if all(problems):
-            return problems[0]
+        whole = [s for s in ranked if all(any(q.matches(e) for e in s.quantities) for q in clause.quantities)]
+        if whole:  # one sentence has every number: they must be attached there as the claim attaches them
+            problems = [next((p for p in (_numbers_in(g, s) for g in groups) if p), None) for s in whole]
+            if all(problems):
+                return problems[0]
+            continue
+        # A claim that joins sentences ("180 mg for 2 to 4 years, repeated every 4 to 6 hours"): each group of
+        # numbers it attaches to one another comes from one sentence.
+        for group in groups:
+            problems = [_numbers_in(group, s) for s in ranked]
+            if all(problems):
+                return problems[0]
     return None
+
+
+# A piece opening like this ("For children aged 3 to 6 months, give …") belongs with the piece after it.
+_INTRO = re.compile(r"^(?:for|in|if|when|after|before|during|from|at|aged|with|once|until)\b")
+
+
+def _groups(clause: Span, pieces: Sequence[Span]) -> list[Span]:
+    """The clause's pieces, each introductory piece joined to the one it introduces."""
+    inside = [p for p in pieces if clause.start <= p.start < clause.end] or [clause]
+    out: list[Span] = []
+    for p in inside:
+        if out and _INTRO.match(out[-1].text) and not out[-1].text.endswith(":"):
+            a = out.pop()
+            p = Span(f"{a.text}, {p.text}", a.start, p.end, a.quantities + p.quantities, a.words | p.words)
+        out.append(p)
+    return out
 
 
 @dataclass(frozen=True)
@@ -321,7 +358,8 @@ def _polarity(span: Span) -> int:
 
 
 def _check_negation(clauses: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
-    excerpt = [c for s in sentences for c in s.clauses]
+    # Pieces, not whole clauses: "no urine output" in a list of red flags does not negate the list.
+    excerpt = [c for s in sentences for c in s.pieces]
     for clause in clauses:
         if not clause.words:
             continue
@@ -354,9 +392,9 @@ def check_claim(claim: str, excerpt: str) -> str | None:
     if not sentences:
         return None
     reason = (
-        _check_numbers(clauses, sentences)
+        _check_numbers(clauses, pieces, sentences)
         or _check_directions(pieces, sentences)
-        or _check_negation(clauses, sentences)
+        or _check_negation(pieces, sentences)
     )
     return sanitize(reason) if reason else None  # it quotes the claim and the excerpt: untrusted text
 

@@ -125,11 +125,123 @@ async def test_verify_vetoes_a_grounded_verdict_from_any_judge(store: Store):
 
 
 def _demo_sentences() -> list[tuple[str, str]]:
-    rows = [json.loads(line) for line in DEMO_KB.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [(s, r["excerpt"]) for r in rows for s in split_sentences(r["excerpt"])]
+    return [(s, excerpt) for _, excerpt in _demo_sources() for s in split_sentences(excerpt)]
 
 
 def test_every_sentence_of_the_demo_kb_stands_against_its_own_source():
     # The veto and the offline judge never overturn a source quoted word for word (231 sentences, 80 sources).
     wrong = [s for s, excerpt in _demo_sentences() if check_claim(s, excerpt) or not supports(s, excerpt)]
     assert wrong == []
+
+
+# Paraphrases of demo sources as a model writes them: sentences joined with commas, numbers in words, "a day"
+# for "daily", "omit" for "withhold". The veto must leave every one of them to the judge.
+PARAPHRASES = [
+    (
+        "Type 2 diabetes: starting metformin",
+        "Metformin should be started at 500 mg once a day with food and slowly increased over several weeks, up to a maximum of 2 g a day.",
+    ),
+    (
+        "Type 2 diabetes: starting metformin",
+        "The metformin dose should be reduced when the eGFR drops under 45, and metformin stopped when it is below 30.",
+    ),
+    (
+        "Paracetamol dosing in children",
+        "Children aged 2 to 4 years can be given 180 mg of paracetamol, repeated every 4 to 6 hours, up to 4 doses in 24 hours.",
+    ),
+    (
+        "Anaphylaxis: adrenaline doses",
+        "Adults should receive 0.5 mg of intramuscular adrenaline, repeated after five minutes if there is no improvement.",
+    ),
+    ("Anaphylaxis: adrenaline doses", "Children aged 6 to 12 receive 300 micrograms of adrenaline."),
+    (
+        "Smoking cessation: medicines",
+        "Varenicline is started one to two weeks before the quit date at 0.5 mg once daily for three days.",
+    ),
+    (
+        "Smoking cessation: medicines",
+        "After the first week, varenicline is taken as 1 mg twice daily for 11 weeks.",
+    ),
+    (
+        "Uncomplicated cystitis in non-pregnant women",
+        "Nitrofurantoin 100 mg MR twice a day for three days is first-line if the eGFR is at least 45.",
+    ),
+    (
+        "Warfarin: managing a high INR",
+        "If the INR is above 8 without bleeding, stop warfarin and give 1 to 5 mg of oral vitamin K.",
+    ),
+    (
+        "Warfarin: managing a high INR",
+        "For an INR between 5 and 8 with no bleeding, omit one or two doses of warfarin and lower the maintenance dose.",
+    ),
+    (
+        "DOACs: apixaban dosing in atrial fibrillation",
+        "Apixaban is reduced to 2.5 mg twice daily in people with two of: age 80 or over, weight 60 kg or less, creatinine 133 micromol/L or more.",
+    ),
+    (
+        "Statins: muscle symptoms",
+        "If creatine kinase is over five times the upper limit of normal, recheck it after a week and stop the statin if it is still raised.",
+    ),
+    ("Hypertension: treatment targets", "People aged 80 or over have a clinic target below 150/90 mmHg."),
+    (
+        "Osteoporosis: bisphosphonates",
+        "Alendronic acid 70 mg is taken once a week, at least half an hour before food, staying upright for 30 minutes.",
+    ),
+    (
+        "Gout: urate-lowering therapy",
+        "Allopurinol is started at 100 mg a day and increased by 100 mg every four weeks until urate is under 360 micromol/L.",
+    ),
+    ("Depression in adults: starting an SSRI", "People aged 18 to 25 should be reviewed after one week."),
+    (
+        "Interaction: ACE inhibitors and potassium",
+        "Check potassium and creatinine 1 to 2 weeks after each dose increase of an ACE inhibitor.",
+    ),
+    ("Hyperkalaemia: severity", "A potassium of 6.5 mmol/L or higher is severe hyperkalaemia."),
+    ("Head lice", "Dimeticone 4% lotion is applied two times, a week apart."),
+    ("MMR vaccination", "Pregnancy should be avoided for one month after MMR vaccination."),
+    (
+        "Gout: treating a flare",
+        "Colchicine 500 micrograms can be taken two to four times a day, to a maximum of 6 mg per course.",
+    ),
+    ("Gout: treating a flare", "Allopurinol should be continued during a gout flare."),
+    (
+        "Interaction: statins and clarithromycin",
+        "Simvastatin should be paused while a person takes clarithromycin.",
+    ),
+    (
+        "Community-acquired pneumonia in adults",
+        "For a CRB-65 score of 0, give amoxicillin 500 mg three times a day for five days.",
+    ),
+    (
+        "Sepsis in adults: red flags",
+        "A heart rate over 130 beats per minute is a red flag for sepsis in adults.",
+    ),
+    (
+        "Migraine: acute treatment",
+        "Sumatriptan 50 to 100 mg is taken with an NSAID or paracetamol at the start of the headache.",
+    ),
+    ("Iron-deficiency anaemia", "Continue iron for three months after the haemoglobin returns to normal."),
+    (
+        "Hypothyroidism: starting levothyroxine",
+        "TSH should be checked six to eight weeks after a change in dose.",
+    ),
+    (
+        "Fever in children: antipyretic use",
+        "Do not routinely give paracetamol and ibuprofen at the same time.",
+    ),
+    (
+        "Heart failure: initial tests",
+        "An NT-proBNP over 2000 ng/L needs an echo and specialist review within two weeks.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("title", "claim"), PARAPHRASES, ids=[c[:40] for _, c in PARAPHRASES])
+def test_honest_paraphrases_of_the_demo_kb_are_not_vetoed(title: str, claim: str):
+    excerpt = next(e for t, e in _demo_sources() if t == title)
+    assert check_claim(claim, excerpt) is None
+
+
+def _demo_sources() -> list[tuple[str, str]]:
+    rows = [json.loads(line) for line in DEMO_KB.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(r["title"], r["excerpt"]) for r in rows]
