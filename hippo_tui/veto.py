@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from hippo_tui.citations import split_sentences, strip_markers
 from hippo_tui.lexical import judge_words, stem
 from hippo_tui.quantities import Quantity, find, normalize
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import clip, sanitize
 
 # Clause boundaries: a claim's numbers must all be found together within one of its clauses.
 _CLAUSE = re.compile(
@@ -400,8 +400,7 @@ def check_claim(claim: str, excerpt: str) -> str | None:
 
 
 def _quote(text: str) -> str:
-    text = text.rstrip(".")
-    return f"“{text if len(text) <= QUOTE else text[: QUOTE - 1].rstrip() + '…'}”"
+    return f"“{clip(text.rstrip('.'), QUOTE, flat=True)}”"
 
 
 def veto(claims: Sequence[str], excerpt: str) -> str | None:
