@@ -124,8 +124,8 @@ async def verify(
     for a in confirmed:
         verdict = verdicts.get(a.source_id)
         check: CheckTwo = "unchecked" if verdict is None else ("grounded" if verdict else "ungrounded")
-        # No judge's "grounded" stands over a wrong number, direction or negation.
-        vetoed = veto(a.claims, lookups[a.source_id].source.excerpt) if check == "grounded" else None  # type: ignore[union-attr]
+        # No judge's "grounded" stands over a wrong number, direction or negation; an "ungrounded" gets its why.
+        vetoed = veto(a.claims, lookups[a.source_id].source.excerpt) if check != "unchecked" else None  # type: ignore[union-attr]
         check = "ungrounded" if vetoed else check
         a.check_two = check
         if check == "ungrounded":

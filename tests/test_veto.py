@@ -245,3 +245,19 @@ def test_honest_paraphrases_of_the_demo_kb_are_not_vetoed(title: str, claim: str
 def _demo_sources() -> list[tuple[str, str]]:
     rows = [json.loads(line) for line in DEMO_KB.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [(r["title"], r["excerpt"]) for r in rows]
+
+
+async def test_an_ungrounded_verdict_says_why_when_the_veto_knows(store: Store):
+    client = openai.AsyncOpenAI(
+        base_url="http://judge.invalid/v1",
+        api_key="k",
+        max_retries=0,
+        http_client=httpx.AsyncClient(transport=OfflineTransport(tokens_per_second=0)),
+    )
+    v = await verify(
+        f"Amlodipine is commonly started at 10 mg once daily. [{AMLO}]", store=store, client=client, model="m"
+    )
+    [attempt] = v.attempts
+    assert attempt.check_two == "ungrounded" and attempt.reason.startswith(
+        "claim says 10 mg, excerpt says 5 mg"
+    )
