@@ -105,13 +105,17 @@ AMLO = (
 DIAG = "161d3bb9-a9a9-4bf2-b928-18b327f42fea"  # "A clinic blood pressure of 140/90 mmHg or higher …"
 
 
-async def test_verify_vetoes_a_grounded_verdict_from_any_judge(store: Store):
-    client = openai.AsyncOpenAI(
+def _judge(transport: httpx.AsyncBaseTransport) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(
         base_url="http://judge.invalid/v1",
         api_key="k",
         max_retries=0,
-        http_client=httpx.AsyncClient(transport=AlwaysGrounded(tokens_per_second=0)),
+        http_client=httpx.AsyncClient(transport=transport),
     )
+
+
+async def test_verify_vetoes_a_grounded_verdict_from_any_judge(store: Store):
+    client = _judge(AlwaysGrounded(tokens_per_second=0))
     answer = (
         f"Amlodipine is commonly started at 10 mg once daily. [{AMLO}] "
         f"A clinic blood pressure of 140/90 mmHg or higher should be confirmed with home monitoring. [{DIAG}]"
@@ -248,12 +252,7 @@ def _demo_sources() -> list[tuple[str, str]]:
 
 
 async def test_an_ungrounded_verdict_says_why_when_the_veto_knows(store: Store):
-    client = openai.AsyncOpenAI(
-        base_url="http://judge.invalid/v1",
-        api_key="k",
-        max_retries=0,
-        http_client=httpx.AsyncClient(transport=OfflineTransport(tokens_per_second=0)),
-    )
+    client = _judge(OfflineTransport(tokens_per_second=0))
     v = await verify(
         f"Amlodipine is commonly started at 10 mg once daily. [{AMLO}]", store=store, client=client, model="m"
     )
