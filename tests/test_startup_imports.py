@@ -78,3 +78,9 @@ def test_the_app_reaches_its_first_frame_without_the_model_client(hippo_home):
     modules, _ = loaded(hippo_home, code="import hippo_tui.cli, hippo_tui.ui.app\n" + LIST_MODULES)
     assert "textual" in modules
     assert modules & {"openai", "httpx", "aiosqlite"} == set()
+
+
+def test_typing_against_the_engine_protocol_does_not_load_the_model_client(tmp_path):
+    # A front end imports the protocol at the top; the local engine (and openai) come only when used.
+    modules, _ = loaded(tmp_path, code="import hippo_tui.engine.protocol\nimport hippo_tui.engine\n" + LIST_MODULES)
+    assert not modules & {"openai", "httpx", "textual"}
