@@ -53,7 +53,7 @@ def _err(message: str) -> None:
     print(f"hippo-tui: {sanitize(message)}", file=sys.stderr)
 
 
-def _print_json(data: Any) -> None:
+def print_json(data: Any) -> None:
     # ensure_ascii: terminal-hostile characters from an imported file arrive escaped, never raw.
     print(json.dumps(data, ensure_ascii=True, default=str))
 
@@ -131,7 +131,7 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
     sources = await store.list_sources(status=status, limit=args.limit)
     if args.json:
         for s in sources:
-            _print_json(s.model_dump(mode="json", exclude_none=True))
+            print_json(s.model_dump(mode="json", exclude_none=True))
         return 0
     for s in sources:
         print(_source_line(s))
@@ -144,7 +144,7 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     if src is None:
         raise NotFound(f"{store.path}: no source with id {args.id!r}")
     if args.json:
-        _print_json(src.model_dump(mode="json", exclude_none=True))
+        print_json(src.model_dump(mode="json", exclude_none=True))
         return 0
     print(_clean(src.title))
     print(f"  id:        {src.id}")
@@ -170,7 +170,7 @@ async def _search(store: Store, args: argparse.Namespace) -> int:
     hits = await store.search(args.query, k=args.k)
     if args.json:
         for h in hits:
-            _print_json(h.model_dump(mode="json", exclude_none=True))
+            print_json(h.model_dump(mode="json", exclude_none=True))
         return 0
     if not hits:
         print("no active source matches", file=sys.stderr)
@@ -191,7 +191,7 @@ async def _retire(store: Store, args: argparse.Namespace) -> int:
 async def _stats(store: Store, args: argparse.Namespace) -> int:
     stats = await store.kb_stats()
     if args.json:
-        _print_json(stats)
+        print_json(stats)
         return 0
     width = max(len(k) for k in stats) + 1
     for key, value in stats.items():
@@ -238,6 +238,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c.add_argument("--reason", required=True, help="why it was withdrawn")
     c.add_argument("--superseded-by", metavar="ID", help="the active source that replaces it")
     c.set_defaults(func=_handler(_retire))
+
+    from hippo_tui.commands import ingest
+
+    ingest.register(kb, common, _handler)
 
     c = kb.add_parser("stats", parents=[common], help="counts and name of the knowledge base")
     c.add_argument("--json", action="store_true")
