@@ -22,8 +22,9 @@ from pydantic import BaseModel, ValidationError
 
 from hippo_tui.citations import canonical_id, cited_ids, claims_by_source, finalize_markers
 from hippo_tui.events import Citation, VerificationSummary
-from hippo_tui.models import CheckTwo, CitationAttempt, Lookup
+from hippo_tui.models import CheckTwo, CitationAttempt, Lookup, Source
 from hippo_tui.prompts import GROUNDING_SYSTEM, grounding_user_message
+from hippo_tui.provenance import where
 from hippo_tui.safe_text import sanitize
 
 
@@ -120,6 +121,20 @@ def _why(e: BaseException) -> str:
     return type(e).__name__
 
 
+def _flag_reason(status: str, source: Source | None) -> str:
+    """Why check one flagged a citation; a retired source says why it was retired and what replaces it."""
+    if status == "missing":
+        return "no source has this id"
+    if status != "retired":
+        return ""
+    reason = "the source is retired"
+    if source is not None and source.retired_reason:
+        reason += f" ({sanitize(source.retired_reason)})"
+    if source is not None and source.superseded_by:
+        reason += f"; superseded by {source.superseded_by}"
+    return reason
+
+
 async def check_one(
     answer: str, store: LookupStore
 ) -> tuple[dict[str, CitationAttempt], Mapping[str, Lookup]]:
@@ -136,7 +151,7 @@ async def check_one(
             claims=claims.get(sid, []),
             check_one="confirmed" if status == "active" else status,
             title=lk.source.title if lk is not None and lk.source is not None else None,
-            reason={"missing": "no source has this id", "retired": "the source is retired"}.get(status, ""),
+            reason=_flag_reason(status, lk.source if lk is not None else None),
         )
     return attempts, lookups
 
@@ -199,8 +214,15 @@ async def verify(
             a.shown, a.number = True, len(numbers) + 1
             numbers[a.source_id] = a.number
             grounding = "grounded" if a.check_two == "grounded" else "unchecked"
+            src = lookups[a.source_id].source
             citations.append(
-                Citation(id=a.source_id, number=a.number, title=sanitize(a.title or ""), grounding=grounding)
+                Citation(
+                    id=a.source_id,
+                    number=a.number,
+                    title=sanitize(a.title or ""),
+                    grounding=grounding,
+                    where=where(src.title, src.provenance) if src is not None and src.provenance else None,
+                )
             )
 
     all_attempts = list(attempts.values())

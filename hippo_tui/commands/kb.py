@@ -140,6 +140,8 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.provenance import where
+
     src = await store.get(args.id)
     if src is None:
         raise NotFound(f"{store.path}: no source with id {args.id!r}")
@@ -152,11 +154,12 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     for label, value in (("publisher", src.publisher), ("url", src.url), ("updated", src.updated)):
         if value:
             print(f"  {label + ':':<10} {_clean(str(value))}")
+    _print_provenance(src)
     if src.status == "retired":
         print(f"  retired:   {_clean(src.retired_reason) or '(no reason given)'}")
         if src.superseded_by:
             succ = await store.get(src.superseded_by)
-            title = f" ({_clean(succ.title)})" if succ else " (missing)"
+            title = f" ({where(succ.title, succ.provenance)})" if succ else " (missing)"
             print(f"  superseded by {src.superseded_by}{title}")
     print()
     print(_clean(src.excerpt))
@@ -164,6 +167,19 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
         print()
         print(_clean(src.body))
     return 0
+
+
+def _print_provenance(src: Source) -> None:
+    """Where an ingested passage comes from: document › section, page, and which version of the file."""
+    from hippo_tui.provenance import origin
+
+    p = src.provenance
+    if p is None:
+        return
+    print(f"  {'document:':<10} {origin(p)}")
+    if p.page is not None:
+        print(f"  {'page:':<10} {p.page}")
+    print(f"  {'version:':<10} {_clean(p.version[:12])} (ingested {_clean(p.ingested)})")
 
 
 async def _search(store: Store, args: argparse.Namespace) -> int:
