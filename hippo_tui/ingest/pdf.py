@@ -7,6 +7,7 @@ or one that needs a password is an error: importing it would give nothing to cit
 from __future__ import annotations
 
 import io
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -17,20 +18,26 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 from hippo_tui.ingest.document import IngestError, Parsed, SectionBuilder, clean
 
 _BLANK = re.compile(r"\n\s*\n")
+# pypdf logs what it repaired in a damaged file; the error we raise (or nothing) is what a user needs.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+
+_ENCRYPTED = "the PDF is encrypted (it needs a password); save an unprotected copy and ingest that"
 
 
 def _open(data: bytes, path: Path) -> PdfReader:
     try:
         reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise IngestError(path, "the PDF is encrypted (it needs a password); save an unprotected copy")
-        len(reader.pages)  # reading the page tree finds most damage up front
+        # An empty user password opens a PDF that is only protected against editing: that one is readable.
+        locked = reader.is_encrypted and not reader.decrypt("")
+        if not locked:
+            len(reader.pages)  # reading the page tree finds most damage up front
     except (FileNotDecryptedError, DependencyError):
-        raise IngestError(
-            path, "the PDF is encrypted (it needs a password); save an unprotected copy"
-        ) from None
+        locked = True
     except (PdfReadError, ValueError, KeyError, TypeError) as e:
         raise IngestError(path, f"not a readable PDF ({e})") from None
+    if locked:
+        raise IngestError(path, _ENCRYPTED)
     return reader
 
 
