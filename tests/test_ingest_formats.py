@@ -15,8 +15,8 @@ from tests.support.documents import pdf_bytes, write_docx
 DOCS = Path(__file__).parent / "data" / "docs"
 
 
-def read(path: Path, overrides: Overrides = Overrides()) -> Document:
-    return parse_document(path, read_bytes(path), overrides)
+def read(path: Path, overrides: Overrides | None = None) -> Document:
+    return parse_document(path, read_bytes(path), overrides or Overrides())
 
 
 def by_title(doc: Document) -> dict[str, list[str]]:

@@ -18,9 +18,6 @@ from typing import Any
 from hippo_tui.ingest.versions import DocumentReport
 from hippo_tui.safe_text import sanitize
 from hippo_tui.store import DEMO_KB, Store
-from hippo_tui.store.documents import DocumentHead, IngestItem
-
-Tick = Callable[[], None]
 
 
 def _date(value: str) -> date:
@@ -30,42 +27,8 @@ def _date(value: str) -> date:
         raise argparse.ArgumentTypeError(f"{value!r} is not a date (YYYY-MM-DD)") from None
 
 
-def _is_current(head: DocumentHead | None, version: str, args: argparse.Namespace) -> bool:
-    """The stored document is this very file, and no override asks for different metadata."""
-    if head is None or head.version != version:
-        return False
-    if args.publisher is not None and args.publisher != head.publisher:
-        return False
-    return args.updated is None or args.updated.isoformat() == head.updated
-
-
-def _read_all(
-    paths: list[Path], heads: dict[str, DocumentHead], args: argparse.Namespace, tick: Tick
-) -> tuple[list[IngestItem], list[DocumentReport]]:
-    """Read every file; parse the ones whose bytes (or overrides) changed. Runs in a worker thread."""
-    from hippo_tui.ingest.passages import passages
-    from hippo_tui.ingest.reading import FORMATS, Overrides, parse_document, read_bytes, version_of
-
-    overrides = Overrides(publisher=args.publisher, updated=args.updated)
-    items: list[IngestItem] = []
-    skipped: list[DocumentReport] = []
-    for path in paths:
-        data = read_bytes(path)
-        version, head = version_of(data), heads.get(str(path))
-        if head is not None and _is_current(head, version, args):
-            fmt = FORMATS[path.suffix.lower()]
-            skipped.append(
-                DocumentReport(str(path), head.title, fmt, version, "skipped", unchanged=head.passages)
-            )
-        else:
-            doc = parse_document(path, data, overrides)
-            items.append(IngestItem(doc, passages(doc)))
-        tick()
-    return items, skipped
-
-
 @contextmanager
-def _progress(total: int) -> Iterator[Tick]:
+def _progress(total: int) -> Iterator[Callable[[], None]]:
     """A Rich progress bar on a terminal's stderr; nothing otherwise (the summary line says it all)."""
     if not sys.stderr.isatty() or total < 2:
         yield lambda: None
@@ -98,12 +61,13 @@ def _default_name(paths: list[Path]) -> str:
 
 
 async def _ingest(store: Store, args: argparse.Namespace) -> int:
-    from hippo_tui.ingest.reading import collect
+    from hippo_tui.ingest.reading import Overrides, collect, read_all
 
     paths = await asyncio.to_thread(collect, args.paths)
     heads = await store.document_heads([str(p) for p in paths])
     with _progress(len(paths)) as tick:
-        items, skipped = await asyncio.to_thread(_read_all, paths, heads, args, tick)
+        overrides = Overrides(publisher=args.publisher, updated=args.updated)
+        items, skipped = await asyncio.to_thread(read_all, paths, heads, overrides, tick)
     now = datetime.now(UTC)
     retire = [] if args.keep_demo else await _demo_to_replace(store, now.date())
     name = args.name or (_default_name(args.paths) if retire else None)

@@ -9,12 +9,14 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 from hippo_tui.ingest.document import Document, IngestError, Parsed, clean
+from hippo_tui.ingest.passages import passages
+from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # 20 MiB: a long national guideline as PDF fits; a stray dump does not
 FORMATS = {
@@ -119,3 +121,37 @@ def parse_document(path: Path, data: bytes, overrides: Overrides) -> Document:
         url=parsed.url,
         updated=overrides.updated or parsed.updated,
     )
+
+
+def _is_current(head: DocumentHead | None, version: str, overrides: Overrides) -> bool:
+    """The stored document is this very file, and no override asks for different metadata."""
+    if head is None or head.version != version:
+        return False
+    if overrides.publisher is not None and overrides.publisher != head.publisher:
+        return False
+    return overrides.updated is None or overrides.updated.isoformat() == head.updated
+
+
+def read_all(
+    paths: list[Path],
+    heads: dict[str, DocumentHead],
+    overrides: Overrides = Overrides(),
+    tick: Callable[[], None] = lambda: None,
+) -> tuple[list[IngestItem], list[DocumentReport]]:
+    """Read every file; parse the ones whose bytes (or overrides) changed since ``heads`` (the stored
+    versions), report the others as skipped. Blocking: the command runs it in a worker thread."""
+    items: list[IngestItem] = []
+    skipped: list[DocumentReport] = []
+    for path in paths:
+        data = read_bytes(path)
+        version, head = version_of(data), heads.get(str(path))
+        if head is not None and _is_current(head, version, overrides):
+            fmt = FORMATS[path.suffix.lower()]
+            skipped.append(
+                DocumentReport(str(path), head.title, fmt, version, "skipped", unchanged=head.passages)
+            )
+        else:
+            doc = parse_document(path, data, overrides)
+            items.append(IngestItem(doc, passages(doc)))
+        tick()
+    return items, skipped

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 
+from hippo_tui.ingest.document import Document
 from hippo_tui.ingest.passages import Passage
 
 
@@ -113,3 +114,21 @@ class DocumentReport:
             "revised": self.revised,
             "removed": self.removed,
         }
+
+
+@dataclass(frozen=True)
+class DocumentHead:
+    """What a re-ingest needs to know to skip a document: its stored version and metadata."""
+
+    version: str
+    title: str
+    format: str
+    publisher: str | None
+    updated: str | None
+    passages: int  # active
+
+
+@dataclass(frozen=True)
+class IngestItem:
+    doc: Document
+    passages: list[Passage]

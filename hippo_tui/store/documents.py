@@ -13,7 +13,7 @@ import aiosqlite
 
 from hippo_tui.ingest.document import Document
 from hippo_tui.ingest.passages import Passage
-from hippo_tui.ingest.versions import DocumentReport, Plan, StoredPassage, plan
+from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem, Plan, StoredPassage, plan
 from hippo_tui.models import Provenance, Source
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.sources import UPSERT_SQL, source_to_row
@@ -35,24 +35,6 @@ _ADD_VERSION = (
     "INSERT INTO document_versions (key, version, ingested, added, unchanged, revised, removed) "
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
-
-
-@dataclass(frozen=True)
-class DocumentHead:
-    """What a re-ingest needs to know to skip a document: its stored version and metadata."""
-
-    version: str
-    title: str
-    format: str
-    publisher: str | None
-    updated: str | None
-    passages: int  # active
-
-
-@dataclass(frozen=True)
-class IngestItem:
-    doc: Document
-    passages: list[Passage]
 
 
 @dataclass
