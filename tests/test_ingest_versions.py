@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from hippo_tui.ingest import pipeline
 from hippo_tui.ingest.document import IngestError
-from hippo_tui.ingest.reading import Overrides, collect, read_all
+from hippo_tui.ingest.pipeline import ingest_paths
+from hippo_tui.ingest.reading import Overrides, collect
 from hippo_tui.ingest.versions import DocumentReport
 from hippo_tui.store import SCHEMA_VERSION, Store
 from hippo_tui.store.schema import MIGRATIONS
@@ -37,9 +39,7 @@ def protocol(tmp_path: Path) -> Path:
 
 
 async def ingest(store: Store, *paths: Path, when: datetime = FIRST, dry_run: bool = False) -> list[DocumentReport]:
-    found = collect(list(paths))
-    items, skipped = read_all(found, await store.document_heads([str(p) for p in found]), Overrides())
-    return await store.apply_ingest(items, when=when, dry_run=dry_run) + skipped
+    return await ingest_paths(store, collect(list(paths)), overrides=Overrides(), when=when, dry_run=dry_run)
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -169,11 +169,16 @@ async def test_dry_run_writes_nothing(empty: Store, protocol: Path) -> None:
     assert await empty.count(status=None) == 0 and await empty.list_documents() == []
 
 
-async def test_one_bad_file_imports_nothing(empty: Store, protocol: Path) -> None:
+async def test_one_bad_file_imports_nothing(
+    empty: Store, protocol: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline, "BATCH", 1)  # the good document is written before the bad one is read
     (protocol.parent / "scan.pdf").write_bytes(b"%PDF-1.4\nnot a pdf")
     with pytest.raises(IngestError, match=r"scan\.pdf: not a readable PDF"):
         await ingest(empty, protocol.parent)
-    assert await empty.count(status=None) == 0
+    assert await empty.count(status=None) == 0 and await empty.list_documents() == []
+    (report,) = await ingest(empty, protocol)  # and the store is usable after the rollback
+    assert report.added == 6
 
 
 async def test_an_error_while_writing_rolls_the_whole_run_back(
@@ -235,3 +240,24 @@ async def test_a_version_1_database_upgrades_and_keeps_its_sources(tmp_path: Pat
         await store.retire(hit.id, "withdrawn")
         assert await store.search("amoxicillin") == []
         assert await store.integrity_check() == "ok"
+
+
+async def test_parsing_in_worker_processes_gives_the_same_passages_and_errors(
+    empty: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline, "POOL_MIN", 1)
+    monkeypatch.setattr(pipeline, "BATCH", 2)
+    folder = tmp_path / "pool"
+    folder.mkdir()
+    for i in range(5):
+        (folder / f"doc{i}.md").write_text(f"# Doc {i}\n\n## Dose\n\nGive {i + 1} mg daily. Review in a week.\n")
+    paths = collect([folder])
+    reports = await ingest_paths(empty, paths, overrides=Overrides(), when=FIRST, workers=2)
+    assert [r.added for r in reports] == [1] * 5
+    async with Store.open(tmp_path / "in-process.db", seed=None) as other:
+        await ingest_paths(other, paths, overrides=Overrides(), when=FIRST, workers=1)
+        assert await active_ids(other) == await active_ids(empty)
+    (folder / "doc9.md").write_bytes(b"# Bad\n\n\xff\xfe not UTF-8\n")
+    with pytest.raises(IngestError) as e:  # raised in a worker, it arrives whole
+        await ingest_paths(empty, collect([folder]), overrides=Overrides(), when=SECOND, workers=2)
+    assert e.value.line == 3 and "doc9.md: line 3: not valid UTF-8" in str(e.value)

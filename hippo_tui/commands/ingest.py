@@ -61,19 +61,25 @@ def _default_name(paths: list[Path]) -> str:
 
 
 async def _ingest(store: Store, args: argparse.Namespace) -> int:
-    from hippo_tui.ingest.reading import Overrides, collect, read_all
+    from hippo_tui.ingest.pipeline import ingest_paths
+    from hippo_tui.ingest.reading import Overrides, collect
 
     paths = await asyncio.to_thread(collect, args.paths)
-    heads = await store.document_heads([str(p) for p in paths])
-    with _progress(len(paths)) as tick:
-        overrides = Overrides(publisher=args.publisher, updated=args.updated)
-        items, skipped = await asyncio.to_thread(read_all, paths, heads, overrides, tick)
     now = datetime.now(UTC)
     retire = [] if args.keep_demo else await _demo_to_replace(store, now.date())
     name = args.name or (_default_name(args.paths) if retire else None)
-    reports = await store.apply_ingest(items, when=now, dry_run=args.dry_run, retire=retire, kb_name=name)
-    order = {str(p): i for i, p in enumerate(paths)}
-    reports = sorted(reports + skipped, key=lambda r: order[r.key])
+    overrides = Overrides(publisher=args.publisher, updated=args.updated)
+    with _progress(len(paths)) as tick:
+        reports = await ingest_paths(
+            store,
+            paths,
+            overrides=overrides,
+            when=now,
+            dry_run=args.dry_run,
+            retire=retire,
+            kb_name=name,
+            tick=tick,
+        )
     _print_reports(reports, args, demo_retired=len(retire), kb_name=name or store.kb_name)
     return 0
 

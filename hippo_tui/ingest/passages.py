@@ -16,7 +16,7 @@ from hippo_tui.ingest.document import Block, Document, IngestError, Section
 
 MIN_SENTENCES, MAX_SENTENCES = 2, 5
 TARGET_CHARS = 450  # a passage closes once it has MIN_SENTENCES and this much text
-BODY_CHARS = 3000  # a longer section gives each passage only the blocks around it as its body
+BODY_CHARS = 2000  # a passage's body: the rest of its section, the nearest passages up to this much
 TITLE_SEPARATOR = " › "
 _NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "hippo-tui:passage")
 
@@ -34,8 +34,6 @@ class Passage:
 @dataclass
 class _Chunk:
     units: list[tuple[str, bool]]  # (text, whether it is a sentence of a paragraph)
-    first: int  # index of the first and last block the units come from
-    last: int
     page: int | None
 
 
@@ -49,15 +47,14 @@ def _units(block: Block) -> list[str]:
 def _chunks(section: Section) -> list[_Chunk]:
     chunks: list[_Chunk] = []
     current: _Chunk | None = None
-    for i, block in enumerate(section.blocks):
+    for block in section.blocks:
         for unit in _units(block):
             if current is not None and current.page != block.page:
                 chunks.append(current)  # a passage never spans two pages: its page is where it is
                 current = None
             if current is None:
-                current = _Chunk([], i, i, block.page)
+                current = _Chunk([], block.page)
             current.units.append((unit, block.kind == "para"))
-            current.last = i
             size = sum(len(u) for u, _ in current.units)
             if len(current.units) >= MAX_SENTENCES or (
                 len(current.units) >= MIN_SENTENCES and size >= TARGET_CHARS
@@ -75,7 +72,6 @@ def _merge_short_tail(chunks: list[_Chunk]) -> list[_Chunk]:
         tail, before = chunks[-1], chunks[-2]
         if len(tail.units) < MIN_SENTENCES and before.page == tail.page and len(before.units) < MAX_SENTENCES:
             before.units += tail.units
-            before.last = tail.last
             chunks.pop()
     return chunks
 
@@ -88,21 +84,21 @@ def _excerpt(chunk: _Chunk) -> str:
     return out
 
 
-def _body(section: Section, chunk: _Chunk) -> str:
-    texts = [b.text for b in section.blocks]
-    whole = "\n\n".join(texts)
-    if len(whole) <= BODY_CHARS:
-        return whole
-    first, last = chunk.first, chunk.last
-    size = sum(len(t) for t in texts[first : last + 1])
-    while size < BODY_CHARS and (first > 0 or last < len(texts) - 1):
-        if first > 0:
-            first -= 1
-            size += len(texts[first])
-        if last < len(texts) - 1 and size < BODY_CHARS:
-            last += 1
-            size += len(texts[last])
-    return "\n\n".join(texts[first : last + 1])
+def _bodies(excerpts: list[str]) -> list[str | None]:
+    """Each passage's body: the rest of its section (the other passages, nearest first up to BODY_CHARS,
+    shown in document order), as the hand-written KB's body is the text around its excerpt."""
+    out: list[str | None] = []
+    for i in range(len(excerpts)):
+        picked: list[int] = []
+        size, step = 0, 1
+        while size < BODY_CHARS and (i - step >= 0 or i + step < len(excerpts)):
+            for j in (i - step, i + step):
+                if 0 <= j < len(excerpts) and size < BODY_CHARS:
+                    picked.append(j)
+                    size += len(excerpts[j])
+            step += 1
+        out.append("\n\n".join(excerpts[j] for j in sorted(picked)) or None)
+    return out
 
 
 def passage_id(key: str, excerpt: str, occurrence: int) -> str:
@@ -111,19 +107,16 @@ def passage_id(key: str, excerpt: str, occurrence: int) -> str:
 
 def _section_passages(doc: Document, section: Section, seen: dict[str, int]) -> Iterator[Passage]:
     title = TITLE_SEPARATOR.join((doc.title, *section.headings))
-    for chunk in _chunks(section):
-        excerpt = _excerpt(chunk)
-        if not excerpt.strip():
-            line = section.blocks[chunk.first].line
-            raise IngestError(doc.path, "a passage would be empty", line=line, page=chunk.page)
+    chunks = _chunks(section)
+    excerpts = [_excerpt(c) for c in chunks]
+    for chunk, excerpt, body in zip(chunks, excerpts, _bodies(excerpts), strict=True):
         n = seen.get(excerpt, 0)
         seen[excerpt] = n + 1
-        body = _body(section, chunk)
         yield Passage(
             id=passage_id(doc.key, excerpt, n),
             title=title,
             excerpt=excerpt,
-            body=None if body == excerpt else body,
+            body=body,
             anchor=section.anchor,
             page=chunk.page,
         )

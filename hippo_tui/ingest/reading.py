@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -105,15 +105,15 @@ def _fallback_title(path: Path) -> str:
     return clean(path.stem.replace("_", " ").replace("-", " ")).capitalize() or path.name
 
 
-def parse_document(path: Path, data: bytes, overrides: Overrides) -> Document:
-    """``data`` (the bytes of ``path``) parsed into a Document, overrides applied."""
+def parse_document(path: Path, data: bytes, overrides: Overrides, version: str | None = None) -> Document:
+    """``data`` (the bytes of ``path``; ``version`` their hash when known) parsed, overrides applied."""
     fmt = FORMATS[path.suffix.lower()]
     parsed = _parse(fmt, data, path)
     return Document(
         key=str(path),
         path=path,
         format=fmt,
-        version=version_of(data),
+        version=version or version_of(data),
         size=len(data),
         title=parsed.title or _fallback_title(path),
         sections=parsed.sections,
@@ -132,26 +132,25 @@ def _is_current(head: DocumentHead | None, version: str, overrides: Overrides) -
     return overrides.updated is None or overrides.updated.isoformat() == head.updated
 
 
-def read_all(
-    paths: list[Path],
-    heads: dict[str, DocumentHead],
-    overrides: Overrides = Overrides(),
-    tick: Callable[[], None] = lambda: None,
-) -> tuple[list[IngestItem], list[DocumentReport]]:
-    """Read every file; parse the ones whose bytes (or overrides) changed since ``heads`` (the stored
-    versions), report the others as skipped. Blocking: the command runs it in a worker thread."""
-    items: list[IngestItem] = []
-    skipped: list[DocumentReport] = []
+def skipped(path: Path, head: DocumentHead | None, overrides: Overrides) -> DocumentReport | None:
+    """The skipped report of ``path`` when ``head`` (its stored version) is this very file and no override
+    differs (read and hashed, not parsed); None when it must be parsed."""
+    if head is None:
+        return None
+    version = version_of(read_bytes(path))
+    if not _is_current(head, version, overrides):
+        return None
+    return DocumentReport(
+        str(path), head.title, FORMATS[path.suffix.lower()], version, "skipped", unchanged=head.passages
+    )
+
+
+def parse_files(paths: list[Path], overrides: Overrides) -> list[IngestItem]:
+    """Documents parsed into passages (in a worker process: the sections, no longer needed, stay there)."""
+    items = []
     for path in paths:
         data = read_bytes(path)
-        version, head = version_of(data), heads.get(str(path))
-        if head is not None and _is_current(head, version, overrides):
-            fmt = FORMATS[path.suffix.lower()]
-            skipped.append(
-                DocumentReport(str(path), head.title, fmt, version, "skipped", unchanged=head.passages)
-            )
-        else:
-            doc = parse_document(path, data, overrides)
-            items.append(IngestItem(doc, passages(doc)))
-        tick()
-    return items, skipped
+        doc = parse_document(path, data, overrides)
+        items.append(IngestItem(doc, passages(doc)))
+        doc.sections = []
+    return items

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -14,9 +14,8 @@ import aiosqlite
 from hippo_tui.ingest.document import Document
 from hippo_tui.ingest.passages import Passage
 from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem, Plan, StoredPassage, plan
-from hippo_tui.models import Provenance, Source
 from hippo_tui.store.base import StoreBase
-from hippo_tui.store.sources import UPSERT_SQL, source_to_row
+from hippo_tui.store.sources import COLUMNS, UPSERT_SQL
 
 SET_KB_NAME = "INSERT INTO meta (key, value) VALUES ('kb_name', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 _RETIRE = "UPDATE sources SET status = 'retired', retired_reason = ?, superseded_by = ? WHERE id = ?"
@@ -53,18 +52,28 @@ class DocumentInfo:
     versions: list[dict[str, Any]] = field(default_factory=list)
 
 
+async def _batches(
+    items: Sequence[IngestItem] | AsyncIterable[Sequence[IngestItem]],
+) -> AsyncIterator[Sequence[IngestItem]]:
+    if isinstance(items, AsyncIterable):
+        async for batch in items:
+            yield batch
+    else:
+        yield items
+
+
 def _document_label(doc: Document) -> str:
     return f"{doc.title} ({doc.path.name})"
 
 
-def _source(doc: Document, p: Passage, when: str) -> Source:
-    return Source.model_construct(
-        id=p.id, title=p.title, excerpt=p.excerpt, body=p.body, publisher=doc.publisher, url=doc.url,
-        updated=doc.updated, status="active", retired_reason=None, superseded_by=None,
-        provenance=Provenance.model_construct(
-            document=doc.key, section=p.anchor, page=p.page, version=doc.version, ingested=when
-        ),
-    )  # fmt: skip
+def _row(doc: Document, p: Passage, when: str, updated: str | None) -> tuple[Any, ...]:
+    """A new passage as a sources row in UPSERT_SQL's column order (no Source model: thousands per run)."""
+    values = {
+        "id": p.id, "title": p.title, "excerpt": p.excerpt, "body": p.body, "publisher": doc.publisher,
+        "url": doc.url, "updated": updated, "status": "active", "retired_reason": None, "superseded_by": None,
+        "doc_key": doc.key, "section": p.anchor, "page": p.page, "doc_version": doc.version, "ingested": when,
+    }  # fmt: skip
+    return tuple(values[c] for c in COLUMNS)
 
 
 class DocumentsMixin(StoreBase):
@@ -101,7 +110,7 @@ class DocumentsMixin(StoreBase):
 
     async def apply_ingest(
         self,
-        items: Sequence[IngestItem],
+        items: Sequence[IngestItem] | AsyncIterable[Sequence[IngestItem]],
         *,
         when: datetime,
         dry_run: bool = False,
@@ -110,32 +119,45 @@ class DocumentsMixin(StoreBase):
     ) -> list[DocumentReport]:
         """Compare each document's passages with the stored ones and write the result, all in ONE transaction.
 
-        ``retire`` are (id, reason) pairs retired in the same transaction (the demo KB an ingest replaces),
-        and ``kb_name`` renames the knowledge base in it too. With ``dry_run`` nothing is written and the
-        reports say what would have been.
+        ``items`` is a list, or batches as they are parsed (``ingest.pipeline``); an error raised by the
+        batches rolls everything back. ``retire`` are (id, reason) pairs retired in the same transaction
+        (the demo KB an ingest replaces), and ``kb_name`` renames the knowledge base in it too. With
+        ``dry_run`` nothing is written and the reports say what would have been.
         """
+        batches = _batches(items)
+        reports: list[DocumentReport] = []
         async with self._reading() if dry_run else self._transaction() as db:
-            stored = await self._stored_passages(db, [i.doc.key for i in items])
-            plans = [(item, plan(item.passages, stored.get(item.doc.key, []))) for item in items]
+            async for batch in batches:
+                reports += await self._apply_batch(db, batch, when, dry_run)
             if not dry_run:
-                for item, p in plans:
-                    await self._write_plan(db, item, p, when)
                 await db.executemany(_RETIRE, [(reason, None, sid) for sid, reason in retire])
                 if kb_name:
                     await db.execute(SET_KB_NAME, (kb_name,))
         if not dry_run:
             self._doc_counts.clear()
             self.kb_name = kb_name or self.kb_name
+        return reports
+
+    async def _apply_batch(
+        self, db: aiosqlite.Connection, items: Sequence[IngestItem], when: datetime, dry_run: bool
+    ) -> list[DocumentReport]:
+        stored = await self._stored_passages(db, [i.doc.key for i in items])
+        plans = [(item, plan(item.passages, stored.get(item.doc.key, []))) for item in items]
+        if not dry_run:
+            for item, p in plans:
+                await self._write_plan(db, item, p, when)
         return [
-            DocumentReport(i.doc.key, i.doc.title, i.doc.format, i.doc.version,
-                           "revised" if i.doc.key in stored else "new", **p.counts())
+            DocumentReport(
+                i.doc.key, i.doc.title, i.doc.format, i.doc.version,
+                "revised" if i.doc.key in stored else "new", **p.counts(),
+            )
             for i, p in plans
         ]  # fmt: skip
 
     async def _write_plan(self, db: aiosqlite.Connection, item: IngestItem, p: Plan, when: datetime) -> None:
         doc, stamp = item.doc, when.isoformat(timespec="seconds")
         updated = doc.updated.isoformat() if doc.updated else None
-        await db.executemany(UPSERT_SQL, [source_to_row(_source(doc, x, stamp)) for x in p.fresh])
+        await db.executemany(UPSERT_SQL, [_row(doc, x, stamp, updated) for x in p.fresh])
         await db.executemany(_MOVE, [(x.title, x.body, x.anchor, x.page, x.id) for x in p.moved])
         await db.executemany(
             _REFRESH, [(doc.version, stamp, doc.publisher, doc.url, updated, x.id) for x in p.unchanged]

@@ -21,7 +21,7 @@ from hippo_tui.store.query import quoted_or, terms
 
 # Provenance.document/section/page/version/ingested, flattened onto the sources row.
 PROVENANCE_COLUMNS = ("doc_key", "section", "page", "doc_version", "ingested")
-_COLUMNS = (
+COLUMNS = (
     "id",
     "title",
     "excerpt",
@@ -34,10 +34,10 @@ _COLUMNS = (
     "superseded_by",
     *PROVENANCE_COLUMNS,
 )
-_SELECT = "SELECT " + ", ".join(f"s.{c}" for c in _COLUMNS) + " FROM sources s"
+_SELECT = "SELECT " + ", ".join(f"s.{c}" for c in COLUMNS) + " FROM sources s"
 UPSERT_SQL = (
-    f"INSERT INTO sources ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)}) "
-    "ON CONFLICT (id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
+    f"INSERT INTO sources ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)}) "
+    "ON CONFLICT (id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
 )
 DOC_COUNT_CACHE = 50_000  # words whose source counts are remembered between searches
 RANK_BUDGET = 2000  # rows bm25 may rank per search before the candidates are bounded (_bounded_match)
@@ -63,8 +63,8 @@ def provenance_to_row(p: Provenance | None) -> tuple[Any, ...]:
 def _row_to_source(row: Sequence[Any]) -> Source:
     # Every row was validated as a Source on its way in (upsert/import), so it is rebuilt without
     # validating again: get_many of 100 ids spends most of its time here otherwise.
-    n = len(_COLUMNS) - len(PROVENANCE_COLUMNS)
-    data = dict(zip(_COLUMNS[:n], row[:n], strict=True))
+    n = len(COLUMNS) - len(PROVENANCE_COLUMNS)
+    data = dict(zip(COLUMNS[:n], row[:n], strict=True))
     if data["updated"]:
         data["updated"] = date.fromisoformat(data["updated"])
     data["provenance"] = provenance_from_row(*row[n:])
