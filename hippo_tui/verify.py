@@ -135,6 +135,17 @@ def _flag_reason(status: str, source: Source | None) -> str:
     return reason
 
 
+def _citation(a: CitationAttempt, source: Source | None) -> Citation:
+    """A shown citation; ``where`` says where an ingested passage comes from ("Document › Section, p. 3")."""
+    return Citation(
+        id=a.source_id,
+        number=a.number or 0,
+        title=sanitize(a.title or ""),
+        grounding="grounded" if a.check_two == "grounded" else "unchecked",
+        where=where(source.title, source.provenance) if source is not None and source.provenance else None,
+    )
+
+
 async def check_one(
     answer: str, store: LookupStore
 ) -> tuple[dict[str, CitationAttempt], Mapping[str, Lookup]]:
@@ -213,17 +224,7 @@ async def verify(
         if a.check_one == "confirmed" and a.check_two != "ungrounded":
             a.shown, a.number = True, len(numbers) + 1
             numbers[a.source_id] = a.number
-            grounding = "grounded" if a.check_two == "grounded" else "unchecked"
-            src = lookups[a.source_id].source
-            citations.append(
-                Citation(
-                    id=a.source_id,
-                    number=a.number,
-                    title=sanitize(a.title or ""),
-                    grounding=grounding,
-                    where=where(src.title, src.provenance) if src is not None and src.provenance else None,
-                )
-            )
+            citations.append(_citation(a, lookups[a.source_id].source))
 
     all_attempts = list(attempts.values())
     summary = VerificationSummary(

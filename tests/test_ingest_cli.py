@@ -197,3 +197,18 @@ def test_progress_bar_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> Non
     with _progress(3) as tick:
         tick()
     assert pipe.getvalue() == ""
+
+
+def test_export_and_import_carry_provenance(
+    capsys: pytest.CaptureFixture[str], guidance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(capsys, "kb", "ingest", str(guidance / "penicillin-allergy.html"))
+    exported = tmp_path / "kb.jsonl"
+    code, _, _ = run(capsys, "kb", "export", "-o", str(exported))
+    rows = [json.loads(line) for line in exported.read_text(encoding="utf-8").splitlines()]
+    ingested = [r for r in rows if "provenance" in r]
+    assert len(ingested) == 3 and all(r["provenance"]["document"].endswith("penicillin-allergy.html") for r in ingested)
+    monkeypatch.setenv("HIPPO_HOME", str(tmp_path / "elsewhere"))
+    code, _, _ = run(capsys, "kb", "import", str(exported))
+    code, out, _ = run(capsys, "kb", "show", ingested[0]["id"], "--json")
+    assert code == 0 and json.loads(out)["provenance"] == ingested[0]["provenance"]
