@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from hippo_tui.ingest import pipeline
 from hippo_tui.ingest.document import IngestError
-from hippo_tui.ingest.pipeline import ingest_paths
 from hippo_tui.ingest.reading import Overrides, collect
+from hippo_tui.ingest.run import ingest_paths
 from hippo_tui.ingest.versions import DocumentReport
 from hippo_tui.store import SCHEMA_VERSION, Store
 from hippo_tui.store.schema import MIGRATIONS
@@ -169,10 +168,7 @@ async def test_dry_run_writes_nothing(empty: Store, protocol: Path) -> None:
     assert await empty.count(status=None) == 0 and await empty.list_documents() == []
 
 
-async def test_one_bad_file_imports_nothing(
-    empty: Store, protocol: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(pipeline, "BATCH", 1)  # the good document is written before the bad one is read
+async def test_one_bad_file_imports_nothing(empty: Store, protocol: Path) -> None:
     (protocol.parent / "scan.pdf").write_bytes(b"%PDF-1.4\nnot a pdf")
     with pytest.raises(IngestError, match=r"scan\.pdf: not a readable PDF"):
         await ingest(empty, protocol.parent)
@@ -240,24 +236,3 @@ async def test_a_version_1_database_upgrades_and_keeps_its_sources(tmp_path: Pat
         await store.retire(hit.id, "withdrawn")
         assert await store.search("amoxicillin") == []
         assert await store.integrity_check() == "ok"
-
-
-async def test_parsing_in_worker_processes_gives_the_same_passages_and_errors(
-    empty: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(pipeline, "POOL_MIN", 1)
-    monkeypatch.setattr(pipeline, "BATCH", 2)
-    folder = tmp_path / "pool"
-    folder.mkdir()
-    for i in range(5):
-        (folder / f"doc{i}.md").write_text(f"# Doc {i}\n\n## Dose\n\nGive {i + 1} mg daily. Review in a week.\n")
-    paths = collect([folder])
-    reports = await ingest_paths(empty, paths, overrides=Overrides(), when=FIRST, workers=2)
-    assert [r.added for r in reports] == [1] * 5
-    async with Store.open(tmp_path / "in-process.db", seed=None) as other:
-        await ingest_paths(other, paths, overrides=Overrides(), when=FIRST, workers=1)
-        assert await active_ids(other) == await active_ids(empty)
-    (folder / "doc9.md").write_bytes(b"# Bad\n\n\xff\xfe not UTF-8\n")
-    with pytest.raises(IngestError) as e:  # raised in a worker, it arrives whole
-        await ingest_paths(empty, collect([folder]), overrides=Overrides(), when=SECOND, workers=2)
-    assert e.value.line == 3 and "doc9.md: line 3: not valid UTF-8" in str(e.value)

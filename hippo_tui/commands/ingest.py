@@ -61,8 +61,8 @@ def _default_name(paths: list[Path]) -> str:
 
 
 async def _ingest(store: Store, args: argparse.Namespace) -> int:
-    from hippo_tui.ingest.pipeline import ingest_paths
     from hippo_tui.ingest.reading import Overrides, collect
+    from hippo_tui.ingest.run import ingest_paths
 
     paths = await asyncio.to_thread(collect, args.paths)
     now = datetime.now(UTC)

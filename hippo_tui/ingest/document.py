@@ -18,17 +18,9 @@ class IngestError(ValueError):
     """A document that cannot be ingested; the message names the file (and page or line)."""
 
     def __init__(self, path: Path | str, message: str, *, line: int | None = None, page: int | None = None):
-        self.path, self.message, self.line, self.page = path, message, line, page
+        self.path, self.line, self.page = path, line, page
         where = f"page {page}: " if page is not None else f"line {line}: " if line is not None else ""
         super().__init__(f"{path}: {where}{message}. Nothing was imported.")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        # Raised in a parsing worker process, it crosses back pickled: keep its keyword arguments.
-        return (_rebuild_error, (self.path, self.message, self.line, self.page))
-
-
-def _rebuild_error(path: Path | str, message: str, line: int | None, page: int | None) -> IngestError:
-    return IngestError(path, message, line=line, page=page)
 
 
 @dataclass(frozen=True)

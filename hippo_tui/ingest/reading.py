@@ -145,12 +145,8 @@ def skipped(path: Path, head: DocumentHead | None, overrides: Overrides) -> Docu
     )
 
 
-def parse_files(paths: list[Path], overrides: Overrides) -> list[IngestItem]:
-    """Documents parsed into passages (in a worker process: the sections, no longer needed, stay there)."""
-    items = []
-    for path in paths:
-        data = read_bytes(path)
-        doc = parse_document(path, data, overrides)
-        items.append(IngestItem(doc, passages(doc)))
-        doc.sections = []
-    return items
+def parse_file(path: Path, overrides: Overrides) -> IngestItem:
+    """The document at ``path`` read, parsed and cut into passages."""
+    data = read_bytes(path)
+    doc = parse_document(path, data, overrides)
+    return IngestItem(doc, passages(doc))

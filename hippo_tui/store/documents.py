@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -50,16 +50,6 @@ class DocumentInfo:
     active: int
     retired: int
     versions: list[dict[str, Any]] = field(default_factory=list)
-
-
-async def _batches(
-    items: Sequence[IngestItem] | AsyncIterable[Sequence[IngestItem]],
-) -> AsyncIterator[Sequence[IngestItem]]:
-    if isinstance(items, AsyncIterable):
-        async for batch in items:
-            yield batch
-    else:
-        yield items
 
 
 def _document_label(doc: Document) -> str:
@@ -110,7 +100,7 @@ class DocumentsMixin(StoreBase):
 
     async def apply_ingest(
         self,
-        items: Sequence[IngestItem] | AsyncIterable[Sequence[IngestItem]],
+        items: Sequence[IngestItem],
         *,
         when: datetime,
         dry_run: bool = False,
@@ -119,16 +109,12 @@ class DocumentsMixin(StoreBase):
     ) -> list[DocumentReport]:
         """Compare each document's passages with the stored ones and write the result, all in ONE transaction.
 
-        ``items`` is a list, or batches as they are parsed (``ingest.pipeline``); an error raised by the
-        batches rolls everything back. ``retire`` are (id, reason) pairs retired in the same transaction
-        (the demo KB an ingest replaces), and ``kb_name`` renames the knowledge base in it too. With
-        ``dry_run`` nothing is written and the reports say what would have been.
+        ``retire`` are (id, reason) pairs retired in the same transaction (the demo KB an ingest replaces),
+        and ``kb_name`` renames the knowledge base in it too. With ``dry_run`` nothing is written and the
+        reports say what would have been.
         """
-        batches = _batches(items)
-        reports: list[DocumentReport] = []
         async with self._reading() if dry_run else self._transaction() as db:
-            async for batch in batches:
-                reports += await self._apply_batch(db, batch, when, dry_run)
+            reports = await self._plan_and_write(db, items, when, dry_run)
             if not dry_run:
                 await db.executemany(_RETIRE, [(reason, None, sid) for sid, reason in retire])
                 if kb_name:
@@ -138,7 +124,7 @@ class DocumentsMixin(StoreBase):
             self.kb_name = kb_name or self.kb_name
         return reports
 
-    async def _apply_batch(
+    async def _plan_and_write(
         self, db: aiosqlite.Connection, items: Sequence[IngestItem], when: datetime, dry_run: bool
     ) -> list[DocumentReport]:
         stored = await self._stored_passages(db, [i.doc.key for i in items])
