@@ -18,6 +18,21 @@ class _Event(BaseModel):
     t: float = 0.0
 
 
+class StartEvent(_Event):
+    """The first event of every answer whose audit record exists: its id, and who is answering.
+
+    A front end keys everything about the answer on ``audit_id`` (the audit panel, exports, a cancelled
+    answer's record); it never looks an answer up by its question text.
+    """
+
+    type: Literal["start"] = "start"
+    audit_id: int
+    question: str
+    backend: str
+    model: str
+    conversation_id: str | None = None
+
+
 Phase = Literal["searching", "writing", "checking"]
 
 
@@ -59,6 +74,10 @@ class TextEvent(_Event):
     delta: str
     display: str
     held: int = 0  # characters the guard is still holding back after this release
+    # Every source id cited so far in this turn → its pending number, as ``display`` shows it (``[·n]``),
+    # so a sidebar can number its previews the same way while the answer streams. A reset starts a new
+    # turn, whose numbers start again from 1.
+    numbers: dict[str, int] = Field(default_factory=dict)
 
 
 ResetReason = Literal["safety", "tool_call"]
@@ -100,11 +119,40 @@ class VerificationSummary(BaseModel):
     seconds: float = 0.0
 
 
+class Coverage(BaseModel):
+    """What the final answer says without a verified source: each statement (sentence) of ``EndEvent.text``
+    is backed when it cites a shown citation, unbacked otherwise."""
+
+    model_config = ConfigDict(frozen=True)
+
+    statements: int = 0
+    backed: int = 0
+    # [start, end) offsets into EndEvent.text of every unbacked statement, so a front end can mark them
+    # (a visible, colour-independent mark) without splitting sentences itself.
+    unbacked: list[tuple[int, int]] = Field(default_factory=list)
+    # The answer says the knowledge base does not cover the question, and cites nothing.
+    abstained: bool = False
+
+    @property
+    def line(self) -> str:
+        """"4 of 5 statements backed by a verified source", or what to say when nothing was checked."""
+        if self.abstained:
+            return "The knowledge base does not cover this question"
+        if self.statements and not self.backed:
+            return "Nothing in this answer was checked against a source"
+        return f"{self.backed} of {self.statements} statements backed by a verified source"
+
+
 Outcome = Literal["complete", "cancelled", "withdrawn", "error"]
 
 
 class EndEvent(_Event):
-    """The final answer with only verified citations attached (``[1]``, ``[2]`` in order of first use)."""
+    """How an answer ended, with its final display text: the one thing a front end shows at the end.
+
+    ``complete``: ``text`` has only verified citations attached (``[1]``, ``[2]`` in order of first use).
+    ``withdrawn``: a safety rule tripped; ``text`` is empty. ``cancelled``: the reader stopped it (the
+    engine's ``cancel``); ``text`` is what had been released, with every marker removed (none was checked).
+    """
 
     type: Literal["end"] = "end"
     text: str
@@ -114,6 +162,10 @@ class EndEvent(_Event):
     verification: VerificationSummary = Field(default_factory=VerificationSummary)
     backend: str = ""
     model: str = ""
+    # The model stopped at its output limit (max_tokens): ``text`` is what it wrote, verified as usual,
+    # and a front end says plainly that the answer was cut short.
+    cut: bool = False
+    coverage: Coverage = Field(default_factory=Coverage)
 
 
 ErrorKind = Literal[
@@ -133,7 +185,11 @@ ErrorKind = Literal[
 
 
 class ErrorEvent(_Event):
-    """Something went wrong; the answer so far is kept in the record. ``action`` says what to do."""
+    """Something went wrong; the answer so far is kept in the record. ``action`` says what to do.
+
+    ``partial_text`` is the final display text of what had been released (markers removed: none was
+    checked); a front end shows it as it is.
+    """
 
     type: Literal["error"] = "error"
     kind: ErrorKind
@@ -144,7 +200,7 @@ class ErrorEvent(_Event):
 
 
 Event = Annotated[
-    ThinkingEvent | SourcesEvent | TextEvent | ResetEvent | EndEvent | ErrorEvent,
+    StartEvent | ThinkingEvent | SourcesEvent | TextEvent | ResetEvent | EndEvent | ErrorEvent,
     Field(discriminator="type"),
 ]
 

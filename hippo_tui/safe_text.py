@@ -172,3 +172,17 @@ def escape_markup(text: str) -> str:
 def safe_markup(text: str) -> str:
     """Untrusted text ready for Rich markup: sanitised, then escaped."""
     return escape_markup(sanitize(text))
+
+
+def clip(text: str, limit: int | None = None, *, flat: bool = False) -> str:
+    """Untrusted text made inert (``sanitize``) and, when longer than ``limit``, cut to it with an ellipsis.
+
+    ``flat`` collapses every run of whitespace (newlines included) to one space first: one line of a table,
+    a status line or a message. The one truncate-and-sanitise helper: everything else calls this.
+    """
+    text = sanitize(text)
+    if flat:
+        text = " ".join(text.split())
+    if limit is None or len(text) <= limit:
+        return text
+    return text[: max(0, limit - 1)].rstrip() + "…"

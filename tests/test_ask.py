@@ -13,7 +13,7 @@ import pytest
 from hippo_tui.cli import EXIT_MODEL, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_WITHDRAWN, main
 from hippo_tui.commands.ask import LiveStatus, answer
 from hippo_tui.config import Settings
-from hippo_tui.events import EndEvent, ErrorEvent, parse_event
+from hippo_tui.events import EndEvent, ErrorEvent, StartEvent, parse_event
 
 CASSETTES = Path(__file__).resolve().parents[1] / "hippo_tui" / "data" / "cassettes"
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"
@@ -45,9 +45,14 @@ def test_human_output(capsys, fast):
 def test_json_prints_one_event_per_line_ending_with_end(capsys, fast):
     code, out, _ = run(capsys, "What dose of amlodipine?", "--json", *fast)
     events = [parse_event(line) for line in out.splitlines()]
-    assert code == EXIT_OK and events[0].type == "thinking" and events[1].type == "sources"
+    start = events[0]
+    assert code == EXIT_OK and isinstance(start, StartEvent) and [e.type for e in events[1:3]] == [
+        "thinking",
+        "sources",
+    ]
+    assert start.audit_id == 1 and start.question == "What dose of amlodipine?" and start.backend
     end = events[-1]
-    assert isinstance(end, EndEvent) and end.audit_id == 1 and end.citations[0].id == AMLO
+    assert isinstance(end, EndEvent) and end.audit_id == start.audit_id and end.citations[0].id == AMLO
     assert sum(isinstance(e, EndEvent) for e in events) == 1
 
 
@@ -59,7 +64,7 @@ def test_withdrawn_answer_exits_1(capsys, hippo_home):
 def test_replay_defaults_to_the_recorded_question(capsys, hippo_home):
     code, out, _ = run(capsys, "--replay", str(CASSETTES / "missing-id.jsonl"), "--speed", "0", "--json")
     first = parse_event(out.splitlines()[0])
-    assert code == EXIT_OK and "amlodipine" in first.text
+    assert code == EXIT_OK and isinstance(first, StartEvent) and "amlodipine" in first.question
 
 
 def test_unreachable_server_exits_3_with_an_action(capsys, hippo_home):

@@ -11,8 +11,18 @@ import pytest
 
 from hippo_tui.backends.chat import RetryPolicy
 from hippo_tui.config import Settings
-from hippo_tui.engine import MAX_TOOL_ROUNDS, Engine
-from hippo_tui.events import EndEvent, ErrorEvent, Event, ResetEvent, SourcesEvent, TextEvent, ThinkingEvent
+from hippo_tui.engine import MAX_TOOL_ROUNDS, AnswerEngine, Engine
+from hippo_tui.events import (
+    EndEvent,
+    ErrorEvent,
+    Event,
+    ResetEvent,
+    SourcesEvent,
+    StartEvent,
+    TextEvent,
+    ThinkingEvent,
+)
+from hippo_tui.grounding import reply_schema
 from hippo_tui.store import Store
 from tests.support import scenarios as sc
 
@@ -68,6 +78,7 @@ async def remote(hippo_home: Path, store: Store, scripted_server):
 async def test_offline_answer_event_order_and_audit(offline: Engine, store: Store):
     events = await collect(offline, "What dose of amlodipine?")
     assert kinds(events) == [
+        "start",
         "thinking:searching",
         "sources",
         "thinking:writing",
@@ -102,7 +113,8 @@ async def test_offline_mid_answer_search_resets_the_turn(hippo_home: Path, store
     )
     await engine.close()
     k = kinds(events)
-    assert k[:6] == [
+    assert k[:7] == [
+        "start",
         "thinking:searching",
         "sources",
         "thinking:writing",
@@ -276,8 +288,8 @@ async def test_grounding_falls_back_to_json_object(remote, scripted_server, firs
     reqs = [r["body"] for r in scripted_server.requests() if r["body"].get("response_format")]
     assert len(reqs) == expect_calls
     assert reqs[0]["response_format"]["type"] == "json_schema"
-    assert reqs[1]["response_format"] == {"type": "json_object"}
-    assert '"checks"' in reqs[1]["messages"][1]["content"]  # the schema is spelled out in json_object mode
+    assert reqs[1]["response_format"] == {"type": "json_object", "schema": reply_schema([AMLO])}
+    assert AMLO in reqs[1]["messages"][1]["content"].split("</data>")[1]  # and spelled out in the prompt
 
 
 @pytest.mark.parametrize(
@@ -286,9 +298,9 @@ async def test_grounding_falls_back_to_json_object(remote, scripted_server, firs
         ({"body": "this is not json"}, "unchecked", True),
         ({"json": {"id": "x", "object": "chat.completion", "choices": []}}, "unchecked", True),
         (sc.grounding([(NOWHERE, False), (AMLO.upper(), True)]), "grounded", False),  # unknown id ignored
-        (sc.grounding([(AMLO, True), (AMLO, False)]), "unchecked", False),  # contradictory duplicates
+        (sc.grounding([(AMLO, True), (AMLO, False)]), "unchecked", True),  # contradictory duplicates
         (sc.grounding([(AMLO, False), (AMLO, False)]), None, False),  # consistent duplicates count once
-        (sc.grounding({}), "unchecked", False),  # no verdict for it
+        (sc.grounding({}), "unchecked", True),  # no verdict for it, in any of the ways it was asked
     ],
 )
 async def test_grounding_replies_that_are_odd(remote, scripted_server, reply, expected, note):
@@ -652,3 +664,60 @@ async def test_an_answer_with_no_text_is_an_error_not_an_empty_success(
         and "without writing anything" in err.message
     )
     assert (await store.get_answer(err.audit_id)).outcome == "error"
+
+
+@pytest.mark.parametrize("stage", ["streaming", "stalled stream", "grounding"])
+async def test_cancel_through_the_engine_ends_with_a_cancelled_event_and_its_audit_id(
+    hippo_home, store, scripted_server, stage
+):
+    settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home)
+    engine = await Engine.create(settings, store=store)
+    if stage == "streaming":
+        scenario = {"chat": [sc.stream(sc.text_chunks(f"{AMLO_CLAIM} [{AMLO}] " + "word " * 400), delay=0.01)]}
+        reached = lambda e: isinstance(e, TextEvent) and AMLO in e.delta  # noqa: E731
+    elif stage == "stalled stream":
+        scenario = {"chat": [sc.stream(sc.text_chunks("Some text that stalls", finish=None), hang=True)]}
+        reached = lambda e: isinstance(e, TextEvent)  # noqa: E731
+    else:
+        scenario = {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({}, wait=5)]}
+        reached = lambda e: isinstance(e, ThinkingEvent) and e.phase == "checking"  # noqa: E731
+    scripted_server.play(scenario)
+    seen: list[Event] = []
+    async for e in engine.ask("q"):
+        seen.append(e)
+        if reached(e):
+            await engine.cancel()
+    await engine.close()
+    start, end = seen[0], seen[-1]
+    assert isinstance(start, StartEvent) and isinstance(end, EndEvent)
+    assert end.outcome == "cancelled" and end.audit_id == start.audit_id and not end.citations
+    # What was on screen stays, every marker removed: none of them was checked.
+    assert end.text == shown(seen).replace(" [·1]", "") and AMLO not in end.text and "[·" not in end.text
+    record = await store.get_answer(start.audit_id)
+    assert record is not None and record.outcome == "cancelled" and record.final_text == end.text
+    if stage != "stalled stream":
+        assert [c.source_id for c in record.citations] == [AMLO]  # the attempt is kept, not shown
+
+
+async def test_cancel_with_no_answer_running_does_nothing(offline: Engine):
+    await offline.cancel()
+    events = await collect(offline, "What dose of amlodipine?")
+    assert isinstance(events[-1], EndEvent) and events[-1].outcome == "complete"
+
+
+async def test_text_events_carry_the_pending_numbers_of_the_turn(remote: Engine, scripted_server):
+    scripted_server.play(
+        {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}] Otitis needs no antibiotic. [{OTITIS}] Again. [{AMLO}]")]}
+    )
+    events = await collect(remote, "q")
+    texts = [e for e in events if isinstance(e, TextEvent)]
+    assert texts[-1].numbers == {AMLO: 1, OTITIS: 2}
+    assert "[·1]" in shown(events) and "[·2]" in shown(events)
+    first_with_amlo = next(e for e in texts if e.numbers)
+    assert first_with_amlo.numbers == {AMLO: 1}
+
+
+async def test_engine_satisfies_the_protocol(offline: Engine):
+    assert isinstance(offline, AnswerEngine)
+    info = await offline.info()
+    assert info.kb_size > 0 and info.backend.startswith("offline") and info.kb_name

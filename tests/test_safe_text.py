@@ -104,3 +104,12 @@ def test_screen_and_tmux_title_set_is_removed_whole():
     # ESC k … ESC \ renames a screen/tmux window: the title must not leak as text, nor reach the terminal.
     assert sanitize("a\x1bkpwned\x1b\\b") == "ab"
     assert sanitize("a\x1bkpwned\x07b") == "ab"
+
+
+def test_clip_sanitises_then_cuts_with_an_ellipsis():
+    from hippo_tui.safe_text import clip
+
+    assert clip("\x1b[31mred\x1b[0m text") == "red text"
+    assert clip("a  b\n\nc", flat=True) == "a b c"
+    assert clip("abcdef", 4) == "abc…" and len(clip("x" * 100, 10)) == 10
+    assert clip("abc", 3) == "abc" and clip("ab cd", 4) == "ab…"  # no space before the ellipsis

@@ -86,9 +86,13 @@ _V1: list[str] = [
     "CREATE INDEX citations_answer ON citations (answer_id)",
 ]
 
-# Version 2, ingested documents (`kb ingest`): a row per document with its current version, a row per
+# How check two went for an answer (models.GroundingRecord as JSON): the judge's reply and which
+# response_format step gave it, with every step tried. NULL when check two did not run.
+_V2_GROUNDING: list[str] = ["ALTER TABLE answers ADD COLUMN grounding TEXT"]
+
+# Version 3, ingested documents (`kb ingest`): a row per document with its current version, a row per
 # version seen, and provenance columns on sources (NULL for hand-written JSONL sources).
-_V2_DOCUMENTS: list[str] = [
+_V3_DOCUMENTS: list[str] = [
     """CREATE TABLE documents (
         key TEXT PRIMARY KEY,
         title TEXT NOT NULL,
@@ -127,6 +131,6 @@ _V2_DOCUMENTS: list[str] = [
     END""",
 ]
 
-MIGRATIONS: list[list[str]] = [_V1, _V2_DOCUMENTS]
+MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING, _V3_DOCUMENTS]
 SCHEMA_VERSION = len(MIGRATIONS)
 OUR_TABLES = {"meta", "sources", "answers", "resets", "citations", "documents", "document_versions"}

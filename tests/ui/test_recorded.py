@@ -28,7 +28,7 @@ def test_each_demo_shows_what_it_is_named_after(recorded):
     timeout = _end(rec["timeout"].events)
     assert "timed out" in (timeout.verification.note or "") and timeout.citations
     # A counter clock: the same ``t`` on every run.
-    assert [e.t for e in rec["verified"].events[:3]] == [0.05, 0.15, 0.2]
+    assert [e.t for e in rec["verified"].events[:3]] == [0.05, 0.1, 0.2]
 
 
 def test_a_screenshot_shows_the_real_store_and_audit_record(recorded):

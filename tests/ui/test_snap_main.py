@@ -44,8 +44,8 @@ def _after_reset(ev: list[Event]) -> int:
 # state -> (demo, pause after this many events; -1: do not ask; None: play to the end)
 STATES: dict[str, tuple[str, Callable[[list[Event]], int] | None]] = {
     "idle": ("verified", lambda ev: -1),
-    "thinking": ("verified", lambda ev: 1),
-    "sources": ("verified", lambda ev: 3),
+    "thinking": ("verified", lambda ev: 2),
+    "sources": ("verified", lambda ev: 4),
     "mid_stream": ("verified", _after_first_marker),
     "after_reset": ("reset", _after_reset),
     "checking": ("verified", _checking),

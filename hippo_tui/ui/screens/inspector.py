@@ -23,6 +23,7 @@ from hippo_tui.events import (
     Event,
     ResetEvent,
     SourcesEvent,
+    StartEvent,
     TextEvent,
     ThinkingEvent,
 )
@@ -45,6 +46,8 @@ def _flat(text: str, limit: int) -> str:
 
 def describe(event: Event) -> str:
     """One line saying what an event carried."""
+    if isinstance(event, StartEvent):
+        return f"audit record {event.audit_id} · {event.backend} · {event.model}"
     if isinstance(event, ThinkingEvent):
         return f"{event.phase}: {event.text}"
     if isinstance(event, SourcesEvent):

@@ -26,6 +26,7 @@ from hippo_tui.backends.chat import RetryPolicy, TextDelta, ToolCall, ToolsRefus
 from hippo_tui.backends.errors import ModelError
 from hippo_tui.citations import PendingMarkers, finalize_markers
 from hippo_tui.config import Settings
+from hippo_tui.engine.protocol import EngineInfo
 from hippo_tui.events import (
     EndEvent,
     ErrorEvent,
@@ -33,11 +34,12 @@ from hippo_tui.events import (
     ResetEvent,
     SourcePreview,
     SourcesEvent,
+    StartEvent,
     TextEvent,
     ThinkingEvent,
 )
 from hippo_tui.guard import SafetyPolicy, StreamGuard, new_canary
-from hippo_tui.models import AnswerOutcome, ResetRecord, SearchHit
+from hippo_tui.models import AnswerOutcome, AnswerRecord, ResetRecord, SearchHit
 from hippo_tui.prompts import (
     DEFAULT_SYSTEM_PROMPT,
     SEARCH_TOOL,
@@ -103,6 +105,8 @@ class _Run:
     parts: list[str] = field(default_factory=list)  # what the current turn has released (sanitised)
     timings: dict[str, float] = field(default_factory=dict)
     done: bool = False
+    step: asyncio.Future[Event] | None = None  # the step of the answer now running (``cancel`` stops it)
+    cancel_requested: bool = False
 
     @property
     def raw_text(self) -> str:
@@ -138,6 +142,7 @@ class Engine:
         self._policy_path = settings.policy
         self._first_record = settings.record
         self._recordings = 0
+        self._running: _Run | None = None
         safety_policy(self._policy_path, "probe")  # fail at start, not mid-answer, on a bad policy file
 
     @classmethod
@@ -169,6 +174,21 @@ class Engine:
     @property
     def backend(self) -> Backend:
         return self._backend
+
+    async def info(self) -> EngineInfo:
+        return EngineInfo(
+            backend=self._backend.label,
+            model=self._backend.model,
+            base_url=self._backend.base_url,
+            kb_name=self.store.kb_name,
+            kb_size=await self.store.count(),
+        )
+
+    async def get_answer(self, audit_id: int) -> AnswerRecord | None:
+        return await self.store.get_answer(audit_id)
+
+    async def list_answers(self, limit: int = 50) -> list[AnswerRecord]:
+        return await self.store.list_answers(limit=limit)
 
     def new_conversation(self) -> None:
         self._history.clear()
@@ -210,13 +230,57 @@ class Engine:
 
     # -- one answer ---------------------------------------------------------------------------
 
-    def ask(self, question: str) -> AsyncGenerator[Event, None]:
-        return self._ask(question)
-
-    async def _ask(self, question: str) -> AsyncGenerator[Event, None]:
-        backend, settings, prompt = self._backend, self.settings, self.system_prompt
-        start = self._clock()
+    async def ask(self, question: str) -> AsyncGenerator[Event, None]:
+        """Each step of the answer runs as a task of its own, so that ``cancel`` can stop it wherever it waits
+        (the model's stream, retrieval, verification) and the answer still ends with its ``cancelled`` event."""
         run = _Run(question)
+        start = self._clock()
+        self._running = run
+        inner = self._ask(run, start)
+        try:
+            while not run.cancel_requested:  # cancelled between steps: closing ``inner`` writes the record
+                run.step = asyncio.ensure_future(anext(inner))
+                try:
+                    event = await run.step
+                except StopAsyncIteration:
+                    return
+                except asyncio.CancelledError:
+                    task = asyncio.current_task()
+                    if not run.cancel_requested or (task is not None and task.cancelling()):
+                        raise  # the front end's own task is being cancelled: nothing to send
+                    break
+                yield event
+                if isinstance(event, EndEvent | ErrorEvent):
+                    return
+            await inner.aclose()
+            yield self._cancelled(run, round(self._clock() - start, 4))
+        finally:
+            if self._running is run:
+                self._running = None
+            await inner.aclose()
+
+    async def cancel(self) -> None:
+        run = self._running
+        if run is None:
+            return
+        run.cancel_requested = True
+        if run.step is not None and not run.step.done():
+            run.step.cancel()
+
+    def _cancelled(self, run: _Run, at: float) -> EndEvent:
+        return EndEvent(
+            text=finalize_markers(run.released, {}),
+            citations=[],
+            audit_id=run.answer_id,
+            outcome="cancelled",
+            backend=self._backend.label,
+            model=self._backend.model,
+            t=at,
+        )
+
+    async def _ask(self, run: _Run, start: float) -> AsyncGenerator[Event, None]:
+        backend, settings, prompt = self._backend, self.settings, self.system_prompt
+        question = run.question
 
         def t() -> float:
             return round(self._clock() - start, 4)
@@ -233,6 +297,14 @@ class Engine:
                 run.done = True
                 yield ErrorEvent(kind="store", message=_said(str(e)), action=STORE_ACTION, t=t())
                 return
+            yield StartEvent(
+                audit_id=run.answer_id,
+                question=sanitize(question),
+                backend=backend.label,
+                model=backend.model,
+                conversation_id=self._conversation_id,
+                t=t(),
+            )
             if backend.recorder is not None:
                 backend.recorder.note(question=question)
 
@@ -271,6 +343,7 @@ class Engine:
                     tools=[SEARCH_TOOL] if offered else None,
                     base_url=backend.base_url,
                     retry=self.retry,
+                    max_tokens=settings.max_tokens,
                 )
                 async with aclosing(turn):  # a trip stops reading: close the HTTP stream now, not at GC
                     async for item in turn:
@@ -293,7 +366,9 @@ class Engine:
                             display = pending.feed(out)
                             run.parts.append(out)
                             displayed.append(display)
-                            yield TextEvent(delta=out, display=display, held=guard.held, t=t())
+                            yield TextEvent(
+                                delta=out, display=display, held=guard.held, numbers=dict(pending.numbers), t=t()
+                            )
                 if end is not None and end.ttft is not None:
                     run.timings.setdefault("model_ttft", round(end.ttft, 4))
                 offered = offered and not self._tools_refused  # refused in this turn: it went on without
@@ -366,7 +441,9 @@ class Engine:
                         run.parts.append(tail)
                         displayed.append(display)
                         run.timings.setdefault("ttft", t())
-                        yield TextEvent(delta=tail, display=display, held=guard.held, t=t())
+                        yield TextEvent(
+                            delta=tail, display=display, held=guard.held, numbers=dict(pending.numbers), t=t()
+                        )
 
                 if guard.tripped:
                     rule = guard.tripped
@@ -401,7 +478,9 @@ class Engine:
             run.timings["total"] = t()
             run.done = True
             if result.attempts:
-                await self.store.record_citations(run.answer_id, result.attempts)
+                await self.store.record_citations(
+                    run.answer_id, result.attempts, grounding=result.grounding
+                )
             await self._finish(run, "complete", final_text=result.text)
             self._history.append((question, run.released))
             yield EndEvent(
@@ -454,7 +533,9 @@ class Engine:
                 # Cancelled (Esc) or abandoned: the row is written even though this task is being cancelled.
                 run.done = True
                 run.timings["total"] = t()
-                await asyncio.shield(self._finish_quietly(run, "cancelled", error=None))
+                await asyncio.shield(
+                    self._finish_quietly(run, "cancelled", error=None, final_text=finalize_markers(run.released, {}))
+                )
 
     async def _reset(self, run: _Run, reason: str, rule: str | None, displayed: str, at: float) -> ResetEvent:
         withdrawn = run.released
@@ -497,7 +578,9 @@ class Engine:
         if attempts:
             await self.store.record_citations(run.answer_id, attempts)
 
-    async def _finish_quietly(self, run: _Run, outcome: AnswerOutcome, *, error: str | None) -> None:
+    async def _finish_quietly(
+        self, run: _Run, outcome: AnswerOutcome, *, error: str | None, final_text: str = ""
+    ) -> None:
         if run.answer_id is None:
             return
         reason = {"cancelled": "answer cancelled", "error": "answer failed"}.get(outcome)
@@ -507,7 +590,7 @@ class Engine:
         except StoreError:
             pass  # the record of the answer itself matters more: still try to write it
         try:
-            await self._finish(run, outcome, error=error)
+            await self._finish(run, outcome, error=error, final_text=final_text)
         except StoreError:
             pass  # the database failing is what is being reported already
 
