@@ -24,7 +24,8 @@ import openai
 from hippo_tui.citations import cited_ids, claims_by_source, finalize_markers
 from hippo_tui.events import Citation, VerificationSummary
 from hippo_tui.grounding import GroundingRun, GroundingUnavailable, ask_judge
-from hippo_tui.models import CheckTwo, CitationAttempt, GroundingRecord, Lookup
+from hippo_tui.models import CheckTwo, CitationAttempt, GroundingRecord, Lookup, Source
+from hippo_tui.provenance import where
 from hippo_tui.safe_text import sanitize
 from hippo_tui.veto import veto
 
@@ -58,6 +59,31 @@ def _why(e: BaseException) -> str:
     return type(e).__name__
 
 
+def _flag_reason(status: str, source: Source | None) -> str:
+    """Why check one flagged a citation; a retired source says why it was retired and what replaces it."""
+    if status == "missing":
+        return "no source has this id"
+    if status != "retired":
+        return ""
+    reason = "the source is retired"
+    if source is not None and source.retired_reason:
+        reason += f" ({sanitize(source.retired_reason)})"
+    if source is not None and source.superseded_by:
+        reason += f"; superseded by {source.superseded_by}"
+    return reason
+
+
+def _citation(a: CitationAttempt, source: Source | None) -> Citation:
+    """A shown citation; ``where`` says where an ingested passage comes from ("Document › Section, p. 3")."""
+    return Citation(
+        id=a.source_id,
+        number=a.number or 0,
+        title=sanitize(a.title or ""),
+        grounding="grounded" if a.check_two == "grounded" else "unchecked",
+        where=where(source.title, source.provenance) if source is not None and source.provenance else None,
+    )
+
+
 async def check_one(
     answer: str, store: LookupStore
 ) -> tuple[dict[str, CitationAttempt], Mapping[str, Lookup]]:
@@ -74,7 +100,7 @@ async def check_one(
             claims=claims.get(sid, []),
             check_one="confirmed" if status == "active" else status,
             title=lk.source.title if lk is not None and lk.source is not None else None,
-            reason={"missing": "no source has this id", "retired": "the source is retired"}.get(status, ""),
+            reason=_flag_reason(status, lk.source if lk is not None else None),
         )
     return attempts, lookups
 
@@ -139,10 +165,7 @@ async def verify(
         if a.check_one == "confirmed" and a.check_two != "ungrounded":
             a.shown, a.number = True, len(numbers) + 1
             numbers[a.source_id] = a.number
-            grounding = "grounded" if a.check_two == "grounded" else "unchecked"
-            citations.append(
-                Citation(id=a.source_id, number=a.number, title=sanitize(a.title or ""), grounding=grounding)
-            )
+            citations.append(_citation(a, lookups[a.source_id].source))
 
     all_attempts = list(attempts.values())
     summary = VerificationSummary(

@@ -65,7 +65,12 @@ async def test_only_flagged_citations_skip_check_two(store: Store):
     v = await verify(f"Old. [{RETIRED}] Made up. [{NOWHERE}]", store=store, client=client(boom), model="m")
     assert v.text == "Old. Made up." and v.citations == []
     assert [(a.check_one, a.reason) for a in v.attempts] == [
-        ("retired", "the source is retired"),
+        # The reason a retired source was retired, and what replaces it, travel with the flag.
+        (
+            "retired",
+            "the source is retired (Beta-blockers are no longer a preferred first-line drug for uncomplicated "
+            "hypertension.); superseded by ee87c1e3-93ad-4efd-9e45-ec867fe8da7f",
+        ),
         ("missing", "no source has this id"),
     ]
 

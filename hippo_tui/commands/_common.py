@@ -8,6 +8,7 @@ when a command runs.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -105,6 +106,11 @@ def run_with_store(args: argparse.Namespace, command: StoreCommand) -> int:
     except ValueError as e:
         print_error(str(e))
         return EXIT_USAGE
+
+
+def print_json(data: Any) -> None:
+    # ensure_ascii: terminal-hostile characters from an imported file arrive escaped, never raw.
+    print(json.dumps(data, ensure_ascii=True, default=str))
 
 
 def store_handler(command: StoreCommand) -> Handler:

@@ -6,22 +6,16 @@ The store is imported when a command runs (see ``_common``): registering these c
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from hippo_tui.commands._common import store_handler
+from hippo_tui.commands._common import print_json, store_handler
 from hippo_tui.safe_text import sanitize
 
 if TYPE_CHECKING:
     from hippo_tui.models import Source
     from hippo_tui.store import Store
-
-
-def _print_json(data: Any) -> None:
-    # ensure_ascii: terminal-hostile characters from an imported file arrive escaped, never raw.
-    print(json.dumps(data, ensure_ascii=True, default=str))
 
 
 def _clean(text: str | None) -> str:
@@ -99,7 +93,7 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
     sources = await store.list_sources(status=status, limit=args.limit)
     if args.json:
         for s in sources:
-            _print_json(s.model_dump(mode="json", exclude_none=True))
+            print_json(s.model_dump(mode="json", exclude_none=True))
         return 0
     for s in sources:
         print(_source_line(s))
@@ -108,13 +102,14 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.provenance import where
     from hippo_tui.store import NotFound
 
     src = await store.get(args.id)
     if src is None:
         raise NotFound(f"{store.path}: no source with id {args.id!r}")
     if args.json:
-        _print_json(src.model_dump(mode="json", exclude_none=True))
+        print_json(src.model_dump(mode="json", exclude_none=True))
         return 0
     print(_clean(src.title))
     print(f"  id:        {src.id}")
@@ -122,11 +117,12 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     for label, value in (("publisher", src.publisher), ("url", src.url), ("updated", src.updated)):
         if value:
             print(f"  {label + ':':<10} {_clean(str(value))}")
+    _print_provenance(src)
     if src.status == "retired":
         print(f"  retired:   {_clean(src.retired_reason) or '(no reason given)'}")
         if src.superseded_by:
             succ = await store.get(src.superseded_by)
-            title = f" ({_clean(succ.title)})" if succ else " (missing)"
+            title = f" ({where(succ.title, succ.provenance)})" if succ else " (missing)"
             print(f"  superseded by {src.superseded_by}{title}")
     print()
     print(_clean(src.excerpt))
@@ -136,11 +132,24 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_provenance(src: Source) -> None:
+    """Where an ingested passage comes from: document › section, page, and which version of the file."""
+    from hippo_tui.provenance import origin
+
+    p = src.provenance
+    if p is None:
+        return
+    print(f"  {'document:':<10} {origin(p)}")
+    if p.page is not None:
+        print(f"  {'page:':<10} {p.page}")
+    print(f"  {'version:':<10} {_clean(p.version[:12])} (ingested {_clean(p.ingested)})")
+
+
 async def _search(store: Store, args: argparse.Namespace) -> int:
     hits = await store.search(args.query, k=args.k)
     if args.json:
         for h in hits:
-            _print_json(h.model_dump(mode="json", exclude_none=True))
+            print_json(h.model_dump(mode="json", exclude_none=True))
         return 0
     if not hits:
         print("no active source matches", file=sys.stderr)
@@ -161,7 +170,7 @@ async def _retire(store: Store, args: argparse.Namespace) -> int:
 async def _stats(store: Store, args: argparse.Namespace) -> int:
     stats = await store.kb_stats()
     if args.json:
-        _print_json(stats)
+        print_json(stats)
         return 0
     width = max(len(k) for k in stats) + 1
     for key, value in stats.items():
@@ -204,6 +213,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c.add_argument("--reason", required=True, help="why it was withdrawn")
     c.add_argument("--superseded-by", metavar="ID", help="the active source that replaces it")
     c.set_defaults(func=store_handler(_retire))
+
+    from hippo_tui.commands import ingest
+
+    ingest.register(kb, common)
 
     c = kb.add_parser("stats", parents=[common], help="counts and name of the knowledge base")
     c.add_argument("--json", action="store_true")
