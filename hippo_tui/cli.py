@@ -72,7 +72,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from hippo_tui.commands import ask, audit, kb, verify
+    from hippo_tui.commands import ask, audit, eval, kb, verify
 
     common = settings_parser()
     parser = argparse.ArgumentParser(
@@ -82,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hippo-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (ask, verify, kb, audit):
+    for module in (ask, verify, kb, audit, eval):
         module.register(sub, common)
     parser.set_defaults(func=_run_app)
     return parser
