@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -187,3 +192,39 @@ def test_replay_names_the_questions_without_a_cassette(
     code, out, err = run(capsys, "eval", str(more), "--replay", str(tmp_path / "c"))
     assert code == EXIT_USAGE and out == ""
     assert "no cassette for line 2: What is the first-line drug" in err
+
+
+def test_ctrl_c_stops_cleanly_keeping_what_finished(hippo_home: Path, tmp_path: Path) -> None:
+    """SIGINT to a real process: the run stops, the finished questions are written and summarised, exit 130."""
+    config = tmp_path / "config.toml"
+    config.write_text("offline_tokens_per_second = 15\n", encoding="utf-8")  # slow enough to stop mid-answer
+    qs = write_questions(tmp_path / "q.jsonl", SMALL * 3)
+    out = tmp_path / "run.json"
+    env = {**os.environ, "HIPPO_CONFIG": str(config), "HIPPO_HOME": str(hippo_home)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hippo_tui", "eval", str(qs), "--json", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.exists() and load_run(out).results):  # the first question has finished
+            assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it was stopped"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stderr
+    r = load_run(out)
+    assert r.interrupted and 1 <= len(r.results) < 9 and r.total_questions == 9
+    assert all(x.outcome == "complete" for x in r.results) and r.summary.questions == len(r.results)
+    assert f"Stopped: {len(r.results)} of 9 questions ran." in stdout and "Stopping:" in stderr
+    assert "citation recall" in stdout  # the summary of what ran
+    audit = subprocess.run(
+        [sys.executable, "-m", "hippo_tui", "audit", "list", "--json"],
+        capture_output=True, text=True, env=env, check=True,
+    )  # fmt: skip
+    outcomes = [json.loads(line)["outcome"] for line in audit.stdout.splitlines()]
+    # The answer being written when ctrl+c came is recorded as cancelled; nothing is left in flight.
+    assert outcomes.count("complete") == len(r.results) and set(outcomes) <= {"complete", "cancelled"}
+    assert outcomes.count("cancelled") <= 1
