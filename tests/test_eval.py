@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -228,3 +230,47 @@ def test_ctrl_c_stops_cleanly_keeping_what_finished(hippo_home: Path, tmp_path: 
     # The answer being written when ctrl+c came is recorded as cancelled; nothing is left in flight.
     assert outcomes.count("complete") == len(r.results) and set(outcomes) <= {"complete", "cancelled"}
     assert outcomes.count("cancelled") <= 1
+
+
+def test_on_a_terminal_a_progress_bar_shows_and_esc_stops_the_run(hippo_home: Path, tmp_path: Path) -> None:
+    """stdin and stderr on a pseudo-terminal: Rich's bar draws on stderr, and Esc stops the run like ctrl+c."""
+    config = tmp_path / "config.toml"
+    config.write_text("offline_tokens_per_second = 15\n", encoding="utf-8")
+    qs = write_questions(tmp_path / "q.jsonl", SMALL * 3)
+    out = tmp_path / "run.json"
+    env = {**os.environ, "HIPPO_CONFIG": str(config), "HIPPO_HOME": str(hippo_home), "COLUMNS": "100"}
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hippo_tui", "eval", str(qs), "--json", str(out)],
+        stdin=slave, stdout=subprocess.PIPE, stderr=slave, text=True, env=env,
+    )  # fmt: skip
+    os.close(slave)
+    screen: list[bytes] = []
+
+    def drain() -> None:  # the bar redraws often: a pty nobody reads would fill and block the run
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            screen.append(data)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.exists() and load_run(out).results):
+            assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it was stopped"
+            time.sleep(0.05)
+        os.write(master, b"\x1b")
+        stdout, _ = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        reader.join(timeout=5)
+        os.close(master)
+    drawn = b"".join(screen).decode("utf-8", "replace")
+    assert proc.returncode == 130
+    assert "/9" in drawn and "flagged" in drawn  # the bar: questions done of 9, and the tally
+    assert "Stopping:" in drawn and "Stopped:" in stdout and load_run(out).interrupted

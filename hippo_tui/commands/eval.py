@@ -12,19 +12,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import hashlib
 import os
 import re
-import signal
 import sys
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 from hippo_tui.backends.cassette import Cassette, CassetteError
 from hippo_tui.cli import EXIT_MODEL, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_WITHDRAWN, settings_from_args
 from hippo_tui.commands.eval_progress import Progress
+from hippo_tui.commands.eval_stop import stop_on_esc, stop_on_sigint
 from hippo_tui.config import Settings
 from hippo_tui.engine.protocol import AnswerEngine
 from hippo_tui.evaluation import (
@@ -256,7 +254,13 @@ async def _evaluate_async(plan: _Plan) -> int:
         return await _open(plan.settings_for(q))
 
     stop = asyncio.Event()
-    with progress, _stop_on_sigint(stop, progress):
+
+    def stopping() -> None:
+        if not stop.is_set():
+            progress.note("Stopping: the answers being written are cancelled (ctrl+c again to quit at once)…")
+            stop.set()
+
+    with progress, stop_on_sigint(stopping), stop_on_esc(stopping):
         results = await run_questions(
             plan.questions, open_engine, concurrency=plan.concurrency, stop=stop, on_result=on_result
         )
@@ -285,26 +289,3 @@ def _exit_code(run: EvalRun) -> int:
     if run.results and all(r.error_kind == "store" for r in run.results):
         return EXIT_STORE
     return EXIT_OK
-
-
-@contextlib.contextmanager
-def _stop_on_sigint(stop: asyncio.Event, progress: Progress) -> Iterator[None]:
-    """The first ctrl+c stops the run cleanly (answers being written are cancelled and recorded as such,
-    finished ones are kept); a second one quits at once."""
-    loop = asyncio.get_running_loop()
-
-    def first() -> None:
-        stop.set()
-        progress.note("Stopping: the answers being written are cancelled (ctrl+c again to quit at once)…")
-        loop.remove_signal_handler(signal.SIGINT)
-
-    try:
-        loop.add_signal_handler(signal.SIGINT, first)
-        installed = True
-    except (NotImplementedError, RuntimeError, ValueError):  # no signal handlers on this platform or thread
-        installed = False
-    try:
-        yield
-    finally:
-        if installed:
-            loop.remove_signal_handler(signal.SIGINT)
