@@ -1,9 +1,12 @@
-"""The ``hippo-tui`` entry point: the app by default, and the ``ask``, ``verify``, ``kb`` and ``audit`` sub-commands.
+"""The ``hippo-tui`` entry point: the app by default, and the ``ask``, ``verify``, ``kb``, ``audit`` and ``eval``
+sub-commands.
 
 Exit codes (also in the README):
   0 answered / done · 1 the answer was withdrawn or cancelled · 2 usage or configuration error
   3 model or server error · 4 knowledge base or audit database error · 141 the output's reader stopped early
   verify only: 5 a citation was flagged or ungrounded · 6 not everything could be checked
+  eval: 3 only when every question failed with a model error · 130 stopped (Esc, ctrl+c) · --compare: 1 when
+  B is worse than A on a --fail-on metric (see ``hippo_tui.commands.eval``)
 """
 
 from __future__ import annotations

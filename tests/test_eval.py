@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.cli import EXIT_USAGE, main
-from hippo_tui.evaluation import DEMO_QUESTIONS, EvalRun, QuestionResult, load_questions, load_run
+from hippo_tui.evaluation import DEMO_QUESTIONS, METRICS, EvalRun, QuestionResult, load_questions, load_run
 from tests.support import scenarios as sc
 
 CYSTITIS = "8920c0a1-c079-4734-86fe-6c9b0259cc70"
@@ -77,6 +77,12 @@ def test_full_run_on_the_demo_kb(capsys: pytest.CaptureFixture[str], hippo_home:
     # The tables: one line per question, then the summary.
     assert "citation recall                  100.0%" in stdout and "answers flagged                    0.0%" in stdout
     assert stdout.count("  complete  ") == 18
+    # The README shows this run's summary: the same lines, apart from the times.
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("The summary on the demo knowledge base")[1].split("```")[1].strip().splitlines()
+    summary = stdout.split("metric                            value")[1].strip().splitlines()
+    assert [ln for ln in shown[1:] if not ln.endswith(" s")] == [ln for ln in summary if not ln.endswith(" s")]
+    assert all(f"`{name}`" in readme for name in METRICS)  # every --fail-on name is explained
 
 
 def test_concurrent_run_gives_the_same_results_in_file_order(

@@ -44,7 +44,10 @@ def stop_on_esc(stop: Callable[[], None]) -> Iterator[None]:
     except ImportError:  # not a POSIX terminal
         yield
         return
-    fd = sys.stdin.fileno() if sys.stdin is not None else -1
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, OSError):  # no stdin, a closed one, or one that is not a file
+        fd = -1
     if fd < 0 or not os.isatty(fd):
         yield
         return
