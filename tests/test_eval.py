@@ -126,6 +126,13 @@ def test_bad_lines_are_named_and_nothing_runs(
     assert code == EXIT_USAGE and "no such question file" in err
     code, _, err = run(capsys, "eval", "--fail-on", "recall")
     assert code == EXIT_USAGE and "--compare" in err
+    (tmp_path / "empty.md").write_text("  \n", encoding="utf-8")
+    code, _, err = run(capsys, "eval", str(tmp_path / "q.jsonl"), "--prompt", str(tmp_path / "empty.md"))
+    assert code == EXIT_USAGE and "the prompt file is empty" in err
+    code, _, err = run(capsys, "eval", "--kb", str(tmp_path / "own.jsonl"))
+    assert code == EXIT_USAGE and "give the question file for your knowledge base" in err
+    with pytest.raises(SystemExit):
+        main(["eval", "--concurrency", "0"])
 
 
 def _scripted_b(scripted_server) -> None:
