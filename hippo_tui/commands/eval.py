@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from hippo_tui.backends.cassette import Cassette, CassetteError
-from hippo_tui.cli import EXIT_MODEL, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_WITHDRAWN, settings_from_args
+from hippo_tui.cli import EXIT_MODEL, EXIT_OK, EXIT_STORE, EXIT_USAGE, settings_from_args
 from hippo_tui.commands.eval_progress import Progress
 from hippo_tui.commands.eval_stop import stop_on_esc, stop_on_sigint
 from hippo_tui.config import Settings
@@ -43,6 +43,7 @@ from hippo_tui.evaluation.report import comparison_table, results_table, run_hea
 from hippo_tui.safe_text import clip
 from hippo_tui.store import StoreError
 
+EXIT_WORSE = 1  # --compare: B is worse than A on a --fail-on metric
 EXIT_INTERRUPTED = 130
 _NOT_MODEL_ERRORS = ("start", "store", "usage", "internal")
 
@@ -81,6 +82,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def run(args: argparse.Namespace) -> int:
     try:
         if args.compare:
+            if args.questions is not None:
+                raise UsageError("--compare A.json B.json takes no question file")
             return _compare(args)
         if args.fail_on:
             raise UsageError("--fail-on goes with --compare A.json B.json")
@@ -109,7 +112,7 @@ def _compare(args: argparse.Namespace) -> int:
         raise UsageError(f"--fail-on {', '.join(unmeasured)}: not measured in both runs")
     if worse:
         print(f"hippo-tui: B is worse than A on {', '.join(worse)}", file=sys.stderr)
-        return EXIT_WITHDRAWN  # 1: the conventional "check failed"
+        return EXIT_WORSE
     return EXIT_OK
 
 
@@ -252,6 +255,9 @@ async def _evaluate_async(plan: _Plan) -> int:
 
     async def open_engine(q: EvalQuestion) -> AnswerEngine:
         return await _open(plan.settings_for(q))
+
+    if plan.out is not None:  # an OUT that cannot be written fails now, before any question is asked
+        _write(plan.out, snapshot([], True).model_dump_json(indent=1))
 
     stop = asyncio.Event()
 
