@@ -1,9 +1,12 @@
-"""The ``hippo-tui`` entry point: the app by default, and the ``ask``, ``verify``, ``kb`` and ``audit`` sub-commands.
+"""The ``hippo-tui`` entry point: the app by default, and the ``ask``, ``verify``, ``kb``, ``audit`` and ``eval``
+sub-commands.
 
 Exit codes (also in the README):
   0 answered / done · 1 the answer was withdrawn or cancelled · 2 usage or configuration error
   3 model or server error · 4 knowledge base or audit database error · 141 the output's reader stopped early
   verify only: 5 a citation was flagged or ungrounded · 6 not everything could be checked
+  eval: 3 only when every question failed with a model error · 130 stopped (Esc, ctrl+c) · --compare: 1 when
+  B is worse than A on a --fail-on metric (see ``hippo_tui.commands.eval``)
 
 Building the parser imports only the standard library: `--version` and `--help` answer at once, and each
 command imports what it needs (settings, store, model client, Textual) when it runs.
@@ -17,7 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from hippo_tui import __version__
-from hippo_tui.commands import ask, audit, kb, verify
+from hippo_tui.commands import ask, audit, eval, kb, verify
 from hippo_tui.commands._common import (
     EXIT_MODEL,
     EXIT_OK,
@@ -51,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hippo-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (ask, verify, kb, audit):
+    for module in (ask, verify, kb, audit, eval):
         module.register(sub, common)
     parser.set_defaults(func=_run_app)
     return parser

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -89,15 +90,41 @@ def test_show_lists_every_attempt_with_status_and_reason(
     assert code == EXIT_USAGE and "no answer with id 42" in err
 
 
-def test_stats(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+def _move_to_day(home: Path, answer_id: int, day: str) -> None:
+    with sqlite3.connect(home / "hippo.db") as db:
+        db.execute("UPDATE answers SET created = ? WHERE id = ?", (f"{day}T09:30:00.000+00:00", answer_id))
+
+
+def test_stats_by_model(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     _fill(home)
     code, out, _ = run(capsys, "audit", "stats")
-    header, alpha, beta = out.splitlines()
-    assert code == 0 and header.split()[:5] == ["model", "answers", "citations", "confirmed", "missing"]
-    assert alpha.split() == ["alpha", "1", "4", "2", "1", "1", "1", "1", "0", "75.0%"]
-    assert beta.split() == ["beta", "2", "0", "0", "0", "0", "0", "0", "0", "-"]
-    _, out, _ = run(capsys, "audit", "stats", "--json")
-    assert json.loads(out.splitlines()[0])["retired"] == 1
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[:5] == ["model", "answers", "citations", "flagged", "ungrounded"]
+    # alpha: 4 citations, 3 failed (missing, retired, ungrounded), 1 of 1 answers flagged.
+    assert lines[1].split() == ["alpha", "1", "4", "75.0%", "25.0%", "0.0%", "100.0%"]
+    assert lines[2].split() == ["beta", "2", "0", "-", "-", "-", "0.0%"]
+    retired = lines[lines.index("sources most often cited while retired:") + 1]
+    assert retired.split()[:4] == ["1×", "in", "1", "answers"] and OLD in retired and "(superseded" in retired
+    failed = lines[lines.index("answers with the most failed citations (audit show ID):") + 1]
+    assert failed.split()[:5] == ["1", "3", "of", "4", "failed"] and "How to treat cystitis?" in failed
+
+
+def test_stats_by_day_json(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    _fill(home)
+    _move_to_day(home, 2, "2026-11-29")
+    _move_to_day(home, 3, "2026-11-29")
+    code, out, _ = run(capsys, "audit", "stats", "--by", "day", "--json")
+    stats = json.loads(out)
+    days = {g["key"]: g for g in stats["groups"]}
+    assert code == 0 and stats["by"] == "day" and len(days) == 2
+    assert days["2026-11-29"]["answers"] == 2 and days["2026-11-29"]["flagged_pct"] is None
+    (today,) = (g for k, g in days.items() if k != "2026-11-29")
+    assert today["answers"] == 1 and today["flagged_pct"] == 75.0 and today["answers_flagged_pct"] == 100.0
+    assert [r["source_id"] for r in stats["retired_sources"]] == [OLD]
+    assert stats["retired_sources"][0]["superseded_by"]  # the demo KB names its successor
+    assert [(a["audit_id"], a["failed"], a["citations"]) for a in stats["most_failed"]] == [(1, 3, 4)]
+    code, out, _ = run(capsys, "audit", "stats", "--by", "day")
+    assert code == 0 and out.splitlines()[1].split()[0] == "2026-11-29"
 
 
 def test_export_jsonl(capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path) -> None:

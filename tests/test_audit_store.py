@@ -165,10 +165,14 @@ async def test_audit_stats_per_model(store: Store) -> None:
     b = await store.begin_answer(question="q", model="alpha", backend="openai")
     await store.record_citations(b, _attempts()[:1])
     await store.begin_answer(question="q", model="beta", backend="offline")
-    stats = {row["model"]: row for row in await store.audit_stats()}
+    report = await store.audit_stats()
+    stats = {g.key: g.model_dump() for g in report.groups}
     assert stats["alpha"] == {
-        "model": "alpha", "answers": 2, "citations": 6, "confirmed": 4, "missing": 1, "retired": 1,
-        "grounded": 2, "ungrounded": 1, "unchecked": 1, "shown": 3,
+        "key": "alpha", "answers": 2, "flagged_answers": 1, "citations": 6, "confirmed": 4, "missing": 1,
+        "retired": 1, "grounded": 2, "ungrounded": 1, "unchecked": 1, "shown": 3, "flagged_pct": 50.0,
+        "ungrounded_pct": 16.7, "unchecked_pct": 16.7, "answers_flagged_pct": 50.0,
     }  # fmt: skip
     assert stats["beta"]["answers"] == 1 and stats["beta"]["citations"] == 0
+    assert [a.audit_id for a in report.most_failed] == [a]
+    assert len((await store.audit_stats("day")).groups) == 1
     assert (await store.kb_stats())["answers"] == 3

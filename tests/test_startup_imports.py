@@ -46,7 +46,8 @@ def loaded(home: Path, *argv: str, code: str = PROBE) -> tuple[set[str], str]:
 
 
 @pytest.mark.parametrize(
-    "argv", [["--version"], ["--help"], ["ask", "--help"], ["verify", "--help"], ["kb", "--help"]]
+    "argv",
+    [["--version"], ["--help"], ["ask", "--help"], ["verify", "--help"], ["kb", "--help"], ["eval", "--help"]],
 )
 def test_version_and_help_import_none_of_the_heavy_packages(hippo_home, argv):
     modules, output = loaded(hippo_home, *argv)

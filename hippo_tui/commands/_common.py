@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from hippo_tui.safe_text import sanitize
 
@@ -106,6 +106,14 @@ def run_with_store(args: argparse.Namespace, command: StoreCommand) -> int:
     except ValueError as e:
         print_error(str(e))
         return EXIT_USAGE
+
+
+def is_tty(stream: TextIO) -> bool:
+    """Whether a live status or progress bar belongs on ``stream`` (never on a pipe or a closed stream)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no such method, or a closed stream
+        return False
 
 
 def print_json(data: Any) -> None:

@@ -28,6 +28,7 @@ from hippo_tui.commands._common import (
     EXIT_STORE,
     EXIT_USAGE,
     EXIT_WITHDRAWN,
+    is_tty,
     settings_from_args,
 )
 from hippo_tui.config import ConfigError, Settings
@@ -58,13 +59,6 @@ def summary_line(v: VerificationSummary) -> str:
     return f"{line} {v.note}." if v.note else line
 
 
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):  # no such method, or a closed stream
-        return False
-
-
 def _columns(stream: TextIO) -> int:
     try:
         columns = os.get_terminal_size(stream.fileno()).columns
@@ -81,7 +75,7 @@ class LiveStatus:
 
     def __init__(self, stream: TextIO, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = stream
-        self.enabled = _isatty(stream)
+        self.enabled = is_tty(stream)
         self._clock = clock
         self._chars = 0  # characters of the answer on screen so far (a reset takes its part back)
         self._drawn = False

@@ -15,6 +15,7 @@ from hippo_tui.commands._common import store_handler
 from hippo_tui.safe_text import sanitize
 
 if TYPE_CHECKING:
+    from hippo_tui.audit_stats import AuditStats
     from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord
     from hippo_tui.store import Store
 
@@ -111,27 +112,43 @@ def _print_grounding(g: GroundingRecord) -> None:
             print(f"       reply:  {_one_line(t.raw, 400) or '(empty)'}")
 
 
-async def _stats(store: Store, args: argparse.Namespace) -> int:
-    from hippo_tui.store.audit import AUDIT_STATS_COLUMNS
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{v:.1f}%"
 
-    rows = await store.audit_stats()
+
+def _print_stats(stats: AuditStats) -> None:
+    width = max(len(stats.by), *(len(_one_line(g.key, 40)) for g in stats.groups))
+    print(f"{stats.by:<{width}}  answers  citations  flagged  ungrounded  unchecked  answers flagged")
+    for g in stats.groups:
+        print(
+            f"{_one_line(g.key, 40):<{width}}  {g.answers:>7}  {g.citations:>9}  {_pct(g.flagged_pct):>7}  "
+            f"{_pct(g.ungrounded_pct):>10}  {_pct(g.unchecked_pct):>9}  {_pct(g.answers_flagged_pct):>15}"
+        )
+    if stats.retired_sources:
+        print("\nsources most often cited while retired:")
+        for r in stats.retired_sources:
+            title = f"  {_one_line(r.title, 60)}" if r.title else ""
+            successor = f" (superseded by {sanitize(r.superseded_by)})" if r.superseded_by else ""
+            print(f"  {r.citations:>4}×  in {r.answers} answers  {sanitize(r.source_id)}{title}{successor}")
+    if stats.most_failed:
+        print("\nanswers with the most failed citations (audit show ID):")
+        for a in stats.most_failed:
+            print(
+                f"  {a.audit_id:>5}  {a.failed} of {a.citations} failed  {a.created[:10]}  "
+                f"{_one_line(a.model, 20):<20}  {_one_line(a.question, 60)}"
+            )
+
+
+async def _stats(store: Store, args: argparse.Namespace) -> int:
+    stats = await store.audit_stats(args.by, limit=args.limit)
     if args.json:
-        for r in rows:
-            print(json.dumps(r, ensure_ascii=True))
+        # ASCII only: model and question text (C1 controls, bidi marks) stay inert on a terminal.
+        print(json.dumps(stats.model_dump(mode="json"), ensure_ascii=True))
         return 0
-    if not rows:
+    if not stats.groups:
         print("the audit record is empty", file=sys.stderr)
         return 0
-    # The table leaves out "shown": the flagged% column says what matters of it.
-    columns = [c for c in AUDIT_STATS_COLUMNS if c != "shown"]
-    width = max(len("model"), *(len(sanitize(str(r["model"]))) for r in rows))
-    print(f"{'model':<{width}}  " + "  ".join(f"{c:>10}" for c in columns) + "  flagged%")
-    for r in rows:
-        cited = int(r["citations"])
-        flagged = int(r["missing"]) + int(r["retired"]) + int(r["ungrounded"])
-        pct = f"{100 * flagged / cited:7.1f}%" if cited else "      -"
-        cells = "  ".join(f"{r[c]:>10}" for c in columns)
-        print(f"{sanitize(str(r['model'])):<{width}}  {cells}  {pct}")
+    _print_stats(stats)
     return 0
 
 
@@ -170,8 +187,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=store_handler(_show))
 
-    c = audit.add_parser("stats", parents=[common], help="per model: how often it cited bad sources")
-    c.add_argument("--json", action="store_true", help="one JSON object per line")
+    c = audit.add_parser("stats", parents=[common], help="per model or day: how often answers cited bad sources")
+    c.add_argument("--by", choices=["model", "day"], default="model", help="group by model (default) or UTC day")
+    c.add_argument("--limit", type=int, default=10, help="at most this many sources and answers listed (default 10)")
+    c.add_argument("--json", action="store_true", help="one JSON object (groups, retired_sources, most_failed)")
     c.set_defaults(func=store_handler(_stats))
 
     c = audit.add_parser("export", parents=[common], help="the whole record, oldest first")

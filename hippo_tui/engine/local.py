@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hippo_tui.audit_stats import AuditStats, StatsBy
 from hippo_tui.backends import Backend, open_backend
 from hippo_tui.backends.chat import RetryPolicy, TextDelta, ToolCall, ToolsRefused, TurnEnd, stream_turn
 from hippo_tui.backends.errors import ModelError
@@ -173,6 +174,9 @@ class Engine:
 
     async def list_answers(self, limit: int = 50) -> list[AnswerRecord]:
         return await self.store.list_answers(limit=limit)
+
+    async def audit_stats(self, by: StatsBy = "model", *, limit: int = 10) -> AuditStats:
+        return await self.store.audit_stats(by, limit=limit)
 
     def new_conversation(self) -> None:
         self._history.clear()
