@@ -2,7 +2,8 @@
 often cited while retired; the answers with the most failed citations. ``hippo-tui audit stats`` prints it,
 ``AnswerEngine.audit_stats`` returns it to any front end.
 
-A citation *failed* (is flagged) when check one found it missing or retired, or check two ungrounded.
+A citation is *flagged* when check one found it missing or retired; it *failed* when it was flagged or check two
+found it ungrounded (either way the reader was not shown it).
 Percentages are of the citations attempted (0–100, one decimal), None when there were none; ``answers_flagged_pct``
 is of the answers.
 """
@@ -38,13 +39,19 @@ class StatsGroup(BaseModel):
     shown: int = 0
 
     @property
+    def flagged(self) -> int:
+        """Check one failed: missing or retired (as ``CitationAttempt.flagged``)."""
+        return self.missing + self.retired
+
+    @property
     def failed(self) -> int:
-        return self.missing + self.retired + self.ungrounded
+        """Flagged, or confirmed and then ungrounded: not shown to the reader."""
+        return self.flagged + self.ungrounded
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def flagged_pct(self) -> float | None:
-        return _pct(self.failed, self.citations)
+        return _pct(self.flagged, self.citations)
 
     @computed_field  # type: ignore[prop-decorator]
     @property

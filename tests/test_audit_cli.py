@@ -100,8 +100,8 @@ def test_stats_by_model(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     code, out, _ = run(capsys, "audit", "stats")
     lines = out.splitlines()
     assert code == 0 and lines[0].split()[:5] == ["model", "answers", "citations", "flagged", "ungrounded"]
-    # alpha: 4 citations, 3 failed (missing, retired, ungrounded), 1 of 1 answers flagged.
-    assert lines[1].split() == ["alpha", "1", "4", "75.0%", "25.0%", "0.0%", "100.0%"]
+    # alpha: 4 citations, 2 flagged (missing, retired) and 1 ungrounded: 3 failed; 1 of 1 answers failed some.
+    assert lines[1].split() == ["alpha", "1", "4", "50.0%", "25.0%", "0.0%", "100.0%"]
     assert lines[2].split() == ["beta", "2", "0", "-", "-", "-", "0.0%"]
     retired = lines[lines.index("sources most often cited while retired:") + 1]
     assert retired.split()[:4] == ["1×", "in", "1", "answers"] and OLD in retired and "(superseded" in retired
@@ -119,7 +119,7 @@ def test_stats_by_day_json(capsys: pytest.CaptureFixture[str], home: Path) -> No
     assert code == 0 and stats["by"] == "day" and len(days) == 2
     assert days["2026-11-29"]["answers"] == 2 and days["2026-11-29"]["flagged_pct"] is None
     (today,) = (g for k, g in days.items() if k != "2026-11-29")
-    assert today["answers"] == 1 and today["flagged_pct"] == 75.0 and today["answers_flagged_pct"] == 100.0
+    assert today["answers"] == 1 and today["flagged_pct"] == 50.0 and today["answers_flagged_pct"] == 100.0
     assert [r["source_id"] for r in stats["retired_sources"]] == [OLD]
     assert stats["retired_sources"][0]["superseded_by"]  # the demo KB names its successor
     assert [(a["audit_id"], a["failed"], a["citations"]) for a in stats["most_failed"]] == [(1, 3, 4)]

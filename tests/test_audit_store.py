@@ -169,7 +169,7 @@ async def test_audit_stats_per_model(store: Store) -> None:
     stats = {g.key: g.model_dump() for g in report.groups}
     assert stats["alpha"] == {
         "key": "alpha", "answers": 2, "flagged_answers": 1, "citations": 6, "confirmed": 4, "missing": 1,
-        "retired": 1, "grounded": 2, "ungrounded": 1, "unchecked": 1, "shown": 3, "flagged_pct": 50.0,
+        "retired": 1, "grounded": 2, "ungrounded": 1, "unchecked": 1, "shown": 3, "flagged_pct": 33.3,
         "ungrounded_pct": 16.7, "unchecked_pct": 16.7, "answers_flagged_pct": 50.0,
     }  # fmt: skip
     assert stats["beta"]["answers"] == 1 and stats["beta"]["citations"] == 0
