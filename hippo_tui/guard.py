@@ -346,6 +346,10 @@ class SafetyPolicy:
     def with_rules(self, *rules: SafetyRule) -> SafetyPolicy:
         return SafetyPolicy((*self.rules, *rules))
 
+    def with_canary(self, canary: str) -> SafetyPolicy:
+        """This policy plus the rule for one answer's system-prompt canary (the rest is not read again)."""
+        return self.with_rules(SafetyRule.from_pattern("system-prompt-canary", re.escape(canary)))
+
     def find(self, text: str, pos: int, final: bool) -> tuple[str | None, int | None]:
         """(name of a rule with a settled match in ``text[pos:]``, start of the earliest unsettled match).
 
