@@ -65,7 +65,7 @@ def test_list(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     lines = out.splitlines()
     assert code == 0 and len(lines) == 3
     assert "in_flight" in lines[0] and "cancelled" in lines[1] and "complete" in lines[2]
-    assert "4 cited, 1 shown, 3 flagged" in lines[2]
+    assert "4 cited, 1 shown, 2 flagged, 1 ungrounded" in lines[2]
     _, out, _ = run(capsys, "audit", "list", "--limit", "1", "--json")
     assert json.loads(out)["question"] == "In flight"
 
@@ -94,7 +94,7 @@ def test_stats(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     code, out, _ = run(capsys, "audit", "stats")
     header, alpha, beta = out.splitlines()
     assert code == 0 and header.split()[:5] == ["model", "answers", "citations", "confirmed", "missing"]
-    assert alpha.split() == ["alpha", "1", "4", "2", "1", "1", "1", "1", "0", "75.0%"]
+    assert alpha.split() == ["alpha", "1", "4", "2", "1", "1", "1", "1", "0", "50.0%"]  # flagged: missing and retired
     assert beta.split() == ["beta", "2", "0", "0", "0", "0", "0", "0", "0", "-"]
     _, out, _ = run(capsys, "audit", "stats", "--json")
     assert json.loads(out.splitlines()[0])["retired"] == 1

@@ -129,7 +129,23 @@ async def test_audit_stats_per_model(store: Store) -> None:
     stats = {row["model"]: row for row in await store.audit_stats()}
     assert stats["alpha"] == {
         "model": "alpha", "answers": 2, "citations": 6, "confirmed": 4, "missing": 1, "retired": 1,
-        "grounded": 2, "ungrounded": 1, "unchecked": 1, "shown": 3,
+        "grounded": 2, "ungrounded": 1, "unchecked": 1, "shown": 3, "flagged": 2,
     }  # fmt: skip
     assert stats["beta"]["answers"] == 1 and stats["beta"]["citations"] == 0
+    # The query's count and the attempt's own property are one definition.
+    assert stats["alpha"]["flagged"] == sum(c.flagged for c in [*_attempts(), *_attempts()[:1]])
     assert (await store.kb_stats())["answers"] == 3
+
+
+@pytest.mark.parametrize(
+    ("check_one", "check_two", "flagged"),
+    [
+        ("missing", "unchecked", True),
+        ("retired", "unchecked", True),
+        ("confirmed", "ungrounded", False),  # check two's verdict: counted as ungrounded, not flagged
+        ("confirmed", "grounded", False),
+    ],
+)
+def test_a_citation_is_flagged_when_check_one_failed(check_one, check_two, flagged) -> None:
+    attempt = CitationAttempt(source_id="x", claims=[], check_one=check_one, check_two=check_two)
+    assert attempt.flagged is flagged

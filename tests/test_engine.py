@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import itertools
 from pathlib import Path
 from typing import Any
@@ -217,6 +218,25 @@ async def test_safety_trip_withdraws_everything_and_ends_withdrawn(
     record = await store.get_answer(end.audit_id)
     assert record.outcome == "withdrawn" and "123-45-6789" in record.raw_text
     assert record.resets[0].rule == "us-ssn"
+
+
+async def test_the_policy_file_is_read_once_and_every_answer_has_its_own_canary(
+    hippo_home, store, scripted_server, tmp_path
+):
+    policy = tmp_path / "policy.toml"
+    policy.write_text("[[rule]]\nname = 'ward'\npattern = 'Ward 7[A-Z]'\n")
+    settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home, policy=policy)
+    engine = await Engine.create(settings, store=store)
+    policy.write_text("this is not TOML [[[")  # edited after start: the running engine keeps what it read
+    scripted_server.play({"chat": [sc.answer("Seen on Ward 7B today."), sc.answer("Fine.")]})
+    first = await collect(engine, "q")
+    second = await collect(engine, "q")
+    await engine.close()
+    assert first[-1].outcome == "withdrawn" and next(e for e in first if isinstance(e, ResetEvent)).rule == "ward"
+    assert second[-1].outcome == "complete"
+    prompts = [r["body"]["messages"][0]["content"] for r in scripted_server.requests()]
+    canaries = {m for p in prompts for m in re.findall(r"HIPPO-CANARY-\w+", p)}
+    assert len(canaries) == 2  # a fresh canary per answer, each watched by that answer's guard
 
 
 async def test_citations_missing_retired_ungrounded_are_kept_not_shown(

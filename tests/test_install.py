@@ -81,7 +81,7 @@ def test_ask_json_from_another_folder(installed, tmp_path):
     assert res.returncode == 0, res.stderr
     events = [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
     types = [e["type"] for e in events]
-    assert types[0] == "thinking" and "sources" in types and "text" in types
+    assert types[0] == "start" and "sources" in types and "text" in types
     end = events[-1]
     assert end["type"] == "end" and end["outcome"] == "complete"
     assert end["citations"], "the offline answer cites the demo KB"

@@ -33,7 +33,7 @@ from hippo_tui.events import (
     VerificationSummary,
     to_json,
 )
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.store import StoreError
 
 
@@ -112,10 +112,7 @@ class LiveStatus:
 
     def _draw(self, text: str) -> None:
         width = max(_columns(self.stream) - 1, 10)  # the last column would wrap on some terminals
-        line = " ".join(sanitize(text).split())
-        if len(line) > width:
-            line = line[: width - 1] + "…"
-        self.stream.write(self.CLEAR + line)
+        self.stream.write(self.CLEAR + clip(text, width, flat=True))
         self.stream.flush()
         self._drawn = True
         self._last = self._clock()

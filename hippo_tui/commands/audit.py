@@ -11,14 +11,9 @@ from typing import TextIO
 
 from hippo_tui.commands.kb import StoreCommand, run_with_store
 from hippo_tui.models import AnswerRecord, CitationAttempt
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.store import Store, StoreError, UnknownAnswer
 from hippo_tui.store.audit import AUDIT_STATS_COLUMNS
-
-
-def _one_line(text: str, width: int) -> str:
-    flat = " ".join(sanitize(text).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def _record_json(a: AnswerRecord, *, ascii_only: bool) -> str:
@@ -32,8 +27,9 @@ def _print_record(a: AnswerRecord) -> None:
 
 def _citation_summary(a: AnswerRecord) -> str:
     shown = sum(c.shown for c in a.citations)
-    flagged = sum(c.check_one != "confirmed" or c.check_two == "ungrounded" for c in a.citations)
-    return f"{len(a.citations)} cited, {shown} shown, {flagged} flagged"
+    flagged = sum(c.flagged for c in a.citations)
+    ungrounded = sum(c.check_two == "ungrounded" and not c.flagged for c in a.citations)
+    return f"{len(a.citations)} cited, {shown} shown, {flagged} flagged, {ungrounded} ungrounded"
 
 
 async def _list(store: Store, args: argparse.Namespace) -> int:
@@ -47,8 +43,8 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
         return 0
     for a in answers:
         print(
-            f"{a.id:>5}  {a.created[:19].replace('T', ' ')}  {a.outcome:<9}  {_one_line(a.model, 20):<20}  "
-            f"{_citation_summary(a):<30}  {_one_line(a.question, 60)}"
+            f"{a.id:>5}  {a.created[:19].replace('T', ' ')}  {a.outcome:<9}  {clip(a.model, 20, flat=True):<20}  "
+            f"{_citation_summary(a):<30}  {clip(a.question, 60, flat=True)}"
         )
     return 0
 
@@ -81,7 +77,7 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     for r in a.resets:
         rule = f" ({sanitize(r.rule)})" if r.rule else ""
         print(f"\nreset at {r.at:.2f} s: {r.reason}{rule}, {r.withdrawn_chars} characters withdrawn")
-        print(f"  withdrawn: {_one_line(r.withdrawn, 200)}")
+        print(f"  withdrawn: {clip(r.withdrawn, 200, flat=True)}")
     print(f"\ncitations ({_citation_summary(a)}):" if a.citations else "\nno citations")
     for c in a.citations:
         number = f"[{c.number}]" if c.number is not None else "[-]"
@@ -90,12 +86,12 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
         if c.reason:
             print(f"       reason: {sanitize(c.reason)}")
         for claim in c.claims:
-            print(f"       claim:  {_one_line(claim, 160)}")
+            print(f"       claim:  {clip(claim, 160, flat=True)}")
     return 0
 
 
-# The table leaves out "shown": the flagged% column says what matters of it.
-_STATS_COLUMNS = tuple(c for c in AUDIT_STATS_COLUMNS if c != "shown")
+# The table leaves out "shown" and the flagged count: the flagged% column says what matters of them.
+_STATS_COLUMNS = tuple(c for c in AUDIT_STATS_COLUMNS if c not in ("shown", "flagged"))
 
 
 async def _stats(store: Store, args: argparse.Namespace) -> int:
@@ -111,7 +107,7 @@ async def _stats(store: Store, args: argparse.Namespace) -> int:
     print(f"{'model':<{width}}  " + "  ".join(f"{c:>10}" for c in _STATS_COLUMNS) + "  flagged%")
     for r in rows:
         cited = int(r["citations"])
-        flagged = int(r["missing"]) + int(r["retired"]) + int(r["ungrounded"])
+        flagged = int(r["flagged"])
         pct = f"{100 * flagged / cited:7.1f}%" if cited else "      -"
         cells = "  ".join(f"{r[c]:>10}" for c in _STATS_COLUMNS)
         print(f"{sanitize(str(r['model'])):<{width}}  {cells}  {pct}")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from hippo_tui.models import AnswerRecord, CitationAttempt, ResetRecord
+from hippo_tui.models import FLAGGED_CHECK_ONE, AnswerRecord, CitationAttempt, ResetRecord
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import UnknownAnswer
 
@@ -23,6 +23,7 @@ AUDIT_STATS_COLUMNS = (
     "ungrounded",
     "unchecked",
     "shown",
+    "flagged",  # check one failed (``CitationAttempt.flagged``)
 )
 _ANSWER_COLUMNS = (
     "id",
@@ -178,7 +179,8 @@ class AuditMixin(StoreBase):
 
     async def audit_stats(self) -> list[dict[str, Any]]:
         """Per model: answers, and how its citations fared in both checks."""
-        sql = """
+        flagged = ", ".join(f"'{c}'" for c in FLAGGED_CHECK_ONE)  # fixed literals from models, not input
+        sql = f"""
             SELECT a.model,
                    count(DISTINCT a.id),
                    count(c.id),
@@ -188,7 +190,8 @@ class AuditMixin(StoreBase):
                    coalesce(sum(c.check_two = 'grounded'), 0),
                    coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'ungrounded'), 0),
                    coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'unchecked'), 0),
-                   coalesce(sum(c.shown), 0)
+                   coalesce(sum(c.shown), 0),
+                   coalesce(sum(c.check_one IN ({flagged})), 0)
             FROM answers a LEFT JOIN citations c ON c.answer_id = a.id
             GROUP BY a.model ORDER BY a.model
         """
