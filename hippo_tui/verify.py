@@ -14,7 +14,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import openai
@@ -46,8 +46,6 @@ class Verification:
     attempts: list[CitationAttempt]  # every cited id, in order of first appearance
     citations: list[Citation]  # the shown ones, by number
     summary: VerificationSummary
-    grounding_raw: str | None = None  # the judge's reply, for the record
-    numbers: dict[str, int] = field(default_factory=dict)
 
 
 class GroundingUnavailable(Exception):
@@ -169,7 +167,6 @@ async def verify(
     confirmed = [a for a in attempts.values() if a.check_one == "confirmed"]
 
     note: str | None = None
-    raw: str | None = None
     verdicts: dict[str, bool] = {}
     if confirmed:
         items = [
@@ -178,7 +175,7 @@ async def verify(
         ]
         try:
             async with asyncio.timeout(limit):
-                checks, raw = await grounding_call(client, model, items)
+                checks, _reply = await grounding_call(client, model, items)
             verdicts = _parse_verdicts(checks, {a.source_id for a in confirmed})
         except Exception as e:  # any failure of check two leaves the confirmed citations unchecked
             note = f"Verification unavailable: {_why(e)}"
@@ -220,6 +217,4 @@ async def verify(
         attempts=all_attempts,
         citations=citations,
         summary=summary,
-        grounding_raw=raw,
-        numbers=numbers,
     )

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import itertools
+import re
 from pathlib import Path
 from typing import Any
 
