@@ -15,7 +15,7 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import openai
 from pydantic import BaseModel, ValidationError
@@ -195,7 +195,7 @@ async def verify(
         if a.check_one == "confirmed" and a.check_two != "ungrounded":
             a.shown, a.number = True, len(numbers) + 1
             numbers[a.source_id] = a.number
-            grounding = "grounded" if a.check_two == "grounded" else "unchecked"
+            grounding: Literal["grounded", "unchecked"] = "grounded" if a.check_two == "grounded" else "unchecked"
             citations.append(
                 Citation(id=a.source_id, number=a.number, title=sanitize(a.title or ""), grounding=grounding)
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TypeGuard
 
 import httpx
 import openai
@@ -123,7 +124,7 @@ RETRYABLE: tuple[type[BaseException], ...] = (
 )
 
 
-def tools_refused(e: BaseException) -> bool:
+def tools_refused(e: BaseException) -> TypeGuard[openai.APIStatusError]:
     """The server refused the request because it offered tools (a model without tool support on Ollama,
     vLLM without --enable-auto-tool-choice, llama.cpp without --jinja): worth asking again without them."""
     if not isinstance(e, openai.APIStatusError) or e.status_code not in (400, 422, 500, 501):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import httpx
@@ -111,7 +111,7 @@ class OfflineTransport(httpx.AsyncBaseTransport):
 
     @staticmethod
     def _grounding(messages: Sequence[dict[str, Any]]) -> httpx.Response:
-        user = next((m for m in reversed(messages) if m.get("role") == "user"), {})
+        user: Mapping[str, Any] = next((m for m in reversed(messages) if m.get("role") == "user"), {})
         items = parse_grounding_input(extractive._text(user.get("content")))
         verdicts = extractive.judge(items)
         return httpx.Response(200, json=sse.completion(MODEL, json.dumps(verdicts)))
