@@ -152,6 +152,23 @@ async def unshown_attempts(answer: str, *, store: LookupStore, reason: str) -> l
     return list(attempts.values())
 
 
+def _number_shown(attempts: list[CitationAttempt]) -> tuple[dict[str, int], list[Citation]]:
+    """Number the citations that are shown (confirmed, not ungrounded) in order of first use."""
+    numbers: dict[str, int] = {}
+    citations: list[Citation] = []
+    for a in attempts:
+        if a.check_one == "confirmed" and a.check_two != "ungrounded":
+            a.shown, a.number = True, len(numbers) + 1
+            numbers[a.source_id] = a.number
+            grounding: Literal["grounded", "unchecked"] = (
+                "grounded" if a.check_two == "grounded" else "unchecked"
+            )
+            citations.append(
+                Citation(id=a.source_id, number=a.number, title=sanitize(a.title or ""), grounding=grounding)
+            )
+    return numbers, citations
+
+
 async def verify(
     answer: str,
     *,
@@ -189,17 +206,7 @@ async def verify(
         elif check == "unchecked":
             a.reason = note or "the grounding check gave no verdict for this source"
 
-    numbers: dict[str, int] = {}
-    citations: list[Citation] = []
-    for a in attempts.values():
-        if a.check_one == "confirmed" and a.check_two != "ungrounded":
-            a.shown, a.number = True, len(numbers) + 1
-            numbers[a.source_id] = a.number
-            grounding: Literal["grounded", "unchecked"] = "grounded" if a.check_two == "grounded" else "unchecked"
-            citations.append(
-                Citation(id=a.source_id, number=a.number, title=sanitize(a.title or ""), grounding=grounding)
-            )
-
+    numbers, citations = _number_shown(list(attempts.values()))
     all_attempts = list(attempts.values())
     summary = VerificationSummary(
         attempted=len(all_attempts),

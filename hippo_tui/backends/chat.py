@@ -121,48 +121,23 @@ async def stream_turn(
         kwargs["tools"] = tools
     loop = asyncio.get_running_loop()
     start = loop.time()
-    attempt = 0
     while True:
-        stream = None
-        try:
-            stream = await client.chat.completions.create(**kwargs)
-            iterator = stream.__aiter__()
-            first = await iterator.__anext__()
+        opened = await _open(client, kwargs, base_url=base_url, model=model, retry=retry)
+        if not isinstance(opened, ToolsRefused):
             break
-        except StopAsyncIteration:
-            await _close(stream)
-            raise ModelError(
-                "stream_cut", f"{base_url} closed the stream before sending anything", "ask again"
-            ) from None
-        except (openai.APIError, httpx.HTTPError, json.JSONDecodeError) as e:
-            await _close(stream)
-            if "tools" in kwargs and tools_refused(e):
-                del kwargs["tools"]
-                yield ToolsRefused(server_message(e))
-                continue
-            attempt += 1
-            delay = retry.delay(attempt, e) if is_retryable(e) else None
-            if delay is None:
-                raise classify(e, base_url=base_url, model=model) from e
-            await asyncio.sleep(delay)
-        except BaseException:
-            await _close(stream)
-            raise
+        del kwargs["tools"]
+        yield opened
+    stream, iterator, first = opened
     ttft = loop.time() - start
     calls = _ToolCalls()
     finish: str | None = None
     try:
         chunk = first
         while True:
-            for choice in chunk.choices or []:  # `choices: []` frames (usage, keep-alive) carry nothing
-                delta = choice.delta
-                if delta is not None:
-                    if delta.content:
-                        yield TextDelta(delta.content)
-                    if delta.tool_calls:
-                        calls.add(delta.tool_calls)
-                if choice.finish_reason:
-                    finish = choice.finish_reason
+            text, reason = _take(chunk, calls)
+            if text:
+                yield TextDelta(text)
+            finish = reason or finish
             try:
                 chunk = await iterator.__anext__()
             except StopAsyncIteration:
@@ -172,6 +147,50 @@ async def stream_turn(
     finally:
         await _close(stream)
     yield TurnEnd(finish_reason=finish, tool_calls=calls.result(), ttft=ttft)
+
+
+async def _open(
+    client: openai.AsyncOpenAI, kwargs: dict[str, Any], *, base_url: str, model: str, retry: RetryPolicy
+) -> tuple[Any, Any, Any] | ToolsRefused:
+    """The stream, its iterator and its first chunk, retried as the policy says until something arrives;
+    or ``ToolsRefused`` when the server refused the offered tools (the caller asks again without them)."""
+    attempt = 0
+    while True:
+        stream = None
+        try:
+            stream = await client.chat.completions.create(**kwargs)
+            iterator = stream.__aiter__()
+            return stream, iterator, await iterator.__anext__()
+        except StopAsyncIteration:
+            await _close(stream)
+            raise ModelError(
+                "stream_cut", f"{base_url} closed the stream before sending anything", "ask again"
+            ) from None
+        except (openai.APIError, httpx.HTTPError, json.JSONDecodeError) as e:
+            await _close(stream)
+            if "tools" in kwargs and tools_refused(e):
+                return ToolsRefused(server_message(e))
+            attempt += 1
+            delay = retry.delay(attempt, e) if is_retryable(e) else None
+            if delay is None:
+                raise classify(e, base_url=base_url, model=model) from e
+            await asyncio.sleep(delay)
+        except BaseException:
+            await _close(stream)
+            raise
+
+
+def _take(chunk: Any, calls: _ToolCalls) -> tuple[str, str | None]:
+    """One streamed chunk: its text (tool-call fragments go to ``calls``) and its finish reason, if any."""
+    text, finish = "", None
+    for choice in chunk.choices or []:  # `choices: []` frames (usage, keep-alive) carry nothing
+        delta = choice.delta
+        if delta is not None:
+            text += delta.content or ""
+            if delta.tool_calls:
+                calls.add(delta.tool_calls)
+        finish = choice.finish_reason or finish
+    return text, finish
 
 
 async def _close(stream: Any) -> None:
