@@ -3,6 +3,10 @@
 Tool-call deltas are assembled by index (id and name arrive only on the first fragment). The request is
 retried with backoff only until the first chunk arrives: connection refused, 429 (honouring Retry-After)
 and 5xx. After the first chunk nothing is retried: text may already be on the reader's screen.
+
+The answer's length is bounded by ``max_tokens``, the name every OpenAI-compatible server knows (OpenAI takes
+it for chat models). OpenAI's reasoning models refuse it and ask for ``max_completion_tokens``: a refusal that
+says so is asked once more with that name.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from hippo_tui.backends.errors import (
     retry_after,
     server_message,
     tools_refused,
+    wants_max_completion_tokens,
 )
 
 
@@ -110,6 +115,7 @@ async def stream_turn(
     tools: list[dict[str, Any]] | None,
     base_url: str,
     retry: RetryPolicy = RetryPolicy(),
+    max_tokens: int | None = None,
 ) -> AsyncGenerator[TextDelta | TurnEnd | ToolsRefused, None]:
     """Yield the turn's text deltas, then one ``TurnEnd``. Raises ``ModelError``.
 
@@ -119,25 +125,28 @@ async def stream_turn(
     kwargs: dict[str, Any] = {"model": model, "messages": messages, "stream": True}
     if tools:
         kwargs["tools"] = tools
+    if max_tokens is not None:
+        kwargs["max_tokens"] = max_tokens
     loop = asyncio.get_running_loop()
     start = loop.time()
-    while True:
-        opened = await _open(client, kwargs, base_url=base_url, model=model, retry=retry)
-        if not isinstance(opened, ToolsRefused):
-            break
-        del kwargs["tools"]
-        yield opened
-    stream, iterator, first = opened
+    stream, iterator, first, refused = await _open(client, kwargs, retry=retry, base_url=base_url)
     ttft = loop.time() - start
     calls = _ToolCalls()
     finish: str | None = None
     try:
+        for message in refused:
+            yield ToolsRefused(message)
         chunk = first
         while True:
-            text, reason = _take(chunk, calls)
-            if text:
-                yield TextDelta(text)
-            finish = reason or finish
+            for choice in chunk.choices or []:  # `choices: []` frames (usage, keep-alive) carry nothing
+                delta = choice.delta
+                if delta is not None:
+                    if delta.content:
+                        yield TextDelta(delta.content)
+                    if delta.tool_calls:
+                        calls.add(delta.tool_calls)
+                if choice.finish_reason:
+                    finish = choice.finish_reason
             try:
                 chunk = await iterator.__anext__()
             except StopAsyncIteration:
@@ -150,17 +159,18 @@ async def stream_turn(
 
 
 async def _open(
-    client: openai.AsyncOpenAI, kwargs: dict[str, Any], *, base_url: str, model: str, retry: RetryPolicy
-) -> tuple[Any, Any, Any] | ToolsRefused:
-    """The stream, its iterator and its first chunk, retried as the policy says until something arrives;
-    or ``ToolsRefused`` when the server refused the offered tools (the caller asks again without them)."""
+    client: openai.AsyncOpenAI, kwargs: dict[str, Any], *, retry: RetryPolicy, base_url: str
+) -> tuple[Any, Any, Any, list[str]]:
+    """Send the request until its first chunk arrives: the stream, its iterator, that chunk, and the messages
+    of the servers' refusals of the tools (the request went again without them)."""
+    refused: list[str] = []
     attempt = 0
     while True:
         stream = None
         try:
             stream = await client.chat.completions.create(**kwargs)
             iterator = stream.__aiter__()
-            return stream, iterator, await iterator.__anext__()
+            return stream, iterator, await iterator.__anext__(), refused
         except StopAsyncIteration:
             await _close(stream)
             raise ModelError(
@@ -169,28 +179,20 @@ async def _open(
         except (openai.APIError, httpx.HTTPError, json.JSONDecodeError) as e:
             await _close(stream)
             if "tools" in kwargs and tools_refused(e):
-                return ToolsRefused(server_message(e))
+                del kwargs["tools"]
+                refused.append(server_message(e))
+                continue
+            if "max_tokens" in kwargs and wants_max_completion_tokens(e):
+                kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
+                continue
             attempt += 1
             delay = retry.delay(attempt, e) if is_retryable(e) else None
             if delay is None:
-                raise classify(e, base_url=base_url, model=model) from e
+                raise classify(e, base_url=base_url, model=kwargs["model"]) from e
             await asyncio.sleep(delay)
         except BaseException:
             await _close(stream)
             raise
-
-
-def _take(chunk: Any, calls: _ToolCalls) -> tuple[str, str | None]:
-    """One streamed chunk: its text (tool-call fragments go to ``calls``) and its finish reason, if any."""
-    text, finish = "", None
-    for choice in chunk.choices or []:  # `choices: []` frames (usage, keep-alive) carry nothing
-        delta = choice.delta
-        if delta is not None:
-            text += delta.content or ""
-            if delta.tool_calls:
-                calls.add(delta.tool_calls)
-        finish = choice.finish_reason or finish
-    return text, finish
 
 
 async def _close(stream: Any) -> None:

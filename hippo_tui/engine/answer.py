@@ -242,6 +242,7 @@ class Answer:
             tools=[SEARCH_TOOL] if self.offered else None,
             base_url=self.backend.base_url,
             retry=self.engine.retry,
+            max_tokens=self.settings.max_tokens,
         )
         async with aclosing(turn):  # a trip stops reading: close the HTTP stream now, not at GC
             async for item in turn:
@@ -360,7 +361,7 @@ class Answer:
         self.timings["total"] = self.t()
         self.done = True
         if result.attempts:
-            await self.store.record_citations(self._id(), result.attempts)
+            await self.store.record_citations(self._id(), result.attempts, grounding=result.grounding)
         await self._record("complete", final_text=result.text, error=CUT_NOTE if self.cut else None)
         self.engine.history.append((self.question, self.released))
         yield self._end("complete", text=result.text, citations=result.citations, verification=result.summary)
