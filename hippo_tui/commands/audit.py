@@ -68,8 +68,8 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
         print(f"  conversation: {sanitize(a.conversation_id)}")
     if a.timings:
         print("  timings:  " + ", ".join(f"{k} {v:.3f} s" for k, v in a.timings.items()))
-    if a.error:
-        print(f"  error:    {sanitize(a.error)}")
+    if a.error:  # on an answer that was still shown (cut at the output limit), a note rather than an error
+        print(f"  {'error:' if a.outcome == 'error' else 'note: '}    {sanitize(a.error)}")
     print(f"\nquestion:\n  {sanitize(a.question)}")
     print(f"\nfinal text:\n{sanitize(a.final_text) or '  (none)'}")
     if a.raw_text != a.final_text:
