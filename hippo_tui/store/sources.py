@@ -233,6 +233,13 @@ class SourcesMixin(StoreBase):
     async def _upsert_in(self, db: aiosqlite.Connection, rows: list[tuple[Any, ...]]) -> None:
         await db.executemany(UPSERT_SQL, rows)
 
+    async def upsert(self, sources: Iterable[Source]) -> int:
+        rows = [source_to_row(s) for s in sources]
+        async with self._transaction() as db:
+            await self._upsert_in(db, rows)
+        self._doc_counts.clear()
+        return len(rows)
+
     async def import_jsonl(self, path: Path, progress: Progress | None = None) -> int:
         """Validate every line, then upsert all of them in one transaction: all or nothing."""
         numbered = await asyncio.to_thread(parse_jsonl_lines, Path(path))
