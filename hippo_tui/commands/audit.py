@@ -1,19 +1,22 @@
-"""`hippo-tui audit`: what every answer cited and how each citation fared (list, show, stats, export)."""
+"""`hippo-tui audit`: what every answer cited and how each citation fared (list, show, stats, export).
+
+The store is imported when a command runs (see ``_common``): registering these commands costs nothing.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from hippo_tui.commands.kb import StoreCommand, run_with_store
-from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord
+from hippo_tui.commands._common import store_handler
 from hippo_tui.safe_text import clip, sanitize
-from hippo_tui.store import Store, StoreError, UnknownAnswer
-from hippo_tui.store.audit import AUDIT_STATS_COLUMNS
+
+if TYPE_CHECKING:
+    from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord
+    from hippo_tui.store import Store
 
 
 def _record_json(a: AnswerRecord, *, ascii_only: bool) -> str:
@@ -56,6 +59,8 @@ def _check(c: CitationAttempt) -> str:
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.store import UnknownAnswer
+
     a = await store.get_answer(args.id)
     if a is None:
         raise UnknownAnswer(f"{store.path}: no answer with id {args.id} in the audit record")
@@ -102,11 +107,9 @@ def _print_grounding(g: GroundingRecord) -> None:
             print(f"       reply:  {clip(t.raw, 400, flat=True) or '(empty)'}")
 
 
-# The table leaves out "shown" and the flagged count: the flagged% column says what matters of them.
-_STATS_COLUMNS = tuple(c for c in AUDIT_STATS_COLUMNS if c not in ("shown", "flagged"))
-
-
 async def _stats(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.store.audit import AUDIT_STATS_COLUMNS
+
     rows = await store.audit_stats()
     if args.json:
         for r in rows:
@@ -115,18 +118,22 @@ async def _stats(store: Store, args: argparse.Namespace) -> int:
     if not rows:
         print("the audit record is empty", file=sys.stderr)
         return 0
+    # The table leaves out "shown" and the flagged count: the flagged% column says what matters of them.
+    columns = [c for c in AUDIT_STATS_COLUMNS if c not in ("shown", "flagged")]
     width = max(len("model"), *(len(sanitize(str(r["model"]))) for r in rows))
-    print(f"{'model':<{width}}  " + "  ".join(f"{c:>10}" for c in _STATS_COLUMNS) + "  flagged%")
+    print(f"{'model':<{width}}  " + "  ".join(f"{c:>10}" for c in columns) + "  flagged%")
     for r in rows:
         cited = int(r["citations"])
         flagged = int(r["flagged"])
         pct = f"{100 * flagged / cited:7.1f}%" if cited else "      -"
-        cells = "  ".join(f"{r[c]:>10}" for c in _STATS_COLUMNS)
+        cells = "  ".join(f"{r[c]:>10}" for c in columns)
         print(f"{sanitize(str(r['model'])):<{width}}  {cells}  {pct}")
     return 0
 
 
 async def _export(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.store import StoreError
+
     answers = await store.list_answers(limit=None)
 
     def write(out: TextIO) -> None:
@@ -145,10 +152,6 @@ async def _export(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def _handler(command: StoreCommand) -> Callable[[argparse.Namespace], int]:
-    return lambda args: run_with_store(args, command)
-
-
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("audit", parents=[common], help="the audit record: every answer and citation attempt")
     audit = p.add_subparsers(dest="audit_command", metavar="AUDIT_COMMAND", required=True)
@@ -156,18 +159,18 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c = audit.add_parser("list", parents=[common], help="recent answers, newest first")
     c.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
-    c.set_defaults(func=_handler(_list))
+    c.set_defaults(func=store_handler(_list))
 
     c = audit.add_parser("show", parents=[common], help="one answer with every citation attempt")
     c.add_argument("id", type=int, metavar="ID")
     c.add_argument("--json", action="store_true")
-    c.set_defaults(func=_handler(_show))
+    c.set_defaults(func=store_handler(_show))
 
     c = audit.add_parser("stats", parents=[common], help="per model: how often it cited bad sources")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
-    c.set_defaults(func=_handler(_stats))
+    c.set_defaults(func=store_handler(_stats))
 
     c = audit.add_parser("export", parents=[common], help="the whole record, oldest first")
     c.add_argument("--format", choices=["jsonl"], default="jsonl", help="output format (jsonl)")
     c.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
-    c.set_defaults(func=_handler(_export))
+    c.set_defaults(func=store_handler(_export))

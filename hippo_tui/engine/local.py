@@ -8,8 +8,6 @@ audit record. ``ask`` drives the answer one event at a time so that ``cancel`` c
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import re
 import time
 import uuid
 from collections.abc import AsyncGenerator, Callable
@@ -25,23 +23,9 @@ from hippo_tui.events import EndEvent, ErrorEvent, Event
 from hippo_tui.guard import SafetyPolicy
 from hippo_tui.models import AnswerRecord
 from hippo_tui.prompts import DEFAULT_SYSTEM_PROMPT
-from hippo_tui.store import DEMO_KB, Store
+from hippo_tui.store import Store, open_store
 
-__all__ = ["MAX_TOOL_ROUNDS", "Engine", "kb_db_path", "load_policy", "open_store"]
-
-
-def kb_db_path(settings: Settings, kb: Path) -> Path:
-    """A database of its own for a user's JSONL knowledge base, inside the data folder."""
-    resolved = kb.expanduser().resolve()
-    slug = re.sub(r"[^a-z0-9]+", "-", resolved.stem.lower()).strip("-")[:40] or "kb"
-    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:8]
-    return settings.data_dir() / f"kb-{slug}-{digest}.db"
-
-
-async def open_store(settings: Settings) -> Store:
-    if settings.kb is not None:
-        return await Store.open(kb_db_path(settings, settings.kb), seed=settings.kb)
-    return await Store.open(settings.db_path(), seed=DEMO_KB)
+__all__ = ["MAX_TOOL_ROUNDS", "Engine", "load_policy"]
 
 
 class Engine:
