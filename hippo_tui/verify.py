@@ -107,6 +107,21 @@ def _number_shown(attempts: list[CitationAttempt]) -> tuple[dict[str, int], list
     return numbers, citations
 
 
+def _summary(attempts: list[CitationAttempt], *, note: str | None, seconds: float) -> VerificationSummary:
+    confirmed = [a for a in attempts if a.check_one == "confirmed"]
+    return VerificationSummary(
+        attempted=len(attempts),
+        confirmed=len(confirmed),
+        missing=sum(a.check_one == "missing" for a in attempts),
+        retired=sum(a.check_one == "retired" for a in attempts),
+        grounded=sum(a.check_two == "grounded" for a in confirmed),
+        ungrounded=sum(a.check_two == "ungrounded" for a in confirmed),
+        unchecked=sum(a.check_two == "unchecked" for a in confirmed),
+        note=note,
+        seconds=seconds,
+    )
+
+
 async def verify(
     answer: str,
     *,
@@ -150,21 +165,10 @@ async def verify(
 
     numbers, citations = _number_shown(list(attempts.values()))
     all_attempts = list(attempts.values())
-    summary = VerificationSummary(
-        attempted=len(all_attempts),
-        confirmed=len(confirmed),
-        missing=sum(a.check_one == "missing" for a in all_attempts),
-        retired=sum(a.check_one == "retired" for a in all_attempts),
-        grounded=sum(a.check_two == "grounded" for a in confirmed),
-        ungrounded=sum(a.check_two == "ungrounded" for a in confirmed),
-        unchecked=sum(a.check_two == "unchecked" for a in confirmed),
-        note=note,
-        seconds=round(clock() - start, 3),
-    )
     return Verification(
         text=finalize_markers(answer, numbers),
         attempts=all_attempts,
         citations=citations,
-        summary=summary,
+        summary=_summary(all_attempts, note=note, seconds=round(clock() - start, 3)),
         grounding=run.record() if confirmed else None,
     )
