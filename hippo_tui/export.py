@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hippo_tui.events import Citation
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import clip, sanitize
 
 FORMAT_NAME = "hippo-tui.conversation"
 FORMAT_VERSION = 1
@@ -39,13 +39,9 @@ class Turn:
     audit_id: int | None = None
 
 
-def _one_line(text: str) -> str:
-    return " ".join(sanitize(text).split())
-
-
 def _label(c: Citation) -> str:
     """The source as a reader should find it: "Document › Section, p. 3" for an ingested passage."""
-    return _one_line(c.where or c.title)
+    return clip(c.where or c.title, flat=True)
 
 
 def _citation_line(c: Citation) -> str:

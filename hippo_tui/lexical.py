@@ -9,6 +9,7 @@ what a source says instead ("how much" asks for a dose, "together" asks about a 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from hippo_tui.quantities import find
 
@@ -168,7 +169,7 @@ def comparators(text: str) -> set[str]:
     return ({"more-than"} if _MORE.search(text) else set()) | ({"less-than"} if _LESS.search(text) else set())
 
 
-def contradicts(a: set[str], b: set[str]) -> bool:
+def contradicts(a: AbstractSet[str], b: AbstractSet[str]) -> bool:
     """One side asks "over", the other says only "under" (or the reverse)."""
     return bool(a) and bool(b) and not (a & b)
 

@@ -71,6 +71,9 @@ class Lookup(BaseModel):
 
 CheckOne = Literal["confirmed", "missing", "retired"]
 CheckTwo = Literal["grounded", "ungrounded", "unchecked"]
+# A citation is *flagged* when check one failed: the id names no source, or a retired one. (Ungrounded is
+# check two's verdict on a confirmed source, counted on its own.) The store's stats query uses the same set.
+FLAGGED_CHECK_ONE: tuple[CheckOne, ...] = ("missing", "retired")
 
 
 class CitationAttempt(BaseModel):
@@ -84,6 +87,11 @@ class CitationAttempt(BaseModel):
     shown: bool = False
     number: int | None = None  # its [n] in the final text when shown
     title: str | None = None
+
+    @property
+    def flagged(self) -> bool:
+        """Check one failed (missing or retired): never shown, whatever check two would say."""
+        return self.check_one in FLAGGED_CHECK_ONE
 
 
 GroundingStep = Literal["json_schema", "json_object+schema", "json_object"]

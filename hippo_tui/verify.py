@@ -16,7 +16,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import openai
@@ -40,9 +40,7 @@ class Verification:
     attempts: list[CitationAttempt]  # every cited id, in order of first appearance
     citations: list[Citation]  # the shown ones, by number
     summary: VerificationSummary
-    grounding_raw: str | None = None  # the judge's reply the verdicts came from
     grounding: GroundingRecord | None = None  # every step tried, for the record; None: check two did not run
-    numbers: dict[str, int] = field(default_factory=dict)
 
 
 def _why(e: BaseException) -> str:
@@ -118,6 +116,35 @@ async def unshown_attempts(answer: str, *, store: LookupStore, reason: str) -> l
     return list(attempts.values())
 
 
+def _number_shown(
+    attempts: list[CitationAttempt], lookups: Mapping[str, Lookup]
+) -> tuple[dict[str, int], list[Citation]]:
+    """Number the citations that are shown (confirmed, not ungrounded) in order of first use."""
+    numbers: dict[str, int] = {}
+    citations: list[Citation] = []
+    for a in attempts:
+        if a.check_one == "confirmed" and a.check_two != "ungrounded":
+            a.shown, a.number = True, len(numbers) + 1
+            numbers[a.source_id] = a.number
+            citations.append(_citation(a, lookups[a.source_id].source))
+    return numbers, citations
+
+
+def _summary(attempts: list[CitationAttempt], *, note: str | None, seconds: float) -> VerificationSummary:
+    confirmed = [a for a in attempts if a.check_one == "confirmed"]
+    return VerificationSummary(
+        attempted=len(attempts),
+        confirmed=len(confirmed),
+        missing=sum(a.check_one == "missing" for a in attempts),
+        retired=sum(a.check_one == "retired" for a in attempts),
+        grounded=sum(a.check_two == "grounded" for a in confirmed),
+        ungrounded=sum(a.check_two == "ungrounded" for a in confirmed),
+        unchecked=sum(a.check_two == "unchecked" for a in confirmed),
+        note=note,
+        seconds=seconds,
+    )
+
+
 async def verify(
     answer: str,
     *,
@@ -159,32 +186,12 @@ async def verify(
         elif check == "unchecked":
             a.reason = note or "the grounding check gave no verdict for this source"
 
-    numbers: dict[str, int] = {}
-    citations: list[Citation] = []
-    for a in attempts.values():
-        if a.check_one == "confirmed" and a.check_two != "ungrounded":
-            a.shown, a.number = True, len(numbers) + 1
-            numbers[a.source_id] = a.number
-            citations.append(_citation(a, lookups[a.source_id].source))
-
+    numbers, citations = _number_shown(list(attempts.values()), lookups)
     all_attempts = list(attempts.values())
-    summary = VerificationSummary(
-        attempted=len(all_attempts),
-        confirmed=len(confirmed),
-        missing=sum(a.check_one == "missing" for a in all_attempts),
-        retired=sum(a.check_one == "retired" for a in all_attempts),
-        grounded=sum(a.check_two == "grounded" for a in confirmed),
-        ungrounded=sum(a.check_two == "ungrounded" for a in confirmed),
-        unchecked=sum(a.check_two == "unchecked" for a in confirmed),
-        note=note,
-        seconds=round(clock() - start, 3),
-    )
     return Verification(
         text=finalize_markers(answer, numbers),
         attempts=all_attempts,
         citations=citations,
-        summary=summary,
-        grounding_raw=run.raw,
+        summary=_summary(all_attempts, note=note, seconds=round(clock() - start, 3)),
         grounding=run.record() if confirmed else None,
-        numbers=numbers,
     )

@@ -66,7 +66,7 @@ def test_list(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     lines = out.splitlines()
     assert code == 0 and len(lines) == 3
     assert "in_flight" in lines[0] and "cancelled" in lines[1] and "complete" in lines[2]
-    assert "4 cited, 1 shown, 3 flagged" in lines[2]
+    assert "4 cited, 1 shown, 2 flagged, 1 ungrounded" in lines[2]
     _, out, _ = run(capsys, "audit", "list", "--limit", "1", "--json")
     assert json.loads(out)["question"] == "In flight"
 
@@ -163,3 +163,18 @@ def test_untrusted_model_text_is_inert_in_every_output(
     # An export to a file (not a terminal) keeps readable UTF-8; JSON still escapes C0 controls.
     _, out, _ = run(capsys, "audit", "export")
     assert "\x1b" not in out and "\x07" not in out and json.loads(out)["error"] == hostile
+
+
+def test_show_notes_an_answer_cut_at_the_output_limit(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    from hippo_tui.engine.answer import CUT_NOTE
+
+    async def go() -> None:
+        async with await Store.open(home / "hippo.db") as s:
+            a = await s.begin_answer(question="Long one", model="alpha", backend="openai")
+            await s.finish_answer(
+                a, raw_text="Half", final_text="Half", outcome="complete", timings={}, error=CUT_NOTE
+            )
+
+    asyncio.run(go())
+    code, out, _ = run(capsys, "audit", "show", "1")
+    assert code == 0 and f"  note:     {CUT_NOTE}" in out and "error:" not in out

@@ -175,4 +175,21 @@ async def test_audit_stats_per_model(store: Store) -> None:
     assert stats["beta"]["answers"] == 1 and stats["beta"]["citations"] == 0
     assert [a.audit_id for a in report.most_failed] == [a]
     assert len((await store.audit_stats("day")).groups) == 1
+    # The stats' count and the attempt's own property are one definition.
+    alpha = next(g for g in report.groups if g.key == "alpha")
+    assert alpha.flagged == sum(c.flagged for c in [*_attempts(), *_attempts()[:1]])
     assert (await store.kb_stats())["answers"] == 3
+
+
+@pytest.mark.parametrize(
+    ("check_one", "check_two", "flagged"),
+    [
+        ("missing", "unchecked", True),
+        ("retired", "unchecked", True),
+        ("confirmed", "ungrounded", False),  # check two's verdict: counted as ungrounded, not flagged
+        ("confirmed", "grounded", False),
+    ],
+)
+def test_a_citation_is_flagged_when_check_one_failed(check_one, check_two, flagged) -> None:
+    attempt = CitationAttempt(source_id="x", claims=[], check_one=check_one, check_two=check_two)
+    assert attempt.flagged is flagged

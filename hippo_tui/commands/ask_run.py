@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import math
 import os
+import signal
 import sys
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TextIO
 
 from hippo_tui.backends import CassetteError
 from hippo_tui.backends.cassette import Cassette
@@ -43,8 +45,14 @@ from hippo_tui.events import (
     VerificationSummary,
     to_json,
 )
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.store import StoreError
+
+if TYPE_CHECKING:
+    from hippo_tui.engine import AnswerEngine
+
+
+CUT_NOTE = "(Cut short: the model reached its output limit; raise max_tokens for a longer answer.)"
 
 
 def summary_line(v: VerificationSummary) -> str:
@@ -102,10 +110,7 @@ class LiveStatus:
 
     def _draw(self, text: str) -> None:
         width = max(_columns(self.stream) - 1, 10)  # the last column would wrap on some terminals
-        line = " ".join(sanitize(text).split())
-        if len(line) > width:
-            line = line[: width - 1] + "…"
-        self.stream.write(self.CLEAR + line)
+        self.stream.write(self.CLEAR + clip(text, width, flat=True))
         self.stream.flush()
         self._drawn = True
         self._last = self._clock()
@@ -120,34 +125,68 @@ def _exit_code(event: EndEvent | ErrorEvent | None) -> int:
 
 
 async def answer(settings: Settings, question: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
-    from hippo_tui.engine import Engine
+    # Imported late: `hippo-tui --help` stays fast.
+    from hippo_tui.engine import open_engine
     from hippo_tui.guard import PolicyError
 
     try:
-        engine = await Engine.create(settings)
+        engine = await open_engine(settings)
     except StoreError as e:
         return _cannot_start("store", str(e), as_json=as_json, out=out, err=err)
     except (CassetteError, PolicyError) as e:
         return _cannot_start("usage", str(e), as_json=as_json, out=out, err=err)
-    last: EndEvent | ErrorEvent | None = None
-    note = ""
     status = LiveStatus(err)
     try:
-        async for event in engine.ask(question):
-            if as_json:
-                print(to_json(event), file=out, flush=True)
-            else:
-                status.show(event)
-            if isinstance(event, ResetEvent) and event.reason == "safety":
-                note = event.note
-            if isinstance(event, EndEvent | ErrorEvent):
-                last = event
+        with _cancel_on_interrupt(engine):
+            last, note = await _consume(engine, question, as_json=as_json, out=out, status=status)
     finally:
         status.clear()  # before anything else is printed, whatever ended the answer
         await engine.close()
     if not as_json:
         _print_human(last, note, out, err)
     return _exit_code(last)
+
+
+async def _consume(
+    engine: AnswerEngine, question: str, *, as_json: bool, out: TextIO, status: LiveStatus
+) -> tuple[EndEvent | ErrorEvent | None, str]:
+    """Print (``--json``) or show the answer's events; return its last event and a withdrawal's note."""
+    last: EndEvent | ErrorEvent | None = None
+    note = ""
+    async for event in engine.ask(question):
+        if as_json:
+            print(to_json(event), file=out, flush=True)
+        else:
+            status.show(event)
+        if isinstance(event, ResetEvent) and event.reason == "safety":
+            note = event.note
+        if isinstance(event, EndEvent | ErrorEvent):
+            last = event
+    return last, note
+
+
+@contextlib.contextmanager
+def _cancel_on_interrupt(engine: AnswerEngine) -> Iterator[None]:
+    """Ctrl+C while the answer is written cancels it through the engine, so the stream still ends with its
+    ``cancelled`` end (and the record says so). A second Ctrl+C interrupts as usual."""
+    loop = asyncio.get_running_loop()
+    pending: set[asyncio.Task[None]] = set()
+
+    def interrupted() -> None:
+        loop.remove_signal_handler(signal.SIGINT)  # back to KeyboardInterrupt for a second Ctrl+C
+        task = loop.create_task(engine.cancel())
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+
+    try:
+        loop.add_signal_handler(signal.SIGINT, interrupted)
+    except (NotImplementedError, RuntimeError, ValueError):  # no signal handlers here (Windows, a thread)
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
 
 
 def _cannot_start(kind: ErrorKind, message: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
@@ -164,7 +203,13 @@ def _print_human(last: EndEvent | ErrorEvent | None, note: str, out: TextIO, err
         if last.outcome == "withdrawn":
             print(note or "The answer was withdrawn.", file=out)
             return
+        if last.outcome == "cancelled":
+            print(last.text.strip(), file=out)
+            print("(Cancelled: the answer stops here; none of its citations was checked.)", file=out)
+            return
         print(last.text.strip(), file=out)
+        if last.cut:
+            print(CUT_NOTE, file=out)
         if last.citations:
             print(file=out)
             for c in last.citations:

@@ -12,17 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from hippo_tui.commands._common import store_handler
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import clip, sanitize
 
 if TYPE_CHECKING:
     from hippo_tui.audit_stats import AuditStats
     from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord
     from hippo_tui.store import Store
-
-
-def _one_line(text: str, width: int) -> str:
-    flat = " ".join(sanitize(text).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def _record_json(a: AnswerRecord, *, ascii_only: bool) -> str:
@@ -36,8 +31,9 @@ def _print_record(a: AnswerRecord) -> None:
 
 def _citation_summary(a: AnswerRecord) -> str:
     shown = sum(c.shown for c in a.citations)
-    flagged = sum(c.check_one != "confirmed" or c.check_two == "ungrounded" for c in a.citations)
-    return f"{len(a.citations)} cited, {shown} shown, {flagged} flagged"
+    flagged = sum(c.flagged for c in a.citations)
+    ungrounded = sum(c.check_two == "ungrounded" and not c.flagged for c in a.citations)
+    return f"{len(a.citations)} cited, {shown} shown, {flagged} flagged, {ungrounded} ungrounded"
 
 
 async def _list(store: Store, args: argparse.Namespace) -> int:
@@ -51,8 +47,8 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
         return 0
     for a in answers:
         print(
-            f"{a.id:>5}  {a.created[:19].replace('T', ' ')}  {a.outcome:<9}  {_one_line(a.model, 20):<20}  "
-            f"{_citation_summary(a):<30}  {_one_line(a.question, 60)}"
+            f"{a.id:>5}  {a.created[:19].replace('T', ' ')}  {a.outcome:<9}  {clip(a.model, 20, flat=True):<20}  "
+            f"{_citation_summary(a):<30}  {clip(a.question, 60, flat=True)}"
         )
     return 0
 
@@ -78,8 +74,8 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
         print(f"  conversation: {sanitize(a.conversation_id)}")
     if a.timings:
         print("  timings:  " + ", ".join(f"{k} {v:.3f} s" for k, v in a.timings.items()))
-    if a.error:
-        print(f"  error:    {sanitize(a.error)}")
+    if a.error:  # on an answer that was still shown (cut at the output limit), a note rather than an error
+        print(f"  {'error:' if a.outcome == 'error' else 'note: '}    {sanitize(a.error)}")
     print(f"\nquestion:\n  {sanitize(a.question)}")
     print(f"\nfinal text:\n{sanitize(a.final_text) or '  (none)'}")
     if a.raw_text != a.final_text:
@@ -87,7 +83,7 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     for r in a.resets:
         rule = f" ({sanitize(r.rule)})" if r.rule else ""
         print(f"\nreset at {r.at:.2f} s: {r.reason}{rule}, {r.withdrawn_chars} characters withdrawn")
-        print(f"  withdrawn: {_one_line(r.withdrawn, 200)}")
+        print(f"  withdrawn: {clip(r.withdrawn, 200, flat=True)}")
     print(f"\ncitations ({_citation_summary(a)}):" if a.citations else "\nno citations")
     for c in a.citations:
         number = f"[{c.number}]" if c.number is not None else "[-]"
@@ -96,7 +92,7 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
         if c.reason:
             print(f"       reason: {sanitize(c.reason)}")
         for claim in c.claims:
-            print(f"       claim:  {_one_line(claim, 160)}")
+            print(f"       claim:  {clip(claim, 160, flat=True)}")
     if a.grounding is not None:
         _print_grounding(a.grounding)
     return 0
@@ -107,9 +103,9 @@ def _print_grounding(g: GroundingRecord) -> None:
     used = f"the {g.step} step answered" if g.step else "no step gave a usable reply"
     print(f"\ncheck two ({used}):")
     for t in g.tries:
-        print(f"  {t.step:<19} {_one_line(t.outcome, 160)}")
+        print(f"  {t.step:<19} {clip(t.outcome, 160, flat=True)}")
         if t.raw is not None:
-            print(f"       reply:  {_one_line(t.raw, 400) or '(empty)'}")
+            print(f"       reply:  {clip(t.raw, 400, flat=True) or '(empty)'}")
 
 
 def _pct(v: float | None) -> str:
@@ -117,17 +113,17 @@ def _pct(v: float | None) -> str:
 
 
 def _print_stats(stats: AuditStats) -> None:
-    width = max(len(stats.by), *(len(_one_line(g.key, 40)) for g in stats.groups))
+    width = max(len(stats.by), *(len(clip(g.key, 40, flat=True)) for g in stats.groups))
     print(f"{stats.by:<{width}}  answers  citations  flagged  ungrounded  unchecked  answers flagged")
     for g in stats.groups:
         print(
-            f"{_one_line(g.key, 40):<{width}}  {g.answers:>7}  {g.citations:>9}  {_pct(g.flagged_pct):>7}  "
+            f"{clip(g.key, 40, flat=True):<{width}}  {g.answers:>7}  {g.citations:>9}  {_pct(g.flagged_pct):>7}  "
             f"{_pct(g.ungrounded_pct):>10}  {_pct(g.unchecked_pct):>9}  {_pct(g.answers_flagged_pct):>15}"
         )
     if stats.retired_sources:
         print("\nsources most often cited while retired:")
         for r in stats.retired_sources:
-            title = f"  {_one_line(r.title, 60)}" if r.title else ""
+            title = f"  {clip(r.title, 60, flat=True)}" if r.title else ""
             successor = f" (superseded by {sanitize(r.superseded_by)})" if r.superseded_by else ""
             print(f"  {r.citations:>4}×  in {r.answers} answers  {sanitize(r.source_id)}{title}{successor}")
     if stats.most_failed:
@@ -135,7 +131,7 @@ def _print_stats(stats: AuditStats) -> None:
         for a in stats.most_failed:
             print(
                 f"  {a.audit_id:>5}  {a.failed} of {a.citations} failed  {a.created[:10]}  "
-                f"{_one_line(a.model, 20):<20}  {_one_line(a.question, 60)}"
+                f"{clip(a.model, 20, flat=True):<20}  {clip(a.question, 60, flat=True)}"
             )
 
 

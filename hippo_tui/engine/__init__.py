@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 from hippo_tui.engine.protocol import AnswerEngine, EngineInfo
 
 if TYPE_CHECKING:
-    from hippo_tui.engine.local import MAX_TOOL_ROUNDS, Engine, safety_policy
+    from hippo_tui.config import Settings
+    from hippo_tui.engine.local import MAX_TOOL_ROUNDS, Engine, load_policy
 
-_LOCAL = {"MAX_TOOL_ROUNDS", "Engine", "safety_policy"}
+_LOCAL = {"MAX_TOOL_ROUNDS", "Engine", "load_policy"}
 
-__all__ = ["MAX_TOOL_ROUNDS", "AnswerEngine", "Engine", "EngineInfo", "safety_policy"]
+__all__ = ["MAX_TOOL_ROUNDS", "AnswerEngine", "Engine", "EngineInfo", "load_policy", "open_engine"]
 
 
 def __getattr__(name: str) -> Any:
@@ -25,3 +26,13 @@ def __getattr__(name: str) -> Any:
 
         return getattr(local, name)
     raise AttributeError(f"module 'hippo_tui.engine' has no attribute {name!r}")
+
+
+async def open_engine(settings: Settings) -> AnswerEngine:
+    """The engine these settings name, as a front end sees it: only the protocol, never the store or backend.
+
+    Raises StoreError, CassetteError or PolicyError when it cannot start.
+    """
+    from hippo_tui.engine.local import Engine
+
+    return await Engine.create(settings)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -82,7 +83,7 @@ def result_of(q: EvalQuestion, events: Iterable[Event]) -> QuestionResult:
         elif isinstance(e, TextEvent) and ttft is None:
             ttft = e.t
         last = e
-    base = {"line": q.line, "question": q.question, "expect_sources": q.expect_sources,
+    base: dict[str, Any] = {"line": q.line, "question": q.question, "expect_sources": q.expect_sources,
             "expect_abstain": q.expect_abstain, "audit_id": audit_id, "ttft": ttft}  # fmt: skip
     if isinstance(last, ErrorEvent):
         return QuestionResult(**base, outcome="error", error_kind=last.kind, error=last.message, total=last.t)

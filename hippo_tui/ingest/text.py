@@ -44,21 +44,21 @@ def parse(text: str) -> Parsed:
             current = []
     if current:
         paragraphs.append((start, current))
-    for i, (line, lines) in enumerate(paragraphs):
+    for i, (first, lines) in enumerate(paragraphs):
         heading = _heading_of(lines, i == len(paragraphs) - 1)
         if heading is not None:
             out.heading(1 if i == 0 else 2, heading)  # a heading first of all is the note's title
             lines = lines[1:]
-            line += 1
+            first += 1
         pending: list[str] = []
         for offset, raw in enumerate(lines):
             if _ITEM.match(raw):
                 if pending:
-                    out.add(" ".join(pending), "para", line=line)
+                    out.add(" ".join(pending), "para", line=first)
                     pending = []
-                out.add(_ITEM.sub("", raw, count=1), "item", line=line + offset)
+                out.add(_ITEM.sub("", raw, count=1), "item", line=first + offset)
             else:
                 pending.append(raw)
         if pending:
-            out.add(" ".join(pending), "para", line=line)
+            out.add(" ".join(pending), "para", line=first)
     return Parsed(sections=out.sections(), title=out.title)
