@@ -20,7 +20,8 @@ from typing import Protocol
 import openai
 
 from hippo_tui.citations import cited_ids, claims_by_source, finalize_markers
-from hippo_tui.events import Citation, VerificationSummary
+from hippo_tui.coverage import measure
+from hippo_tui.events import Citation, Coverage, VerificationSummary
 from hippo_tui.grounding import GroundingRun, GroundingUnavailable, ask_judge
 from hippo_tui.models import CheckTwo, CitationAttempt, GroundingRecord, Lookup
 from hippo_tui.safe_text import sanitize
@@ -39,6 +40,12 @@ class Verification:
     grounding_raw: str | None = None  # the judge's reply the verdicts came from
     grounding: GroundingRecord | None = None  # every step tried, for the record; None: check two did not run
     numbers: dict[str, int] = field(default_factory=dict)
+    # Which statements of ``text`` cite a shown citation (hippo_tui.coverage): always of this text and these
+    # citations, so it is derived here rather than passed in.
+    coverage: Coverage = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.coverage = measure(self.text, self.citations)
 
 
 def _why(e: BaseException) -> str:
