@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from hippo_tui.commands.kb import StoreCommand, run_with_store
+from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked
 from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord
 from hippo_tui.safe_text import sanitize
 from hippo_tui.store import Store, StoreError, UnknownAnswer
@@ -75,7 +76,11 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     if a.error:
         print(f"  error:    {sanitize(a.error)}")
     print(f"\nquestion:\n  {sanitize(a.question)}")
-    print(f"\nfinal text:\n{sanitize(a.final_text) or '  (none)'}")
+    shown = mark_unbacked(a.final_text, a.coverage) if a.coverage is not None else a.final_text
+    print(f"\nfinal text:\n{sanitize(shown) or '  (none)'}")
+    if a.coverage is not None:
+        marked = f" (unbacked ones marked{UNBACKED_MARK})" if a.coverage.unbacked else ""
+        print(f"\ncoverage: {a.coverage.line}{marked}")
     if a.raw_text != a.final_text:
         print(f"\nraw text (withdrawn parts included):\n{sanitize(a.raw_text) or '  (none)'}")
     for r in a.resets:
@@ -106,8 +111,8 @@ def _print_grounding(g: GroundingRecord) -> None:
             print(f"       reply:  {_one_line(t.raw, 400) or '(empty)'}")
 
 
-# The table leaves out "shown": the flagged% column says what matters of it.
-_STATS_COLUMNS = tuple(c for c in AUDIT_STATS_COLUMNS if c != "shown")
+# The table leaves out "shown": the flagged% column says what matters of it; backed% is the mean share.
+_STATS_COLUMNS = tuple(c for c in AUDIT_STATS_COLUMNS if c not in ("shown", "backed_share"))
 
 
 async def _stats(store: Store, args: argparse.Namespace) -> int:
@@ -120,13 +125,15 @@ async def _stats(store: Store, args: argparse.Namespace) -> int:
         print("the audit record is empty", file=sys.stderr)
         return 0
     width = max(len("model"), *(len(sanitize(str(r["model"]))) for r in rows))
-    print(f"{'model':<{width}}  " + "  ".join(f"{c:>10}" for c in _STATS_COLUMNS) + "  flagged%")
+    print(f"{'model':<{width}}  " + "  ".join(f"{c:>10}" for c in _STATS_COLUMNS) + "  flagged%   backed%")
     for r in rows:
         cited = int(r["citations"])
         flagged = int(r["missing"]) + int(r["retired"]) + int(r["ungrounded"])
         pct = f"{100 * flagged / cited:7.1f}%" if cited else "      -"
         cells = "  ".join(f"{r[c]:>10}" for c in _STATS_COLUMNS)
-        print(f"{sanitize(str(r['model'])):<{width}}  {cells}  {pct}")
+        share = r["backed_share"]
+        backed = f"{100 * share:8.1f}%" if share is not None else "       -"
+        print(f"{sanitize(str(r['model'])):<{width}}  {cells}  {pct}  {backed}")
     return 0
 
 

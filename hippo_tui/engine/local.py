@@ -28,6 +28,7 @@ from hippo_tui.citations import PendingMarkers, finalize_markers
 from hippo_tui.config import Settings
 from hippo_tui.engine.protocol import EngineInfo
 from hippo_tui.events import (
+    Coverage,
     EndEvent,
     ErrorEvent,
     Event,
@@ -481,7 +482,7 @@ class Engine:
                 await self.store.record_citations(
                     run.answer_id, result.attempts, grounding=result.grounding
                 )
-            await self._finish(run, "complete", final_text=result.text)
+            await self._finish(run, "complete", final_text=result.text, coverage=result.coverage)
             self._history.append((question, run.released))
             yield EndEvent(
                 text=result.text,
@@ -489,6 +490,7 @@ class Engine:
                 audit_id=run.answer_id,
                 outcome="complete",
                 verification=result.summary,
+                coverage=result.coverage,
                 backend=backend.label,
                 model=backend.model,
                 t=t(),
@@ -558,7 +560,13 @@ class Engine:
         )
 
     async def _finish(
-        self, run: _Run, outcome: AnswerOutcome, *, final_text: str = "", error: str | None = None
+        self,
+        run: _Run,
+        outcome: AnswerOutcome,
+        *,
+        final_text: str = "",
+        error: str | None = None,
+        coverage: Coverage | None = None,
     ):
         await self.store.finish_answer(
             run.answer_id,
@@ -567,6 +575,7 @@ class Engine:
             outcome=outcome,
             timings=run.timings,
             error=error,
+            coverage=coverage,
         )
 
     async def _record_unshown(self, run: _Run, reason: str) -> None:

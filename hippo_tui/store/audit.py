@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from hippo_tui.events import Coverage
 from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord, ResetRecord
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import UnknownAnswer
@@ -23,6 +24,8 @@ AUDIT_STATS_COLUMNS = (
     "ungrounded",
     "unchecked",
     "shown",
+    "abstained",
+    "backed_share",  # the mean share of statements backed, over answers with statements (None: none)
 )
 _ANSWER_COLUMNS = (
     "id",
@@ -37,6 +40,7 @@ _ANSWER_COLUMNS = (
     "timings",
     "conversation_id",
     "grounding",
+    "coverage",
 )
 
 
@@ -48,6 +52,7 @@ def _answer(row: Sequence[Any]) -> AnswerRecord:
     data = dict(zip(_ANSWER_COLUMNS, row, strict=True))
     data["timings"] = json.loads(data["timings"] or "{}")
     data["grounding"] = json.loads(data["grounding"]) if data["grounding"] else None
+    data["coverage"] = json.loads(data["coverage"]) if data["coverage"] else None
     return AnswerRecord.model_validate(data)
 
 
@@ -121,15 +126,26 @@ class AuditMixin(StoreBase):
         outcome: str,
         timings: dict[str, float],
         error: str | None = None,
+        coverage: Coverage | None = None,
     ) -> None:
+        """The answer's ending; ``coverage`` (of ``final_text``) is written with the text its spans index."""
         if outcome not in FINAL_OUTCOMES:
             raise ValueError(f"outcome must be one of {', '.join(FINAL_OUTCOMES)}, not {outcome!r}")
         async with self._transaction() as db:
             await self._require_answer(answer_id)
             await db.execute(
                 "UPDATE answers SET raw_text = ?, final_text = ?, outcome = ?, timings = ?, error = ?, "
-                "finished = ? WHERE id = ?",
-                (raw_text, final_text, outcome, json.dumps(timings), error, _now(), answer_id),
+                "finished = ?, coverage = ? WHERE id = ?",
+                (
+                    raw_text,
+                    final_text,
+                    outcome,
+                    json.dumps(timings),
+                    error,
+                    _now(),
+                    coverage.model_dump_json() if coverage is not None else None,
+                    answer_id,
+                ),
             )
 
     async def _attach(self, answers: list[AnswerRecord]) -> list[AnswerRecord]:
@@ -185,8 +201,17 @@ class AuditMixin(StoreBase):
             return (await self._attach([_answer(row)]))[0] if row else None
 
     async def audit_stats(self) -> list[dict[str, Any]]:
-        """Per model: answers, and how its citations fared in both checks."""
+        """Per model: answers, how its citations fared in both checks, and how much of its answers they back."""
+        # Coverage per answer, not per citation row: its own aggregate, joined by model.
         sql = """
+            WITH cov AS (
+                SELECT model,
+                       sum(coalesce(json_extract(coverage, '$.abstained'), 0)) AS abstained,
+                       avg(CASE WHEN json_extract(coverage, '$.statements') > 0
+                           THEN 1.0 * json_extract(coverage, '$.backed') / json_extract(coverage, '$.statements')
+                           END) AS backed_share
+                FROM answers WHERE coverage IS NOT NULL GROUP BY model
+            )
             SELECT a.model,
                    count(DISTINCT a.id),
                    count(c.id),
@@ -196,8 +221,10 @@ class AuditMixin(StoreBase):
                    coalesce(sum(c.check_two = 'grounded'), 0),
                    coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'ungrounded'), 0),
                    coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'unchecked'), 0),
-                   coalesce(sum(c.shown), 0)
-            FROM answers a LEFT JOIN citations c ON c.answer_id = a.id
+                   coalesce(sum(c.shown), 0),
+                   coalesce(max(cov.abstained), 0),
+                   max(cov.backed_share)
+            FROM answers a LEFT JOIN citations c ON c.answer_id = a.id LEFT JOIN cov ON cov.model = a.model
             GROUP BY a.model ORDER BY a.model
         """
         keys = ("model", *AUDIT_STATS_COLUMNS)

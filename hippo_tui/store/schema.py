@@ -90,6 +90,11 @@ _V1: list[str] = [
 # response_format step gave it, with every step tried. NULL when check two did not run.
 _V2_GROUNDING: list[str] = ["ALTER TABLE answers ADD COLUMN grounding TEXT"]
 
-MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING]
+# What the final text says without a verified source (events.Coverage as JSON: statements, backed, the
+# unbacked spans into final_text, abstained), written with final_text. NULL when no complete answer was
+# verified (withdrawn, cancelled, failed, or recorded before coverage existed).
+_V3_COVERAGE: list[str] = ["ALTER TABLE answers ADD COLUMN coverage TEXT"]
+
+MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING, _V3_COVERAGE]
 SCHEMA_VERSION = len(MIGRATIONS)
 OUR_TABLES = {"meta", "sources", "answers", "resets", "citations"}
