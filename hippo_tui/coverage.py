@@ -70,15 +70,21 @@ def says_not_covered(sentence: str) -> bool:
 
 _ATX_HEADING = re.compile(r"^ {0,3}(?:>\s*)*#{1,6}(?:\s|$)")
 _UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
-_BOLD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(\*\*|__)([^*_\n]+)\1\s*:?\s*$")
+# Written so that no two adjacent parts can match the same spaces: linear on any line a model writes.
+_TABLE_RULE = re.compile(r"^[ \t]*(?:\|[ \t]*)?:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*(?:\|[ \t]*)?$")
+_BOLD_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(\*\*|__)([^*_\n]+)\1[ \t]*(?::[ \t]*)?$")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s|\[)")
-_SOURCES_LABEL = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:sources?|references?|citations?|bibliography)(?: used| cited)?\s*"
-    r"(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?[\s,;.]*$",
-    re.IGNORECASE,
+_LABEL_NOISE = re.compile(r"[\s#*_:,;.]+")
+_SOURCE_LABELS = frozenset(
+    {"sources", "source", "references", "reference", "citations", "citation", "bibliography"}
+    | {"sources used", "sources cited", "references cited"}
 )
 HEADING, SOURCE_LIST = "heading", "source list"
+
+
+def _names_source_list(line: str) -> bool:
+    """A line that opens the source list: 'Sources:', '## References', '**Citations**', 'Sources: [1], [2]'."""
+    return _LABEL_NOISE.sub(" ", NUMBERED_MARKER.sub("", line)).strip().lower() in _SOURCE_LABELS
 
 
 def _short_bold(line: str) -> bool:
@@ -100,7 +106,7 @@ def _line_kinds(text: str) -> tuple[list[int], list[str | None]]:
     in_list = False
     for i, line in enumerate(lines):
         after = lines[i + 1] if i + 1 < len(lines) else ""
-        if _SOURCES_LABEL.match(NUMBERED_MARKER.sub("", line)):
+        if _names_source_list(line):
             in_list, kinds[i] = True, SOURCE_LIST
         elif in_list and (not line.strip() or _LIST_LINE.match(line)):
             kinds[i] = SOURCE_LIST
