@@ -316,15 +316,18 @@ def _mixed_case(text: str, k: int) -> bool:
     return w is not None and not w.group().islower()
 
 
-def _masked(text: str, ranges: list[tuple[int, int]]) -> str:
-    # Code content replaced (same length) so its dots and newlines are never boundaries.
+def mask_code(text: str, ranges: list[tuple[int, int]], fill: str = "x") -> str:
+    """``text`` with the ``ranges`` (``code_ranges``) replaced by ``fill``, same length: offsets still hold.
+
+    The splitter fills with a letter, so code's dots and newlines are never boundaries; coverage with
+    spaces, so code's words are not prose and its ``[1]`` no citation."""
     if not ranges:
         return text
     parts: list[str] = []
     pos = 0
     for a, b in ranges:
         parts.append(text[pos:a])
-        parts.append("x" * (b - a))
+        parts.append(fill * (b - a))
         pos = b
     parts.append(text[pos:])
     return "".join(parts)
@@ -345,7 +348,7 @@ def _sentence_spans(
     trailing: re.Pattern[str] = _TRAILING_MARKERS,
     line_trailing: re.Pattern[str] = _TRAILING_MARKERS,
 ) -> list[tuple[int, int]]:
-    masked = _masked(text, [(a, b) for a, b, _ in code])
+    masked = mask_code(text, [(a, b) for a, b, _ in code])
     n = len(text)
     cuts: set[int] = set()
     for a, b, fence in code:

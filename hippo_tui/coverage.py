@@ -26,7 +26,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from hippo_tui.citations import NUMBERED_MARKER, code_ranges, sentence_spans
+from hippo_tui.citations import NUMBERED_MARKER, code_ranges, mask_code, sentence_spans
 from hippo_tui.events import Citation, Coverage
 
 # After each unbacked statement in plain text (``ask``, ``verify``): a word, so it needs no colour, and in
@@ -131,16 +131,6 @@ class _Statement:
     backed: bool
 
 
-def _masked(text: str, code: list[tuple[int, int]]) -> str:
-    # Code replaced by spaces (same length): its words are not prose, its "[1]" not a citation.
-    parts, pos = [], 0
-    for a, b in code:
-        parts += [text[pos:a], " " * (b - a)]
-        pos = b
-    parts.append(text[pos:])
-    return "".join(parts)
-
-
 def _lead_in(piece: str) -> bool:
     bare = piece.rstrip(" *_")
     return bare.endswith(":") and len(re.findall(r"\w+", bare)) <= 12
@@ -150,7 +140,7 @@ def measure(text: str, citations: Iterable[Citation]) -> Coverage:
     """The coverage of a final text (``[n]`` for the shown ``citations``, as ``verify`` writes it), by the
     rule above."""
     numbers = {c.number for c in citations}
-    prose = _masked(text, code_ranges(text))
+    prose = mask_code(text, code_ranges(text), " ")
     starts, kinds = _line_kinds(text)
     found: list[_Statement] = []
     previous: _Statement | None = None  # the statement a piece of markers alone backs
