@@ -5,7 +5,9 @@ Check two: ONE structured model call over the confirmed sources, each with its c
 ``grounded`` per source, with a reply schema made for those ids and fallbacks for servers that refuse it
 (``hippo_tui.grounding``). The whole of check two, fallbacks included, runs under a hard time limit; when it
 times out or fails, the confirmed citations stay visible as ``unchecked`` (an earlier partial reply still
-counts for the sources it covers): a missing check is not evidence of a bad source.
+counts for the sources it covers): a missing check is not evidence of a bad source. Every "grounded" verdict,
+whichever judge gave it, then goes past the deterministic veto (``veto.py``: numbers, comparators, direction,
+negation), which can turn it into "ungrounded" with its reason.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from hippo_tui.events import Citation, Coverage, VerificationSummary
 from hippo_tui.grounding import GroundingRun, GroundingUnavailable, ask_judge
 from hippo_tui.models import CheckTwo, CitationAttempt, GroundingRecord, Lookup
 from hippo_tui.safe_text import sanitize
+from hippo_tui.veto import veto
 
 
 class LookupStore(Protocol):
@@ -128,9 +131,12 @@ async def verify(
     for a in confirmed:
         verdict = verdicts.get(a.source_id)
         check: CheckTwo = "unchecked" if verdict is None else ("grounded" if verdict else "ungrounded")
+        # No judge's "grounded" stands over a wrong number, direction or negation; an "ungrounded" gets its why.
+        vetoed = veto(a.claims, lookups[a.source_id].source.excerpt) if check != "unchecked" else None  # type: ignore[union-attr]
+        check = "ungrounded" if vetoed else check
         a.check_two = check
         if check == "ungrounded":
-            a.reason = "the excerpt does not support the claims"
+            a.reason = vetoed or "the excerpt does not support the claims"
         elif check == "unchecked":
             a.reason = note or "the grounding check gave no verdict for this source"
 
