@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.cli import EXIT_MODEL, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_WITHDRAWN, main
-from hippo_tui.commands.ask import LiveStatus, answer
+from hippo_tui.commands.ask_run import LiveStatus, answer
 from hippo_tui.config import Settings
 from hippo_tui.events import EndEvent, ErrorEvent, StartEvent, parse_event
 

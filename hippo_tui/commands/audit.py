@@ -1,20 +1,22 @@
-"""`hippo-tui audit`: what every answer cited and how each citation fared (list, show, stats, export)."""
+"""`hippo-tui audit`: what every answer cited and how each citation fared (list, show, stats, export).
+
+The store is imported when a command runs (see ``_common``): registering these commands costs nothing.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from hippo_tui.commands.kb import StoreCommand, run_with_store
-from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked
-from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord
+from hippo_tui.commands._common import store_handler
 from hippo_tui.safe_text import sanitize
-from hippo_tui.store import Store, StoreError, UnknownAnswer
-from hippo_tui.store.audit import AUDIT_STATS_COLUMNS
+
+if TYPE_CHECKING:
+    from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord
+    from hippo_tui.store import Store
 
 
 def _one_line(text: str, width: int) -> str:
@@ -61,6 +63,9 @@ def _check(c: CitationAttempt) -> str:
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked
+    from hippo_tui.store import UnknownAnswer
+
     a = await store.get_answer(args.id)
     if a is None:
         raise UnknownAnswer(f"{store.path}: no answer with id {args.id} in the audit record")
@@ -111,11 +116,9 @@ def _print_grounding(g: GroundingRecord) -> None:
             print(f"       reply:  {_one_line(t.raw, 400) or '(empty)'}")
 
 
-# The table leaves out "shown": the flagged% column says what matters of it; backed% is the mean share.
-_STATS_COLUMNS = tuple(c for c in AUDIT_STATS_COLUMNS if c not in ("shown", "backed_share"))
-
-
 async def _stats(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.store.audit import AUDIT_STATS_COLUMNS
+
     rows = await store.audit_stats()
     if args.json:
         for r in rows:
@@ -124,13 +127,15 @@ async def _stats(store: Store, args: argparse.Namespace) -> int:
     if not rows:
         print("the audit record is empty", file=sys.stderr)
         return 0
+    # The table leaves out "shown": the flagged% column says what matters of it; backed% is the mean share.
+    columns = [c for c in AUDIT_STATS_COLUMNS if c not in ("shown", "backed_share")]
     width = max(len("model"), *(len(sanitize(str(r["model"]))) for r in rows))
-    print(f"{'model':<{width}}  " + "  ".join(f"{c:>10}" for c in _STATS_COLUMNS) + "  flagged%   backed%")
+    print(f"{'model':<{width}}  " + "  ".join(f"{c:>10}" for c in columns) + "  flagged%   backed%")
     for r in rows:
         cited = int(r["citations"])
         flagged = int(r["missing"]) + int(r["retired"]) + int(r["ungrounded"])
         pct = f"{100 * flagged / cited:7.1f}%" if cited else "      -"
-        cells = "  ".join(f"{r[c]:>10}" for c in _STATS_COLUMNS)
+        cells = "  ".join(f"{r[c]:>10}" for c in columns)
         share = r["backed_share"]
         backed = f"{100 * share:8.1f}%" if share is not None else "       -"
         print(f"{sanitize(str(r['model'])):<{width}}  {cells}  {pct}  {backed}")
@@ -138,6 +143,8 @@ async def _stats(store: Store, args: argparse.Namespace) -> int:
 
 
 async def _export(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.store import StoreError
+
     answers = await store.list_answers(limit=None)
 
     def write(out: TextIO) -> None:
@@ -156,10 +163,6 @@ async def _export(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def _handler(command: StoreCommand) -> Callable[[argparse.Namespace], int]:
-    return lambda args: run_with_store(args, command)
-
-
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("audit", parents=[common], help="the audit record: every answer and citation attempt")
     audit = p.add_subparsers(dest="audit_command", metavar="AUDIT_COMMAND", required=True)
@@ -167,18 +170,18 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c = audit.add_parser("list", parents=[common], help="recent answers, newest first")
     c.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
-    c.set_defaults(func=_handler(_list))
+    c.set_defaults(func=store_handler(_list))
 
     c = audit.add_parser("show", parents=[common], help="one answer with every citation attempt")
     c.add_argument("id", type=int, metavar="ID")
     c.add_argument("--json", action="store_true")
-    c.set_defaults(func=_handler(_show))
+    c.set_defaults(func=store_handler(_show))
 
     c = audit.add_parser("stats", parents=[common], help="per model: how often it cited bad sources")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
-    c.set_defaults(func=_handler(_stats))
+    c.set_defaults(func=store_handler(_stats))
 
     c = audit.add_parser("export", parents=[common], help="the whole record, oldest first")
     c.add_argument("--format", choices=["jsonl"], default="jsonl", help="output format (jsonl)")
     c.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
-    c.set_defaults(func=_handler(_export))
+    c.set_defaults(func=store_handler(_export))

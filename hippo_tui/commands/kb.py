@@ -1,56 +1,22 @@
 """`hippo-tui kb`: import, export, list, show, search, retire and stats over the knowledge base.
 
-Also home to ``run_with_store``, the open-run-close-and-map-errors wrapper the ``audit`` commands share.
+The store is imported when a command runs (see ``_common``): registering these commands costs nothing.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from hippo_tui.models import Source
+from hippo_tui.commands._common import store_handler
 from hippo_tui.safe_text import sanitize
-from hippo_tui.store import KBImportError, NotFound, Store, StoreError
 
-StoreCommand = Callable[[Store, argparse.Namespace], Awaitable[int]]
-
-
-def run_with_store(args: argparse.Namespace, command: StoreCommand) -> int:
-    """Open the store the settings point at, run ``command``, close it; store errors become exit codes."""
-    from hippo_tui.cli import EXIT_STORE, EXIT_USAGE, settings_from_args
-
-    settings = settings_from_args(args)
-
-    async def go() -> int:
-        # The same database the app and `ask` use: the main one, or the --kb file's own.
-        from hippo_tui.engine import open_store
-
-        store = await open_store(settings)
-        try:
-            return await command(store, args)
-        finally:
-            await store.close()
-
-    try:
-        return asyncio.run(go())
-    except (KBImportError, NotFound) as e:  # bad input: a bad file, an unknown id
-        _err(str(e))
-        return EXIT_USAGE
-    except StoreError as e:
-        _err(str(e))
-        return EXIT_STORE
-    except ValueError as e:
-        _err(str(e))
-        return EXIT_USAGE
-
-
-def _err(message: str) -> None:
-    print(f"hippo-tui: {sanitize(message)}", file=sys.stderr)
+if TYPE_CHECKING:
+    from hippo_tui.models import Source
+    from hippo_tui.store import Store
 
 
 def _print_json(data: Any) -> None:
@@ -110,6 +76,8 @@ async def _import(store: Store, args: argparse.Namespace) -> int:
 
 
 async def _export(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.store import StoreError
+
     if args.output is None:
         n = await store.export_jsonl(sys.stdout)
     else:
@@ -140,6 +108,8 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.store import NotFound
+
     src = await store.get(args.id)
     if src is None:
         raise NotFound(f"{store.path}: no source with id {args.id!r}")
@@ -199,10 +169,6 @@ async def _stats(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def _handler(command: StoreCommand) -> Callable[[argparse.Namespace], int]:
-    return lambda args: run_with_store(args, command)
-
-
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("kb", parents=[common], help="the knowledge base: import, search, retire, …")
     kb = p.add_subparsers(dest="kb_command", metavar="KB_COMMAND", required=True)
@@ -210,35 +176,35 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c = kb.add_parser("import", parents=[common], help="import (upsert by id) a JSONL file; all or nothing")
     c.add_argument("file", type=Path, metavar="FILE")
     c.add_argument("--name", help="rename the knowledge base (shown in the app's status line)")
-    c.set_defaults(func=_handler(_import))
+    c.set_defaults(func=store_handler(_import))
 
     c = kb.add_parser("export", parents=[common], help="write every source as JSONL")
     c.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
-    c.set_defaults(func=_handler(_export))
+    c.set_defaults(func=store_handler(_export))
 
     c = kb.add_parser("list", parents=[common], help="list sources by title")
     c.add_argument("--status", choices=["active", "retired", "all"], default="all")
     c.add_argument("--limit", type=int, help="at most this many")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
-    c.set_defaults(func=_handler(_list))
+    c.set_defaults(func=store_handler(_list))
 
     c = kb.add_parser("show", parents=[common], help="one source in full")
     c.add_argument("id", metavar="ID")
     c.add_argument("--json", action="store_true")
-    c.set_defaults(func=_handler(_show))
+    c.set_defaults(func=store_handler(_show))
 
     c = kb.add_parser("search", parents=[common], help="full-text search over active sources")
     c.add_argument("query", metavar="QUERY")
     c.add_argument("-k", type=int, default=5, help="how many results (default 5)")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
-    c.set_defaults(func=_handler(_search))
+    c.set_defaults(func=store_handler(_search))
 
     c = kb.add_parser("retire", parents=[common], help="retire a source (it stops being citable)")
     c.add_argument("id", metavar="ID")
     c.add_argument("--reason", required=True, help="why it was withdrawn")
     c.add_argument("--superseded-by", metavar="ID", help="the active source that replaces it")
-    c.set_defaults(func=_handler(_retire))
+    c.set_defaults(func=store_handler(_retire))
 
     c = kb.add_parser("stats", parents=[common], help="counts and name of the knowledge base")
     c.add_argument("--json", action="store_true")
-    c.set_defaults(func=_handler(_stats))
+    c.set_defaults(func=store_handler(_stats))

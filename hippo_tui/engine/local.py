@@ -10,9 +10,7 @@ gets its audit row, whatever happens to it: complete, withdrawn, error or cancel
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
-import re
 import time
 import uuid
 from collections.abc import AsyncGenerator, Callable
@@ -50,7 +48,7 @@ from hippo_tui.prompts import (
     tool_result,
 )
 from hippo_tui.safe_text import sanitize
-from hippo_tui.store import DEMO_KB, Store, StoreError
+from hippo_tui.store import Store, StoreError, open_store
 from hippo_tui.verify import unshown_attempts, verify
 
 MAX_TOOL_ROUNDS = 3  # after this many searches in one answer the model must answer with what it has
@@ -80,20 +78,6 @@ def preview(hit: SearchHit) -> SourcePreview:
         publisher=sanitize(hit.publisher) if hit.publisher else None,
         updated=hit.updated.isoformat() if hit.updated else None,
     )
-
-
-def kb_db_path(settings: Settings, kb: Path) -> Path:
-    """A database of its own for a user's JSONL knowledge base, inside the data folder."""
-    resolved = kb.expanduser().resolve()
-    slug = re.sub(r"[^a-z0-9]+", "-", resolved.stem.lower()).strip("-")[:40] or "kb"
-    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:8]
-    return settings.data_dir() / f"kb-{slug}-{digest}.db"
-
-
-async def open_store(settings: Settings) -> Store:
-    if settings.kb is not None:
-        return await Store.open(kb_db_path(settings, settings.kb), seed=settings.kb)
-    return await Store.open(settings.db_path(), seed=DEMO_KB)
 
 
 @dataclass

@@ -37,13 +37,6 @@ from hippo_tui.events import (
 )
 from hippo_tui.export import Turn, answer_with_citations, to_json, to_markdown
 from hippo_tui.ui.event_log import EventLog
-from hippo_tui.ui.screens import (
-    AuditScreen,
-    EndpointScreen,
-    HelpScreen,
-    InspectorScreen,
-    PromptEditorScreen,
-)
 from hippo_tui.ui.widgets.answer import AnswerPane, TurnView, verification_line
 from hippo_tui.ui.widgets.prompt import PromptInput
 from hippo_tui.ui.widgets.safe import one_line
@@ -615,6 +608,8 @@ class HippoApp(App[int]):
         self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name
 
     def action_show_help(self) -> None:
+        from hippo_tui.ui.screens.help import HelpScreen  # each panel loads when first opened (start-up)
+
         self.push_screen(HelpScreen(self.key_table()))
 
     async def action_show_audit(self) -> None:
@@ -631,15 +626,21 @@ class HippoApp(App[int]):
                 record = await self.engine.store.get_answer(audit_id)
             except Exception as e:
                 self.notify(f"Could not read the audit record: {one_line(str(e))}", severity="error")
+        from hippo_tui.ui.screens.audit import AuditScreen
+
         self.push_screen(AuditScreen(record))
 
     def action_show_inspector(self) -> None:
+        from hippo_tui.ui.screens.inspector import InspectorScreen
+
         self.push_screen(InspectorScreen(self.event_log))
 
     def action_edit_prompt(self) -> None:
         if self.engine is None:
             self.notify("The engine is not ready yet.", severity="warning")
             return
+        from hippo_tui.ui.screens.prompt_editor import PromptEditorScreen
+
         screen = PromptEditorScreen(self.engine.system_prompt, self.engine.default_system_prompt)
         self.push_screen(screen, callback=self._prompt_edited)
 
@@ -678,6 +679,8 @@ class HippoApp(App[int]):
             self.notify("The engine is not ready yet.", severity="warning")
             return
         s = self.settings
+        from hippo_tui.ui.screens.endpoint import EndpointScreen
+
         screen = EndpointScreen(s.resolved_backend(), s.base_url, s.model, bool(s.api_key))
         self.push_screen(screen, callback=self._endpoint_chosen)
 
