@@ -71,6 +71,11 @@ class CitationAttempt(BaseModel):
     number: int | None = None  # its [n] in the final text when shown
     title: str | None = None
 
+    @property
+    def flagged(self) -> bool:
+        """Check one failed: the cited id is not in the knowledge base, or the source is retired."""
+        return self.check_one in ("missing", "retired")
+
 
 AnswerOutcome = Literal["in_flight", "complete", "cancelled", "withdrawn", "error"]
 
