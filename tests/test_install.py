@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,16 @@ def test_package_comes_from_the_wheel(installed, tmp_path):
     assert str(installed) in out.stdout, out.stdout + out.stderr
 
 
+def test_the_wheel_holds_the_product_not_its_test_scaffolding(installed):
+    wheel = next(installed.parent.glob("hippo_tui-*.whl"))
+    with zipfile.ZipFile(wheel) as whl:
+        sources = {name: whl.read(name).decode("utf-8") for name in whl.namelist() if name.endswith(".py")}
+    assert "hippo_tui/ui/app.py" in sources  # the check below reads the real modules
+    assert [name for name, text in sources.items() if "textual.pilot" in text] == []
+    names = {Path(name).stem for name in sources}
+    assert not names & {"scripted", "recorded", "screenshots"}
+
+
 def test_ask_json_from_another_folder(installed, tmp_path):
     exe = installed / "bin" / "hippo-tui"
     res = _run(
@@ -81,7 +92,7 @@ def test_ask_json_from_another_folder(installed, tmp_path):
     assert res.returncode == 0, res.stderr
     events = [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
     types = [e["type"] for e in events]
-    assert types[0] == "thinking" and "sources" in types and "text" in types
+    assert types[0] == "start" and "sources" in types and "text" in types
     end = events[-1]
     assert end["type"] == "end" and end["outcome"] == "complete"
     assert end["citations"], "the offline answer cites the demo KB"

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
 
 class PromptInput(Input):
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "history(-1)", "Previous question", show=False),
         Binding("down", "history(1)", "Next question", show=False),
     ]
