@@ -46,7 +46,7 @@ from hippo_tui.ui.screens import (
 from hippo_tui.ui.session import Answer, AnswerSession
 from hippo_tui.ui.settings_mirror import mirror_endpoint, save_prompt, saved_prompt
 from hippo_tui.ui.widgets.answer import AnswerPane, TurnView
-from hippo_tui.ui.widgets.prompt import PromptInput
+from hippo_tui.ui.widgets.prompt import PLACEHOLDER, QUEUED, PromptInput
 from hippo_tui.ui.widgets.safe import one_line
 from hippo_tui.ui.widgets.sources import SourcesPanel
 from hippo_tui.ui.widgets.status import SHORT_PHASE, StatusBar
@@ -55,8 +55,6 @@ if TYPE_CHECKING:  # the engine package pulls in the model client: not before th
     from hippo_tui.engine.protocol import AnswerEngine
 
 NARROW = 80  # columns: below this the sidebar is an overlay, the status bar and the footer shorten
-PLACEHOLDER = "Ask a question…"
-QUEUED = "Starting… your question will be asked when the knowledge base is open"
 
 EngineFactory = Callable[[Settings], Awaitable["AnswerEngine"]]
 # Errors the model/endpoint switcher can fix, so the notification points at it too.
@@ -70,6 +68,14 @@ async def open_local_engine(settings: Settings) -> AnswerEngine:
     from hippo_tui.engine.local import Engine
 
     return await Engine.create(settings)
+
+
+def error_text(error: ErrorEvent, switch_key: str) -> str:
+    """An error's notification: what happened, what to do, and the switcher's key when it can help."""
+    lines = [one_line(error.message) or error.kind, one_line(error.action)]
+    if error.kind in SWITCHABLE_ERRORS:
+        lines.append(f"In the app: {switch_key} switches the model or endpoint.")
+    return "\n".join(line for line in lines if line)
 
 
 class HippoApp(App[int]):
@@ -220,9 +226,7 @@ class HippoApp(App[int]):
             self.notify(f"Still starting: “{one_line(waiting, 60)}” is waiting to be asked.")
             return
         self.session.queue(question)
-        self.prompt.remember(question)
-        self.prompt.value = ""
-        self.prompt.placeholder = QUEUED
+        self.prompt.queued(question)
         self.status.set_phase(QUEUED, short="Starting… (queued)", busy=True)
 
     def _unqueue(self) -> None:
@@ -230,7 +234,7 @@ class HippoApp(App[int]):
         question = self.session.take_queued()
         self.prompt.placeholder = PLACEHOLDER
         if question is not None and not self.prompt.value:
-            self._give_back(question)
+            self.prompt.give_back(question)
 
     async def _refresh_info(self) -> None:
         if self.engine is None:
@@ -297,8 +301,7 @@ class HippoApp(App[int]):
         await self.sidebar.clear()
         self.status.sources = 0
         self.status.set_phase("Searching…", short="Searching…", busy=True)
-        self.prompt.disabled = True
-        self.prompt.placeholder = f"Answering… {self._key_for('cancel')} cancels"
+        self.prompt.take(self._key_for("cancel"))
         self.run_worker(
             self.session.run(answer, self._post),
             name=f"answer-{answer.number}",
@@ -317,9 +320,6 @@ class HippoApp(App[int]):
         view = self._views.pop(answer, None) if last else self._views.get(answer)
         return view if view is not None and view.is_attached else None
 
-    def _current(self, answer: Answer) -> bool:
-        return self.session.is_current(answer)
-
     # ------------------------------------------------------------------ one handler per event type
 
     def on_answer_started(self, message: AnswerStarted) -> None:
@@ -331,12 +331,12 @@ class HippoApp(App[int]):
             return
         if event.phase == "checking":
             self._release_prompt(answer)
-        if self._current(answer):
+        if self.session.is_current(answer):
             self.status.set_phase(event.text, short=SHORT_PHASE.get(event.phase, ""), busy=True)
 
     async def on_answer_sources(self, message: AnswerSources) -> None:
         answer, event = message.answer, message.event
-        if self._take(answer, event) is not None and self._current(answer):
+        if self._take(answer, event) is not None and self.session.is_current(answer):
             await self.sidebar.add_previews(event.sources)
             self.status.sources = len(self.sidebar.previews)
 
@@ -346,7 +346,7 @@ class HippoApp(App[int]):
         if view is None:
             return
         await view.append(event.display)
-        if self._current(answer):
+        if self.session.is_current(answer):
             self.sidebar.set_pending(event.numbers)
 
     async def on_answer_reset(self, message: AnswerReset) -> None:
@@ -355,7 +355,7 @@ class HippoApp(App[int]):
         if view is None:
             return
         await view.withdraw(event)
-        if self._current(answer):
+        if self.session.is_current(answer):
             self.sidebar.set_pending({})  # the turn after a reset numbers its citations from 1 again
             word = "safety check" if event.reason == "safety" else "looking something up"
             self.status.set_phase(f"↺ Text withdrawn ({word})", short="↺ Withdrawn", busy=True)
@@ -372,7 +372,7 @@ class HippoApp(App[int]):
         if end.outcome == "cancelled":
             if was_writing:  # stopped by the engine, not by Esc (which has given the question back)
                 self._show_cancelled(answer)
-        elif view is not None and self._current(answer):
+        elif view is not None and self.session.is_current(answer):
             await self.sidebar.show_verified(end)
             self.status.show_end(end)
             if end.outcome == "withdrawn":
@@ -395,43 +395,29 @@ class HippoApp(App[int]):
         shown = error.partial_text or (view.display_text if view is not None else "")
         self.session.finish(answer, error, shown)
         if was_writing and not self.prompt.value:
-            self._give_back(answer.question)  # ready to retry
+            self.prompt.give_back(answer.question)  # ready to retry
         self.notify(
-            self._error_text(error),
+            error_text(error, self._key_for("switch_model")),
             title=f"Error ({error.kind.replace('_', ' ')})",
             severity="error",
             timeout=20,
         )
-        if self._current(answer):
+        if self.session.is_current(answer):
             message_text = one_line(error.message) or error.kind
             self.status.set_phase(f"✗ Error: {message_text}", short="✗ Error", error=True)
         self.refresh_bindings()
-
-    def _error_text(self, error: ErrorEvent) -> str:
-        lines = [one_line(error.message) or error.kind, one_line(error.action)]
-        if error.kind in SWITCHABLE_ERRORS:
-            lines.append(f"In the app: {self._key_for('switch_model')} switches the model or endpoint.")
-        return "\n".join(line for line in lines if line)
 
     def _release_prompt(self, answer: Answer) -> bool:
         """The prompt is free again once ``answer`` no longer writes; True when it held it until now."""
         if not self.session.release(answer):
             return False
-        self.prompt.disabled = False
-        self.prompt.placeholder = PLACEHOLDER
-        self.prompt.focus()
+        self.prompt.release()
         self.refresh_bindings()
         return True
 
-    def _give_back(self, question: str) -> None:
-        self.prompt.value = question
-        self.prompt.cursor_position = len(question)
-
     def _show_cancelled(self, answer: Answer) -> None:
-        self.prompt.disabled = False
-        self.prompt.placeholder = PLACEHOLDER
-        self._give_back(answer.question)
-        self.prompt.focus()
+        self.prompt.release()
+        self.prompt.give_back(answer.question)
         self.status.set_phase("✗ Cancelled — the question is back in the prompt", short="✗ Cancelled")
 
     # ------------------------------------------------------------------ actions

@@ -21,9 +21,17 @@ class Drawn:
     def __init__(self, session: AnswerSession) -> None:
         self.session = session
         self.events: dict[int, list[Event]] = {}
+        self._more = asyncio.Event()
+
+    async def until(self, number: int, count: int) -> None:
+        """Until answer ``number`` has delivered ``count`` events."""
+        while len(self.events.get(number, [])) < count:
+            self._more.clear()
+            await self._more.wait()
 
     def __call__(self, answer: Answer, event: Event) -> None:
         self.events.setdefault(answer.number, []).append(event)
+        self._more.set()
         if isinstance(event, EndEvent):
             self.session.finish(answer, event, event.text)
         elif isinstance(event, ErrorEvent):
@@ -58,8 +66,7 @@ async def test_cancel_keeps_the_record_of_the_answer_cancelled_when_the_same_que
     engine.pause_after = 5
     second = session.start(QUESTION)  # the same question again
     running = asyncio.ensure_future(session.run(second, drawn))
-    while len(drawn.events.get(2, [])) < 5:
-        await asyncio.sleep(0)
+    await drawn.until(2, 5)
     assert await session.cancel() is second
     assert session.active is None  # the prompt is free at once
     assert await session.latest_audit_id() == 2  # waits for the cancelled end: its record is written
@@ -101,8 +108,7 @@ async def test_a_new_conversation_forgets_the_turns_and_an_earlier_answer_no_lon
     drawn = Drawn(session)
     answer = session.start(QUESTION)
     running = asyncio.ensure_future(session.run(answer, drawn))
-    while len(drawn.events.get(1, [])) < 2:
-        await asyncio.sleep(0)
+    await drawn.until(1, 2)
     await session.cancel()
     session.new_conversation()
     await running
