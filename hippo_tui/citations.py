@@ -213,6 +213,34 @@ def finalize_markers(text: str, numbers: Mapping[str, int]) -> str:
     return "".join(out)
 
 
+# A final text's numbered marker, as finalize_markers writes it (and as an export or a copy keeps it).
+NUMBERED_MARKER = re.compile(r"\[(\d{1,3})\]")
+
+
+def ids_for_numbers(text: str, ids: Mapping[int, str]) -> tuple[str, list[int]]:
+    """The way back from ``finalize_markers``: every ``[n]`` whose number ``ids`` knows becomes ``[id]``
+    (code excluded). Also returns the numbers met that ``ids`` does not know, in order, once each."""
+    ranges = code_ranges(text)
+    unknown: list[int] = []
+
+    def back(m: re.Match[str]) -> str:
+        if ranges and not _outside(ranges, m.start()):
+            return m.group(0)
+        n = int(m.group(1))
+        if n in ids:
+            return f"[{ids[n]}]"
+        if n not in unknown:
+            unknown.append(n)
+        return m.group(0)
+
+    return NUMBERED_MARKER.sub(back, text), unknown
+
+
+def source_ids_in(text: str) -> list[str]:
+    """Every source id written anywhere in ``text``, marker or not (a source list's line), canonical."""
+    return [raw.lower() for raw in _ID_IN_MARKER.findall(text)]
+
+
 def strip_markers(text: str) -> str:
     """``text`` with every marker removed (with the whitespace before it)."""
     return finalize_markers(text, {})

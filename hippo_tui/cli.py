@@ -1,8 +1,9 @@
-"""The ``hippo-tui`` entry point: the app by default, and the ``ask``, ``kb`` and ``audit`` sub-commands.
+"""The ``hippo-tui`` entry point: the app by default, and the ``ask``, ``verify``, ``kb`` and ``audit`` sub-commands.
 
 Exit codes (also in the README):
   0 answered / done · 1 the answer was withdrawn or cancelled · 2 usage or configuration error
   3 model or server error · 4 knowledge base or audit database error · 141 the output's reader stopped early
+  verify only: 5 a citation was flagged or ungrounded · 6 not everything could be checked
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ _SETTING_FLAGS = (
     "replay_speed",
     "policy",
     "grounding_timeout",
+    "max_tokens",
 )
 
 
@@ -52,6 +54,9 @@ def settings_parser() -> argparse.ArgumentParser:
     g.add_argument("--kb", type=Path, help="a JSONL knowledge base to load instead of the bundled demo")
     g.add_argument("--policy", type=Path, help="extra safety rules (TOML)")
     g.add_argument("--grounding-timeout", type=float, help="seconds for the grounding check (default 12)")
+    g.add_argument(
+        "--max-tokens", type=int, help="longest answer, in tokens (default 1024; env HIPPO_MAX_TOKENS)"
+    )
     g.add_argument("--record", type=Path, help="record the model's raw stream to this cassette (JSONL)")
     g.add_argument("--replay", type=Path, help="replay a recorded cassette instead of calling a model")
     g.add_argument("--speed", dest="replay_speed", type=float, help="replay speed factor (0 = unlimited)")
@@ -67,7 +72,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from hippo_tui.commands import ask, audit, kb
+    from hippo_tui.commands import ask, audit, kb, verify
 
     common = settings_parser()
     parser = argparse.ArgumentParser(
@@ -77,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hippo-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (ask, kb, audit):
+    for module in (ask, verify, kb, audit):
         module.register(sub, common)
     parser.set_defaults(func=_run_app)
     return parser

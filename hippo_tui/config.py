@@ -42,6 +42,9 @@ class Settings(BaseModel):
     policy: Path | None = None  # extra safety rules (TOML)
     hold: Literal["adaptive", "fixed"] = "adaptive"
     grounding_timeout: float = Field(default=12.0, gt=0)
+    # The longest answer the model may write, in tokens (sent as max_tokens on every answer request): a
+    # small local model otherwise writes until its context is full, minutes later.
+    max_tokens: int = Field(default=1024, ge=16, le=1_000_000)
     offline_tokens_per_second: float = Field(default=40.0, ge=0)  # 0 = unlimited
     retrieval_k: int = Field(default=5, ge=1, le=20)
     history_turns: int = Field(default=6, ge=0, le=50)
@@ -76,6 +79,7 @@ _ENV: dict[str, tuple[str, ...]] = {
     "api_key": ("HIPPO_API_KEY", "OPENAI_API_KEY"),
     "home": ("HIPPO_HOME",),
     "backend": ("HIPPO_BACKEND",),
+    "max_tokens": ("HIPPO_MAX_TOKENS",),
 }
 
 

@@ -117,6 +117,30 @@ class VerificationSummary(BaseModel):
     seconds: float = 0.0
 
 
+class Coverage(BaseModel):
+    """What the final answer says without a verified source: each statement (sentence) of ``EndEvent.text``
+    is backed when it cites a shown citation, unbacked otherwise."""
+
+    model_config = ConfigDict(frozen=True)
+
+    statements: int = 0
+    backed: int = 0
+    # [start, end) offsets into EndEvent.text of every unbacked statement, so a front end can mark them
+    # (a visible, colour-independent mark) without splitting sentences itself.
+    unbacked: list[tuple[int, int]] = Field(default_factory=list)
+    # The answer says the knowledge base does not cover the question, and cites nothing.
+    abstained: bool = False
+
+    @property
+    def line(self) -> str:
+        """"4 of 5 statements backed by a verified source", or what to say when nothing was checked."""
+        if self.abstained:
+            return "The knowledge base does not cover this question"
+        if self.statements and not self.backed:
+            return "Nothing in this answer was checked against a source"
+        return f"{self.backed} of {self.statements} statements backed by a verified source"
+
+
 Outcome = Literal["complete", "cancelled", "withdrawn", "error"]
 
 
@@ -139,6 +163,7 @@ class EndEvent(_Event):
     # The model stopped at its output limit (max_tokens): ``text`` is what it wrote, verified as usual,
     # and a front end says plainly that the answer was cut short.
     cut: bool = False
+    coverage: Coverage = Field(default_factory=Coverage)
 
 
 ErrorKind = Literal[

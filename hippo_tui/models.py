@@ -77,6 +77,25 @@ class CitationAttempt(BaseModel):
         return self.check_one in ("missing", "retired")
 
 
+GroundingStep = Literal["json_schema", "json_object+schema", "json_object"]
+
+
+class GroundingTry(BaseModel):
+    """One request of check two: which ``response_format`` step, what came of it, and the reply as written."""
+
+    step: GroundingStep
+    outcome: str  # "answered", "incomplete: 1 of 2 verdicts", "not JSON", "HTTP 500: …"
+    raw: str | None = None  # the judge's reply (None when the server refused the request)
+
+
+class GroundingRecord(BaseModel):
+    """How check two went for one answer: the step whose reply gave the verdicts, and every step tried."""
+
+    step: GroundingStep | None = None  # None: no step gave a usable reply
+    raw: str | None = None  # the reply the verdicts came from
+    tries: list[GroundingTry] = Field(default_factory=list)
+
+
 AnswerOutcome = Literal["in_flight", "complete", "cancelled", "withdrawn", "error"]
 
 
@@ -104,3 +123,4 @@ class AnswerRecord(BaseModel):
     conversation_id: str | None = None
     resets: list[ResetRecord] = Field(default_factory=list)
     citations: list[CitationAttempt] = Field(default_factory=list)
+    grounding: GroundingRecord | None = None  # None: check two did not run

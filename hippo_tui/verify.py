@@ -2,10 +2,10 @@
 
 Check one: one ``get_many`` for all cited ids; confirmed (exists, active) or flagged (missing, retired).
 Check two: ONE structured model call over the confirmed sources, each with its claims and excerpt, returning
-``grounded`` per source. A server that rejects ``json_schema`` gets one retry in ``json_object`` mode with the
-schema in the prompt. The whole of check two, retries included, runs under a hard time limit; when it times
-out or fails, the confirmed citations stay visible as ``unchecked``: a missing check is not evidence of a bad
-source. Verdicts for unknown ids are ignored; contradictory duplicates count as no verdict.
+``grounded`` per source, with a reply schema made for those ids and fallbacks for servers that refuse it
+(``hippo_tui.grounding``). The whole of check two, fallbacks included, runs under a hard time limit; when it
+times out or fails, the confirmed citations stay visible as ``unchecked`` (an earlier partial reply still
+counts for the sources it covers): a missing check is not evidence of a bad source.
 """
 
 from __future__ import annotations
@@ -15,25 +15,15 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 import openai
-from pydantic import BaseModel, ValidationError
 
-from hippo_tui.citations import canonical_id, cited_ids, claims_by_source, finalize_markers
+from hippo_tui.citations import cited_ids, claims_by_source, finalize_markers
 from hippo_tui.events import Citation, VerificationSummary
-from hippo_tui.models import CheckTwo, CitationAttempt, Lookup
-from hippo_tui.prompts import GROUNDING_SYSTEM, grounding_user_message
+from hippo_tui.grounding import GroundingRun, GroundingUnavailable, ask_judge
+from hippo_tui.models import CheckTwo, CitationAttempt, GroundingRecord, Lookup
 from hippo_tui.safe_text import sanitize
-
-
-class GroundingCheck(BaseModel):
-    source_id: str
-    grounded: bool  # supports at least one claim; contradicting all of them is false
-
-
-class Grounding(BaseModel):
-    checks: list[GroundingCheck]
 
 
 class LookupStore(Protocol):
@@ -46,64 +36,9 @@ class Verification:
     attempts: list[CitationAttempt]  # every cited id, in order of first appearance
     citations: list[Citation]  # the shown ones, by number
     summary: VerificationSummary
-    grounding_raw: str | None = None  # the judge's reply, for the record
+    grounding_raw: str | None = None  # the judge's reply the verdicts came from
+    grounding: GroundingRecord | None = None  # every step tried, for the record; None: check two did not run
     numbers: dict[str, int] = field(default_factory=dict)
-
-
-class GroundingUnavailable(Exception):
-    """Check two gave no usable answer; the message says why (shown in the summary note)."""
-
-
-def _parse_verdicts(checks: list[GroundingCheck], wanted: set[str]) -> dict[str, bool]:
-    verdicts: dict[str, bool] = {}
-    conflicting: set[str] = set()
-    for check in checks:
-        try:
-            sid = canonical_id(check.source_id)
-        except ValueError:
-            continue
-        if sid not in wanted:
-            continue  # a verdict for a source we did not ask about means nothing
-        if sid in verdicts and verdicts[sid] != check.grounded:
-            conflicting.add(sid)
-        verdicts.setdefault(sid, check.grounded)
-    return {k: v for k, v in verdicts.items() if k not in conflicting}
-
-
-def _schema_rejected(e: openai.APIStatusError) -> bool:
-    # Auth, missing model and rate limits will fail the same way in json_object mode: do not retry those.
-    return e.status_code not in (401, 403, 404, 429)
-
-
-async def grounding_call(
-    client: openai.AsyncOpenAI, model: str, items: list[dict[str, Any]]
-) -> tuple[list[GroundingCheck], str]:
-    """One grounding call (and its one json_object retry). Returns the checks and the raw reply."""
-    messages: list[Any] = [
-        {"role": "system", "content": GROUNDING_SYSTEM},
-        {"role": "user", "content": grounding_user_message(items)},
-    ]
-    try:
-        completion = await client.chat.completions.parse(
-            model=model, messages=messages, response_format=Grounding
-        )
-        message = completion.choices[0].message if completion.choices else None
-        if message is None or message.parsed is None:
-            raise GroundingUnavailable("the grounding reply was empty")
-        return message.parsed.checks, message.content or ""
-    except openai.APIStatusError as e:
-        if not _schema_rejected(e):
-            raise
-    # json_object mode: the schema goes in the prompt, and pydantic validates what comes back.
-    messages[1] = {
-        "role": "user",
-        "content": grounding_user_message(items, schema=Grounding.model_json_schema()),
-    }
-    reply = await client.chat.completions.create(
-        model=model, messages=messages, response_format={"type": "json_object"}
-    )
-    content = (reply.choices[0].message.content if reply.choices else None) or ""
-    return Grounding.model_validate_json(content).checks, content
 
 
 def _why(e: BaseException) -> str:
@@ -111,7 +46,7 @@ def _why(e: BaseException) -> str:
         return "timed out"
     if isinstance(e, GroundingUnavailable):
         return str(e)
-    if isinstance(e, ValidationError | json.JSONDecodeError):
+    if isinstance(e, json.JSONDecodeError):
         return "the grounding reply was not the JSON asked for"
     if isinstance(e, openai.APIStatusError):
         return f"the server answered {e.status_code}"
@@ -169,8 +104,7 @@ async def verify(
     confirmed = [a for a in attempts.values() if a.check_one == "confirmed"]
 
     note: str | None = None
-    raw: str | None = None
-    verdicts: dict[str, bool] = {}
+    run = GroundingRun(wanted=[a.source_id for a in confirmed])
     if confirmed:
         items = [
             {"source_id": a.source_id, "excerpt": lookups[a.source_id].source.excerpt, "claims": a.claims}  # type: ignore[union-attr]
@@ -178,10 +112,11 @@ async def verify(
         ]
         try:
             async with asyncio.timeout(limit):
-                checks, raw = await grounding_call(client, model, items)
-            verdicts = _parse_verdicts(checks, {a.source_id for a in confirmed})
-        except Exception as e:  # any failure of check two leaves the confirmed citations unchecked
+                await ask_judge(client, model, items, run)
+        except Exception as e:  # any failure of check two leaves the citations it gave no verdict unchecked
             note = f"Verification unavailable: {_why(e)}"
+            run.failed(_why(e))
+    verdicts = run.verdicts
 
     for a in confirmed:
         verdict = verdicts.get(a.source_id)
@@ -220,6 +155,7 @@ async def verify(
         attempts=all_attempts,
         citations=citations,
         summary=summary,
-        grounding_raw=raw,
+        grounding_raw=run.raw,
+        grounding=run.record() if confirmed else None,
         numbers=numbers,
     )

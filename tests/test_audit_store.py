@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hippo_tui.models import CitationAttempt, ResetRecord
+from hippo_tui.models import CitationAttempt, GroundingRecord, GroundingTry, ResetRecord
 from hippo_tui.store import Store, UnknownAnswer
 
 SRC_A = "8920c0a1-c079-4734-86fe-6c9b0259cc70"
@@ -75,6 +75,44 @@ async def test_a_complete_answer_round_trips(store: Store) -> None:
     )
     assert record.resets[0] == reset and record.resets[1].reason == "tool_call"
     assert record.citations == _attempts()
+
+
+async def test_the_judges_reply_and_its_step_are_kept(store: Store) -> None:
+    answer_id = await store.begin_answer(question="q?", model="m", backend="openai")
+    echo = '{"sources": [{"source_id": "x"}]}'
+    grounding = GroundingRecord(
+        step="json_object+schema",
+        raw=f'{{"{SRC_A}": true}}',
+        tries=[
+            GroundingTry(step="json_schema", outcome="HTTP 500: Input should be 'text' or 'json_object'"),
+            GroundingTry(step="json_object+schema", outcome="answered", raw=f'{{"{SRC_A}": true}}'),
+        ],
+    )
+    await store.record_citations(answer_id, _attempts()[:1], grounding=grounding)
+    await store.record_citations(answer_id, _attempts()[:1])  # recording again without it keeps it
+    assert (await store.get_answer(answer_id)).grounding == grounding
+    other = await store.begin_answer(question="q2?", model="m", backend="openai")
+    tries = [GroundingTry(step="json_object", outcome="no verdicts (JSON of another shape)", raw=echo)]
+    await store.record_citations(other, [], grounding=GroundingRecord(tries=tries))
+    assert (await store.get_answer(other)).grounding.tries[0].raw == echo
+    assert (await store.get_answer(other)).grounding.step is None
+
+
+async def test_answers_recorded_before_the_grounding_column_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hippo_tui.store.core as core
+
+    path = tmp_path / "old.db"
+    with monkeypatch.context() as m:  # a database made by the release before the column existed
+        m.setattr(core, "MIGRATIONS", core.MIGRATIONS[:1])
+        m.setattr(core, "SCHEMA_VERSION", 1)
+        async with await Store.open(path) as s:
+            old = await s.begin_answer(question="before", model="m", backend="b")
+            await s.record_citations(old, _attempts()[:1])
+    async with await Store.open(path) as s:
+        record = await s.get_answer(old)
+        assert record.question == "before" and record.grounding is None and len(record.citations) == 1
 
 
 async def test_recording_citations_again_replaces_them(store: Store) -> None:

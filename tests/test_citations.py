@@ -332,3 +332,13 @@ def test_a_partly_removed_group_leaves_no_dangling_separator():
 def test_a_marker_after_a_dosing_abbreviation_ends_the_claim():
     text = f"Take 100 mg b.i.d. [{A}] Continue for 5 days [{B}]."
     assert claims_by_source(text) == {A: ["Take 100 mg b.i.d."], B: ["Continue for 5 days."]}
+
+
+def test_numbered_markers_go_back_to_ids_outside_code():
+    from hippo_tui.citations import finalize_markers, ids_for_numbers
+
+    a, b = "8920c0a1-c079-4734-86fe-6c9b0259cc70", "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"
+    raw = f"One. [{a}] Two. [{a}][{b}] See `arr[1]`."
+    final = finalize_markers(raw, {a: 1, b: 2})
+    assert ids_for_numbers(final, {1: a, 2: b}) == (raw, [])
+    assert ids_for_numbers("Cited [3] and [1] and [3].", {1: a}) == (f"Cited [3] and [{a}] and [3].", [3])

@@ -19,7 +19,7 @@ def _write(tmp_path: Path, text: str) -> Path:
 def test_defaults_are_the_offline_demo(tmp_path):
     s = load_settings({}, env={"HIPPO_HOME": str(tmp_path)})
     assert s.resolved_backend() == "offline"
-    assert s.grounding_timeout == 12.0
+    assert s.grounding_timeout == 12.0 and s.max_tokens == 1024
     assert s.db_path() == tmp_path / "hippo.db"
 
 
@@ -108,3 +108,14 @@ def test_a_bad_value_from_a_flag_or_the_environment_names_where_it_came_from(tmp
         load_settings({"grounding_timeout": -1}, env={})
     with pytest.raises(ConfigError, match=r"^--speed: "):
         load_settings({"replay_speed": -2}, env={})
+
+
+def test_max_tokens_from_file_env_and_flag(tmp_path):
+    cfg = _write(tmp_path, "max_tokens = 300\n")
+    assert load_settings({}, config_path=cfg, env={}).max_tokens == 300
+    assert load_settings({}, config_path=cfg, env={"HIPPO_MAX_TOKENS": "400"}).max_tokens == 400
+    assert load_settings({"max_tokens": 500}, config_path=cfg, env={"HIPPO_MAX_TOKENS": "400"}).max_tokens == 500
+    with pytest.raises(ConfigError, match=r"^HIPPO_MAX_TOKENS \(environment\): "):
+        load_settings({}, env={"HIPPO_MAX_TOKENS": "lots"})
+    with pytest.raises(ConfigError, match=r"^--max-tokens: .*greater than or equal to 16"):
+        load_settings({"max_tokens": 0}, env={})

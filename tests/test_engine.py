@@ -22,6 +22,7 @@ from hippo_tui.events import (
     TextEvent,
     ThinkingEvent,
 )
+from hippo_tui.grounding import reply_schema
 from hippo_tui.store import Store
 from tests.support import scenarios as sc
 
@@ -287,8 +288,8 @@ async def test_grounding_falls_back_to_json_object(remote, scripted_server, firs
     reqs = [r["body"] for r in scripted_server.requests() if r["body"].get("response_format")]
     assert len(reqs) == expect_calls
     assert reqs[0]["response_format"]["type"] == "json_schema"
-    assert reqs[1]["response_format"] == {"type": "json_object"}
-    assert '"checks"' in reqs[1]["messages"][1]["content"]  # the schema is spelled out in json_object mode
+    assert reqs[1]["response_format"] == {"type": "json_object", "schema": reply_schema([AMLO])}
+    assert AMLO in reqs[1]["messages"][1]["content"].split("</data>")[1]  # and spelled out in the prompt
 
 
 @pytest.mark.parametrize(
@@ -297,9 +298,9 @@ async def test_grounding_falls_back_to_json_object(remote, scripted_server, firs
         ({"body": "this is not json"}, "unchecked", True),
         ({"json": {"id": "x", "object": "chat.completion", "choices": []}}, "unchecked", True),
         (sc.grounding([(NOWHERE, False), (AMLO.upper(), True)]), "grounded", False),  # unknown id ignored
-        (sc.grounding([(AMLO, True), (AMLO, False)]), "unchecked", False),  # contradictory duplicates
+        (sc.grounding([(AMLO, True), (AMLO, False)]), "unchecked", True),  # contradictory duplicates
         (sc.grounding([(AMLO, False), (AMLO, False)]), None, False),  # consistent duplicates count once
-        (sc.grounding({}), "unchecked", False),  # no verdict for it
+        (sc.grounding({}), "unchecked", True),  # no verdict for it, in any of the ways it was asked
     ],
 )
 async def test_grounding_replies_that_are_odd(remote, scripted_server, reply, expected, note):

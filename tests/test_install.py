@@ -94,7 +94,7 @@ def test_ask_json_from_another_folder(installed, tmp_path):
     types = [e["type"] for e in events]
     assert types[0] == "start" and "sources" in types and "text" in types
     end = events[-1]
-    assert end["type"] == "end" and end["outcome"] == "complete"
+    assert end["type"] == "end" and end["outcome"] == "complete" and end["audit_id"] == events[0]["audit_id"]
     assert end["citations"], "the offline answer cites the demo KB"
     assert "[1]" in end["text"]
     assert (tmp_path / "home" / "hippo.db").is_file()

@@ -136,7 +136,12 @@ def test_every_environment_variable_in_the_readme_changes_a_setting(tmp_path):
     names = set(re.findall(r"\b(?:HIPPO|OPENAI)_[A-Z_]+\b", text))
     cfg = tmp_path / "config.toml"
     cfg.write_text("retrieval_k = 9\n")
-    samples = {"HIPPO_BACKEND": "openai", "HIPPO_CONFIG": str(cfg), "HIPPO_HOME": str(tmp_path)}
+    samples = {
+        "HIPPO_BACKEND": "openai",
+        "HIPPO_CONFIG": str(cfg),
+        "HIPPO_HOME": str(tmp_path),
+        "HIPPO_MAX_TOKENS": "300",
+    }
     assert {"HIPPO_BASE_URL", "HIPPO_CONFIG", "OPENAI_API_KEY"} <= names
     default = load_settings({}, env={})
     for name in sorted(names):
@@ -161,3 +166,18 @@ def test_the_readme_exit_codes_are_the_commands_own():
         str(EXIT_MODEL): "model or server error",
         str(EXIT_STORE): "knowledge base or audit database error",
     }
+
+
+def test_the_readme_verify_exit_codes_are_the_commands_own():
+    from hippo_tui.commands.verify import EXIT_FLAGGED, EXIT_NOT_ALL_CHECKED
+
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    said = text.split("`verify` exits with", 1)[1][:400]
+    for code, words in (
+        (EXIT_OK, "when every citation passed both checks"),
+        (EXIT_FLAGGED, "when a citation was flagged (missing or retired) or ungrounded"),
+        (EXIT_NOT_ALL_CHECKED, "when nothing failed but not everything could be checked"),
+        (EXIT_USAGE, "on usage errors"),
+        (EXIT_STORE, "on knowledge base or audit database errors"),
+    ):
+        assert f"{code} {words}" in said, (code, words)

@@ -3,6 +3,10 @@
 Tool-call deltas are assembled by index (id and name arrive only on the first fragment). The request is
 retried with backoff only until the first chunk arrives: connection refused, 429 (honouring Retry-After)
 and 5xx. After the first chunk nothing is retried: text may already be on the reader's screen.
+
+The answer's length is bounded by ``max_tokens``, the name every OpenAI-compatible server knows (OpenAI takes
+it for chat models). OpenAI's reasoning models refuse it and ask for ``max_completion_tokens``: a refusal that
+says so is asked once more with that name.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from hippo_tui.backends.errors import (
     retry_after,
     server_message,
     tools_refused,
+    wants_max_completion_tokens,
 )
 
 
@@ -110,6 +115,7 @@ async def stream_turn(
     tools: list[dict[str, Any]] | None,
     base_url: str,
     retry: RetryPolicy = RetryPolicy(),
+    max_tokens: int | None = None,
 ) -> AsyncIterator[TextDelta | TurnEnd | ToolsRefused]:
     """Yield the turn's text deltas, then one ``TurnEnd``. Raises ``ModelError``.
 
@@ -119,39 +125,17 @@ async def stream_turn(
     kwargs: dict[str, Any] = {"model": model, "messages": messages, "stream": True}
     if tools:
         kwargs["tools"] = tools
+    if max_tokens is not None:
+        kwargs["max_tokens"] = max_tokens
     loop = asyncio.get_running_loop()
     start = loop.time()
-    attempt = 0
-    while True:
-        stream = None
-        try:
-            stream = await client.chat.completions.create(**kwargs)
-            iterator = stream.__aiter__()
-            first = await iterator.__anext__()
-            break
-        except StopAsyncIteration:
-            await _close(stream)
-            raise ModelError(
-                "stream_cut", f"{base_url} closed the stream before sending anything", "ask again"
-            ) from None
-        except (openai.APIError, httpx.HTTPError, json.JSONDecodeError) as e:
-            await _close(stream)
-            if "tools" in kwargs and tools_refused(e):
-                del kwargs["tools"]
-                yield ToolsRefused(server_message(e))
-                continue
-            attempt += 1
-            delay = retry.delay(attempt, e) if is_retryable(e) else None
-            if delay is None:
-                raise classify(e, base_url=base_url, model=model) from e
-            await asyncio.sleep(delay)
-        except BaseException:
-            await _close(stream)
-            raise
+    stream, iterator, first, refused = await _open(client, kwargs, retry=retry, base_url=base_url)
     ttft = loop.time() - start
     calls = _ToolCalls()
     finish: str | None = None
     try:
+        for message in refused:
+            yield ToolsRefused(message)
         chunk = first
         while True:
             for choice in chunk.choices or []:  # `choices: []` frames (usage, keep-alive) carry nothing
@@ -172,6 +156,43 @@ async def stream_turn(
     finally:
         await _close(stream)
     yield TurnEnd(finish_reason=finish, tool_calls=calls.result(), ttft=ttft)
+
+
+async def _open(
+    client: openai.AsyncOpenAI, kwargs: dict[str, Any], *, retry: RetryPolicy, base_url: str
+) -> tuple[Any, Any, Any, list[str]]:
+    """Send the request until its first chunk arrives: the stream, its iterator, that chunk, and the messages
+    of the servers' refusals of the tools (the request went again without them)."""
+    refused: list[str] = []
+    attempt = 0
+    while True:
+        stream = None
+        try:
+            stream = await client.chat.completions.create(**kwargs)
+            iterator = stream.__aiter__()
+            return stream, iterator, await iterator.__anext__(), refused
+        except StopAsyncIteration:
+            await _close(stream)
+            raise ModelError(
+                "stream_cut", f"{base_url} closed the stream before sending anything", "ask again"
+            ) from None
+        except (openai.APIError, httpx.HTTPError, json.JSONDecodeError) as e:
+            await _close(stream)
+            if "tools" in kwargs and tools_refused(e):
+                del kwargs["tools"]
+                refused.append(server_message(e))
+                continue
+            if "max_tokens" in kwargs and wants_max_completion_tokens(e):
+                kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
+                continue
+            attempt += 1
+            delay = retry.delay(attempt, e) if is_retryable(e) else None
+            if delay is None:
+                raise classify(e, base_url=base_url, model=kwargs["model"]) from e
+            await asyncio.sleep(delay)
+        except BaseException:
+            await _close(stream)
+            raise
 
 
 async def _close(stream: Any) -> None:

@@ -131,6 +131,12 @@ def tools_refused(e: BaseException) -> bool:
     return "tool" in server_message(e).lower()
 
 
+def wants_max_completion_tokens(e: BaseException) -> bool:
+    """OpenAI's reasoning models refuse ``max_tokens``: 400 "Unsupported parameter: 'max_tokens' is not
+    supported with this model. Use 'max_completion_tokens' instead." The same request with that name works."""
+    return isinstance(e, openai.BadRequestError) and "max_completion_tokens" in server_message(e)
+
+
 def is_retryable(e: BaseException) -> bool:
     if isinstance(e, openai.APIConnectionError) and not isinstance(e, openai.APITimeoutError):
         return not _dns_failure(e)  # a name that does not resolve will not resolve in a second either

@@ -3,7 +3,7 @@
 ``AsyncOpenAI(http_client=httpx.AsyncClient(transport=OfflineTransport()))`` talks to it exactly as it talks
 to a real server, so the engine has one code path. It streams ``chat.completion.chunk`` frames at a
 realistic pace, calls ``search_kb`` when its context does not cover the question, and answers grounding
-requests (structured output) with the lexical judge.
+requests (structured output, honouring the reply schema) with the lexical judge.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class OfflineTransport(httpx.AsyncBaseTransport):
         messages = body.get("messages") or []
         try:
             if body.get("response_format"):
-                return self._grounding(messages)
+                return self._grounding(messages, body["response_format"])
             if not body.get("stream"):
                 return httpx.Response(400, json=sse.error_body("the offline model only streams answers"))
             tools = [t.get("function", {}).get("name", "") for t in body.get("tools") or []]
@@ -110,8 +110,24 @@ class OfflineTransport(httpx.AsyncBaseTransport):
         return out
 
     @staticmethod
-    def _grounding(messages: Sequence[dict[str, Any]]) -> httpx.Response:
+    def _grounding(messages: Sequence[dict[str, Any]], response_format: Any) -> httpx.Response:
+        """The lexical judge's verdicts as ``{"<source id>": bool}``: exactly the schema's keys when the request
+        carries one (``json_schema``, or ``json_object`` with ``schema``, as a grammar-constrained server
+        would), else one per source in the data."""
         user = next((m for m in reversed(messages) if m.get("role") == "user"), {})
         items = parse_grounding_input(extractive._text(user.get("content")))
-        verdicts = extractive.judge(items)
-        return httpx.Response(200, json=sse.completion(MODEL, json.dumps(verdicts)))
+        verdicts = {str(c["source_id"]): bool(c["grounded"]) for c in extractive.judge(items)["checks"]}
+        keys = _schema_keys(response_format)
+        reply = {k: verdicts.get(k, False) for k in keys} if keys is not None else verdicts
+        return httpx.Response(200, json=sse.completion(MODEL, json.dumps(reply)))
+
+
+def _schema_keys(response_format: Any) -> list[str] | None:
+    """The property names of the reply schema a request carries, or None when it carries none."""
+    if not isinstance(response_format, dict):
+        return None
+    schema = response_format.get("schema")
+    if response_format.get("type") == "json_schema":
+        schema = (response_format.get("json_schema") or {}).get("schema")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return list(properties) if isinstance(properties, dict) else None

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from hippo_tui.commands.kb import StoreCommand, run_with_store
-from hippo_tui.models import AnswerRecord, CitationAttempt
+from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord
 from hippo_tui.safe_text import sanitize
 from hippo_tui.store import Store, StoreError, UnknownAnswer
 from hippo_tui.store.audit import AUDIT_STATS_COLUMNS
@@ -91,7 +91,19 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
             print(f"       reason: {sanitize(c.reason)}")
         for claim in c.claims:
             print(f"       claim:  {_one_line(claim, 160)}")
+    if a.grounding is not None:
+        _print_grounding(a.grounding)
     return 0
+
+
+def _print_grounding(g: GroundingRecord) -> None:
+    """Which response_format step gave check two its verdicts, every step tried, and the judge's replies."""
+    used = f"the {g.step} step answered" if g.step else "no step gave a usable reply"
+    print(f"\ncheck two ({used}):")
+    for t in g.tries:
+        print(f"  {t.step:<19} {_one_line(t.outcome, 160)}")
+        if t.raw is not None:
+            print(f"       reply:  {_one_line(t.raw, 400) or '(empty)'}")
 
 
 # The table leaves out "shown": the flagged% column says what matters of it.

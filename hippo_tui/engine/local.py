@@ -343,6 +343,7 @@ class Engine:
                     tools=[SEARCH_TOOL] if offered else None,
                     base_url=backend.base_url,
                     retry=self.retry,
+                    max_tokens=settings.max_tokens,
                 )
                 async with aclosing(turn):  # a trip stops reading: close the HTTP stream now, not at GC
                     async for item in turn:
@@ -477,7 +478,9 @@ class Engine:
             run.timings["total"] = t()
             run.done = True
             if result.attempts:
-                await self.store.record_citations(run.answer_id, result.attempts)
+                await self.store.record_citations(
+                    run.answer_id, result.attempts, grounding=result.grounding
+                )
             await self._finish(run, "complete", final_text=result.text)
             self._history.append((question, run.released))
             yield EndEvent(

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from hippo_tui.models import AnswerRecord, CitationAttempt, ResetRecord
+from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord, ResetRecord
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import UnknownAnswer
 
@@ -36,6 +36,7 @@ _ANSWER_COLUMNS = (
     "error",
     "timings",
     "conversation_id",
+    "grounding",
 )
 
 
@@ -46,6 +47,7 @@ def _now() -> str:
 def _answer(row: Sequence[Any]) -> AnswerRecord:
     data = dict(zip(_ANSWER_COLUMNS, row, strict=True))
     data["timings"] = json.loads(data["timings"] or "{}")
+    data["grounding"] = json.loads(data["grounding"]) if data["grounding"] else None
     return AnswerRecord.model_validate(data)
 
 
@@ -78,9 +80,11 @@ class AuditMixin(StoreBase):
                 (answer_id, reset.reason, reset.rule, reset.withdrawn, reset.withdrawn_chars, reset.at),
             )
 
-    async def record_citations(self, answer_id: int, attempts: list[CitationAttempt]) -> None:
+    async def record_citations(
+        self, answer_id: int, attempts: list[CitationAttempt], *, grounding: GroundingRecord | None = None
+    ) -> None:
         """Store the answer's citation attempts, replacing any recorded before (so a caller can record
-        after check one and again after check two)."""
+        after check one and again after check two), and how check two went when it ran."""
         rows = [
             (
                 answer_id,
@@ -98,6 +102,10 @@ class AuditMixin(StoreBase):
         async with self._transaction() as db:
             await self._require_answer(answer_id)
             await db.execute("DELETE FROM citations WHERE answer_id = ?", (answer_id,))
+            if grounding is not None:
+                await db.execute(
+                    "UPDATE answers SET grounding = ? WHERE id = ?", (grounding.model_dump_json(), answer_id)
+                )
             await db.executemany(
                 "INSERT INTO citations (answer_id, source_id, claims, check_one, check_two, reason, shown, "
                 "number, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -86,6 +86,10 @@ _V1: list[str] = [
     "CREATE INDEX citations_answer ON citations (answer_id)",
 ]
 
-MIGRATIONS: list[list[str]] = [_V1]
+# How check two went for an answer (models.GroundingRecord as JSON): the judge's reply and which
+# response_format step gave it, with every step tried. NULL when check two did not run.
+_V2_GROUNDING: list[str] = ["ALTER TABLE answers ADD COLUMN grounding TEXT"]
+
+MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING]
 SCHEMA_VERSION = len(MIGRATIONS)
 OUR_TABLES = {"meta", "sources", "answers", "resets", "citations"}

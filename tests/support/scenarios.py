@@ -64,3 +64,34 @@ def grounding(verdicts: dict[str, bool] | list[tuple[str, bool]], **kw: Any) -> 
 
 def error(status: int, message: str, **kw: Any) -> dict[str, Any]:
     return {"status": status, "json": sse.error_body(message), **kw}
+
+
+def fill(verdicts: dict[str, bool] | None = None, **kw: Any) -> dict[str, Any]:
+    """A grammar-constrained reply: the request's schema filled exactly (true unless ``verdicts`` says)."""
+    return {"fill": verdicts or {}, **kw}
+
+
+def echo(**kw: Any) -> dict[str, Any]:
+    """A model that answers a schema it was not held to by writing its input back (JSON, wrong shape)."""
+    return {"echo": True, **kw}
+
+
+def reply(content: str, **kw: Any) -> dict[str, Any]:
+    """A grounding reply with exactly this content."""
+    return {"json": sse.completion(MODEL, content), **kw}
+
+
+# llama-cpp-python's OpenAI server: json_schema is refused with a 500, json_object carrying schema becomes a
+# grammar (the schema filled exactly), and json_object alone leaves a small model to echo its input.
+LLAMA_CPP_PYTHON_REFUSAL = (
+    "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
+    "  Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema']"
+)
+
+
+def llama_cpp_python(verdicts: dict[str, bool] | None = None) -> dict[str, Any]:
+    return {
+        "grounding:json_schema": [error(500, LLAMA_CPP_PYTHON_REFUSAL)],
+        "grounding:json_object+schema": [fill(verdicts)],
+        "grounding:json_object": [echo()],
+    }

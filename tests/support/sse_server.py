@@ -11,7 +11,10 @@ Scenario::
     {"chat": [RESPONSE, ...], "grounding": [RESPONSE, ...], "models": ["m1", ...]}
 
 Chat-completion requests with a ``response_format`` take the next ``grounding`` response, the others the
-next ``chat`` response; the last one repeats when a queue runs out. A RESPONSE is::
+next ``chat`` response; the last one repeats when a queue runs out. A scenario may give grounding responses
+per ``response_format`` step instead, as a server that treats them differently would: keys
+``"grounding:json_schema"``, ``"grounding:json_object+schema"`` (``json_object`` carrying ``schema``) and
+``"grounding:json_object"`` take precedence over ``"grounding"``. A RESPONSE is::
 
     {"status": 200,              # default 200
      "headers": {"Retry-After": "1"},
@@ -22,12 +25,16 @@ next ``chat`` response; the last one repeats when a queue runs out. A RESPONSE i
      "delay": 0.0,               # seconds between chunks
      "done": true,               # send "data: [DONE]" at the end
      "cut": false,               # drop the connection mid-stream instead of ending it cleanly
-     "hang": false}              # after the chunks, keep the connection open until the client leaves
+     "hang": false,              # after the chunks, keep the connection open until the client leaves
+     "fill": {"<id>": false},    # a completion filling the request's schema exactly, as a grammar-constrained
+                                 # server does: every property, true unless named here
+     "echo": true}               # a completion echoing the request's <data> JSON (a model of the wrong shape)
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 import time
@@ -44,7 +51,7 @@ class State:
     def load(self, scenario: dict[str, Any]) -> None:
         with self.lock:
             self.scenario = scenario
-            self.next = {"chat": 0, "grounding": 0}
+            self.next: dict[str, int] = {}
             self.requests: list[dict[str, Any]] = []
 
     def take(self, kind: str) -> dict[str, Any] | None:
@@ -52,12 +59,53 @@ class State:
             queue = self.scenario.get(kind) or []
             if not queue:
                 return None
-            i = min(self.next[kind], len(queue) - 1)
-            self.next[kind] += 1
+            i = min(self.next.get(kind, 0), len(queue) - 1)
+            self.next[kind] = self.next.get(kind, 0) + 1
             return queue[i]
 
 
 STATE = State({})
+
+
+def grounding_step(response_format: dict[str, Any]) -> str:
+    if response_format.get("type") == "json_schema":
+        return "json_schema"
+    return "json_object+schema" if "schema" in response_format else "json_object"
+
+
+def request_schema(response_format: dict[str, Any]) -> dict[str, Any] | None:
+    if response_format.get("type") == "json_schema":
+        return (response_format.get("json_schema") or {}).get("schema")
+    return response_format.get("schema")
+
+
+def completion(content: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "scripted",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+        ],
+    }
+
+
+def generated(resp: dict[str, Any], body: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``fill`` and ``echo`` responses, made from the request (``wait`` and the rest kept); None for a
+    scripted one."""
+    rest = {k: v for k, v in resp.items() if k not in ("fill", "echo")}
+    if "fill" in resp:
+        schema = request_schema(body.get("response_format") or {})
+        if not schema:
+            return {"status": 500, "json": {"error": {"message": "scenario: fill needs a schema"}}}
+        names = schema.get("properties") or {}
+        return {**rest, "json": completion(json.dumps({k: resp["fill"].get(k, True) for k in names}))}
+    if resp.get("echo"):
+        user = [m for m in body.get("messages") or [] if m.get("role") == "user"]
+        found = re.search(r"<data>\n(.*)\n</data>", str(user[-1].get("content")) if user else "", re.S)
+        return {**rest, "json": completion(found.group(1) if found else "{}")}
+    return None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -118,7 +166,12 @@ class Handler(BaseHTTPRequestHandler):
             self._send_json(404, {"error": {"message": f"no route POST {self.path}"}})
             return
         kind = "grounding" if isinstance(body, dict) and body.get("response_format") else "chat"
+        if kind == "grounding":
+            step = f"grounding:{grounding_step(body['response_format'])}"
+            kind = step if step in STATE.scenario else kind
         resp = STATE.take(kind)
+        if resp is not None and isinstance(body, dict):
+            resp = generated(resp, body) or resp
         if resp is None:
             self._send_json(500, {"error": {"message": f"the scenario has no {kind} response"}})
             return
