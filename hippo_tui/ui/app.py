@@ -34,6 +34,7 @@ from hippo_tui.ui.messages import (
     AnswerStarted,
     AnswerText,
     AnswerThinking,
+    acknowledges,
     message_for,
 )
 from hippo_tui.ui.screens import (
@@ -310,8 +311,10 @@ class HippoApp(App[int]):
         )
         self.refresh_bindings()
 
-    def _post(self, answer: Answer, event: Event) -> None:
-        self.post_message(message_for(answer, event))
+    async def _post(self, answer: Answer, event: Event) -> None:
+        message = message_for(answer, event)
+        if self.post_message(message):  # False once the app is closing
+            await message.drawn.wait()
 
     def _take(self, answer: Answer, event: Event, *, last: bool = False) -> TurnView | None:
         """Log an answer's event; the view to draw it into, unless it is gone (pruned, new conversation)."""
@@ -322,9 +325,11 @@ class HippoApp(App[int]):
 
     # ------------------------------------------------------------------ one handler per event type
 
+    @acknowledges
     def on_answer_started(self, message: AnswerStarted) -> None:
         self._take(message.answer, message.event)  # the session keeps its audit id
 
+    @acknowledges
     def on_answer_thinking(self, message: AnswerThinking) -> None:
         answer, event = message.answer, message.event
         if self._take(answer, event) is None:
@@ -334,12 +339,14 @@ class HippoApp(App[int]):
         if self.session.is_current(answer):
             self.status.set_phase(event.text, short=SHORT_PHASE.get(event.phase, ""), busy=True)
 
+    @acknowledges
     async def on_answer_sources(self, message: AnswerSources) -> None:
         answer, event = message.answer, message.event
         if self._take(answer, event) is not None and self.session.is_current(answer):
             await self.sidebar.add_previews(event.sources)
             self.status.sources = len(self.sidebar.previews)
 
+    @acknowledges
     async def on_answer_text(self, message: AnswerText) -> None:
         answer, event = message.answer, message.event
         view = self._take(answer, event)
@@ -349,6 +356,7 @@ class HippoApp(App[int]):
         if self.session.is_current(answer):
             self.sidebar.set_pending(event.numbers)
 
+    @acknowledges
     async def on_answer_reset(self, message: AnswerReset) -> None:
         answer, event = message.answer, message.event
         view = self._take(answer, event)
@@ -360,6 +368,7 @@ class HippoApp(App[int]):
             word = "safety check" if event.reason == "safety" else "looking something up"
             self.status.set_phase(f"↺ Text withdrawn ({word})", short="↺ Withdrawn", busy=True)
 
+    @acknowledges
     async def on_answer_ended(self, message: AnswerEnded) -> None:
         answer, end = message.answer, message.event
         view = self._take(answer, end, last=True)
@@ -383,6 +392,7 @@ class HippoApp(App[int]):
                 )
         self.refresh_bindings()
 
+    @acknowledges
     async def on_answer_failed(self, message: AnswerFailed) -> None:
         answer, error = message.answer, message.event
         view = self._take(answer, error, last=True)

@@ -4,6 +4,12 @@ earlier answer still verifies)."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
 from textual.message import Message
 
 from hippo_tui.events import (
@@ -23,6 +29,27 @@ class AnswerMessage(Message):
     def __init__(self, answer: Answer) -> None:
         super().__init__()
         self.answer = answer
+        self.drawn = asyncio.Event()  # set once its handler has run: the consumer then reads on
+
+
+M = TypeVar("M", bound=AnswerMessage)
+
+
+def acknowledges(
+    handler: Callable[[Any, M], Awaitable[None] | None],
+) -> Callable[[Any, M], Awaitable[None]]:
+    """For an ``on_answer_…`` handler: tell the consumer its message is drawn, however the handler ends."""
+
+    @functools.wraps(handler)
+    async def handle(self: Any, message: M) -> None:
+        try:
+            result = handler(self, message)
+            if inspect.isawaitable(result):
+                await result
+        finally:
+            message.drawn.set()
+
+    return handle
 
 
 class AnswerStarted(AnswerMessage):

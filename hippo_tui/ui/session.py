@@ -10,7 +10,7 @@ answer that never had one, its ``end``/``error``), never from matching question 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,7 +41,8 @@ class Answer:
         return self.ended.is_set()
 
 
-Deliver = Callable[[Answer, Event], None]
+# Returns once the event is drawn: the next one is read only then, so a fast engine never floods the app.
+Deliver = Callable[[Answer, Event], Awaitable[None]]
 
 
 class AnswerSession:
@@ -91,19 +92,19 @@ class AnswerSession:
                 if isinstance(event, StartEvent):
                     answer.audit_id = event.audit_id
                 last = event
-                deliver(answer, event)
+                await deliver(answer, event)
         except asyncio.CancelledError:
             raise
         except Exception as e:  # an engine bug must not take the app down or keep the prompt
             message = f"{type(e).__name__}: {e}"
-            deliver(answer, ErrorEvent(kind="internal", message=message, action=INTERNAL_ACTION))
+            await deliver(answer, ErrorEvent(kind="internal", message=message, action=INTERNAL_ACTION))
             return
         finally:
             if isinstance(events, AsyncGenerator):  # stopped early (the app quits): its record is written now
                 await events.aclose()
         if not isinstance(last, EndEvent | ErrorEvent):
             message = "The answer stopped without an end."
-            deliver(answer, ErrorEvent(kind="stream_cut", message=message, action=STREAM_CUT_ACTION))
+            await deliver(answer, ErrorEvent(kind="stream_cut", message=message, action=STREAM_CUT_ACTION))
 
     # -- where an answer is --------------------------------------------------------------------
 

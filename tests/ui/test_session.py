@@ -29,7 +29,7 @@ class Drawn:
             self._more.clear()
             await self._more.wait()
 
-    def __call__(self, answer: Answer, event: Event) -> None:
+    async def __call__(self, answer: Answer, event: Event) -> None:
         self.events.setdefault(answer.number, []).append(event)
         self._more.set()
         if isinstance(event, EndEvent):
