@@ -13,6 +13,8 @@ import uuid
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 
+from hippo_tui.safe_text import run_end
+
 # A canonical marker: a lowercase UUID in square brackets.
 MARKER = re.compile(r"\[([0-9a-f-]{36})\]")
 
@@ -197,10 +199,10 @@ def finalize_markers(text: str, numbers: Mapping[str, int]) -> str:
         pos = group[-1].end()
         if all(kept):  # nothing removed: each marker in place, separators kept
             out.append(piece)
-            for i, (m, nums) in enumerate(zip(group, kept, strict=True)):
+            for i, (m, each) in enumerate(zip(group, kept, strict=True)):
                 if i:
                     out.append(text[group[i - 1].end() : m.start()])
-                out.append("".join(nums))
+                out.append("".join(each))
             continue
         nums = "".join(n for each in kept for n in each)
         opened = _OPEN_PAREN.search(piece)
@@ -342,8 +344,7 @@ def _sentence_spans(text: str, code: list[tuple[int, int, bool]]) -> list[tuple[
         abbr = _abbreviation(masked, m.start()) if m.group() == "." else NOT_ABBREVIATION
         if abbr == ABBREVIATION:
             continue
-        j = _CLOSERS.match(masked, m.end()).end()
-        j = _TRAILING_MARKERS.match(masked, j).end()
+        j = run_end(_TRAILING_MARKERS, masked, run_end(_CLOSERS, masked, m.end()))
         if j < n and not masked[j].isspace():
             continue  # "2.5", "e.g.," or a dot inside a word
         for c in masked[scanned:j]:
@@ -366,7 +367,7 @@ def _sentence_spans(text: str, code: list[tuple[int, int, bool]]) -> list[tuple[
             continue  # "t.i.d. for 5 days", "t.i.d. (with food)": the sentence goes on
         cuts.add(j)
     for nl in re.finditer(r"\n", masked):
-        cuts.add(_TRAILING_MARKERS.match(masked, nl.start()).end())
+        cuts.add(run_end(_TRAILING_MARKERS, masked, nl.start()))
     spans: list[tuple[int, int]] = []
     start = 0
     for cut in sorted(cuts):

@@ -101,6 +101,8 @@ class Citation(BaseModel):
     number: int
     title: str
     grounding: Literal["grounded", "unchecked"]  # both passed check one; only these are shown
+    # Where an ingested passage comes from ("Document › Section, p. 3"); None for a hand-written source.
+    where: str | None = None
 
 
 class VerificationSummary(BaseModel):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hippo_tui.events import Citation
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import clip, sanitize
 
 FORMAT_NAME = "hippo-tui.conversation"
 FORMAT_VERSION = 1
@@ -39,13 +39,14 @@ class Turn:
     audit_id: int | None = None
 
 
-def _one_line(text: str) -> str:
-    return " ".join(sanitize(text).split())
+def _label(c: Citation) -> str:
+    """The source as a reader should find it: "Document › Section, p. 3" for an ingested passage."""
+    return clip(c.where or c.title, flat=True)
 
 
 def _citation_line(c: Citation) -> str:
     status = "verified" if c.grounding == "grounded" else "unchecked"
-    return f"[{c.number}] {_one_line(c.title)} ({status}; source {c.id})"
+    return f"[{c.number}] {_label(c)} ({status}; source {c.id})"
 
 
 def _sorted(citations: Sequence[Citation]) -> list[Citation]:
@@ -85,7 +86,7 @@ def to_markdown(turns: Sequence[Turn]) -> str:
             out += ["**Sources**", ""]
             for c in _sorted(turn.citations):
                 status = "verified" if c.grounding == "grounded" else "unchecked"
-                out.append(f"{c.number}. {_one_line(c.title)} — {status} (source `{c.id}`)")
+                out.append(f"{c.number}. {_label(c)} — {status} (source `{c.id}`)")
             out.append("")
         if turn.audit_id is not None:
             out += [f"_Audit record {turn.audit_id}: `hippo-tui audit show {turn.audit_id}`_", ""]

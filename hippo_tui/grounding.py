@@ -187,13 +187,14 @@ async def _request(
     limit_name: str,
 ) -> str:
     in_prompt = schema if step != "json_schema" else None
-    completion = await client.chat.completions.create(
+    # The SDK's overloads know neither the "schema" key of json_object nor a limit named at run time.
+    completion = await client.chat.completions.create(  # type: ignore[call-overload]
         model=model,
         messages=[
             {"role": "system", "content": GROUNDING_SYSTEM},
             {"role": "user", "content": grounding_user_message(items, schema=in_prompt)},
         ],
-        response_format=response_format(step, schema),  # type: ignore[arg-type]  # the "schema" key
+        response_format=response_format(step, schema),
         temperature=0,
         **{limit_name: max_tokens(len(items))},
     )

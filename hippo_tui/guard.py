@@ -21,8 +21,8 @@ import secrets
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from re import _constants as C  # the stdlib parser's opcodes
-from re import _parser
+from re import _constants as C  # type: ignore[attr-defined]  # the stdlib parser's opcodes (no stubs)
+from re import _parser  # type: ignore[attr-defined]
 from typing import Any, Literal
 
 from hippo_tui.citations import partial_marker_start
@@ -122,7 +122,7 @@ class _Emitter:
         raise self.fail(f"the construct {op}")
 
     def charset(self, items: Any) -> str:
-        parts = []
+        parts: list[str] = []
         for op, av in items:
             if op is C.NEGATE:
                 parts.insert(0, "^")
@@ -346,6 +346,10 @@ class SafetyPolicy:
     def with_rules(self, *rules: SafetyRule) -> SafetyPolicy:
         return SafetyPolicy((*self.rules, *rules))
 
+    def with_canary(self, canary: str) -> SafetyPolicy:
+        """This policy plus the rule for one answer's system-prompt canary (the rest is not read again)."""
+        return self.with_rules(SafetyRule.from_pattern("system-prompt-canary", re.escape(canary)))
+
     def find(self, text: str, pos: int, final: bool) -> tuple[str | None, int | None]:
         """(name of a rule with a settled match in ``text[pos:]``, start of the earliest unsettled match).
 
@@ -355,6 +359,7 @@ class SafetyPolicy:
         m = self._match.search(text, pos)
         if m is None:
             return None, None
+        assert m.lastgroup is not None  # every alternative is a named group, r0 … rN
         i = int(m.lastgroup[1:])
         if final or m.end() < len(text) or not self._boundary[i]:
             return self.rules[i].name, None

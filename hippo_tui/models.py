@@ -12,6 +12,18 @@ from hippo_tui.citations import canonical_id
 SourceStatus = Literal["active", "retired"]
 
 
+class Provenance(BaseModel):
+    """Where an ingested passage comes from (``kb ingest``); hand-written JSONL sources have none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    document: str  # the document's key: its resolved path
+    section: str | None = None  # the section's anchor in the document ("dosing-adults")
+    page: int | None = None  # PDF page, from 1
+    version: str  # the document version (sha256 of its bytes) the passage was last ingested from
+    ingested: str  # when, ISO 8601 UTC
+
+
 class Source(BaseModel):
     """One knowledge-base row. ``excerpt`` is the text a citation is checked against."""
 
@@ -27,6 +39,7 @@ class Source(BaseModel):
     status: SourceStatus = "active"
     retired_reason: str | None = None
     superseded_by: str | None = None
+    provenance: Provenance | None = None
 
     @field_validator("id", "superseded_by")
     @classmethod
@@ -42,6 +55,7 @@ class SearchHit(BaseModel):
     score: float
     publisher: str | None = None
     updated: date | None = None
+    provenance: Provenance | None = None
 
 
 LookupStatus = Literal["active", "retired", "missing"]
@@ -57,6 +71,9 @@ class Lookup(BaseModel):
 
 CheckOne = Literal["confirmed", "missing", "retired"]
 CheckTwo = Literal["grounded", "ungrounded", "unchecked"]
+# A citation is *flagged* when check one failed: the id names no source, or a retired one. (Ungrounded is
+# check two's verdict on a confirmed source, counted on its own.) The store's stats query uses the same set.
+FLAGGED_CHECK_ONE: tuple[CheckOne, ...] = ("missing", "retired")
 
 
 class CitationAttempt(BaseModel):
@@ -73,8 +90,8 @@ class CitationAttempt(BaseModel):
 
     @property
     def flagged(self) -> bool:
-        """Check one failed: the cited id is not in the knowledge base, or the source is retired."""
-        return self.check_one in ("missing", "retired")
+        """Check one failed (missing or retired): never shown, whatever check two would say."""
+        return self.check_one in FLAGGED_CHECK_ONE
 
 
 GroundingStep = Literal["json_schema", "json_object+schema", "json_object"]

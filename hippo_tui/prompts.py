@@ -18,6 +18,9 @@ After every sentence that a source supports, cite it by putting the source's id 
 for example [0b6f8f6e-2a43-4c7e-9d53-0e1b2c3d4e5f]. Cite only the ids of sources you were given, never invent one, \
 and never cite a source for something it does not say. If the sources do not cover part of the question, \
 call the search_kb tool with a short query, or say plainly that the knowledge base does not cover it. \
+If they still say nothing about what the question asks (the drug, condition or test it names), say in one \
+sentence that the sources do not cover the question and cite nothing: never answer from a source about \
+something else that merely shares some words with it. \
 Be brief and precise: doses, units and durations exactly as the source gives them."""
 
 SEARCH_TOOL_NAME = "search_kb"

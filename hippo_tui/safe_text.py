@@ -35,6 +35,12 @@ _STRING_INTRO_C1 = frozenset("\x9d\x90\x9f\x9e\x98")
 _STRING_END = frozenset("\x07\x9c\x18\x1a")
 
 
+def run_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """Where the run that ``pattern`` matches at ``pos`` ends (``pos`` when it matches nothing there)."""
+    m = pattern.match(text, pos)
+    return m.end() if m is not None else pos
+
+
 def _is_final(c: str) -> bool:
     return "\x40" <= c <= "\x7e"
 
@@ -57,7 +63,7 @@ def _sequence_end(text: str, i: int, final: bool) -> int | None:
         if d in _STRING_INTRO_ESC:
             return _string_end(text, i + 2, final)
         if "\x20" <= d <= "\x2f":  # nF: ESC, intermediates, one final byte (e.g. ESC ( B)
-            j = _NF_BODY.match(text, i + 1).end()
+            j = run_end(_NF_BODY, text, i + 1)
             if j == n:
                 return n if final else None
             return j + 1 if "\x30" <= text[j] <= "\x7e" else j
@@ -72,7 +78,7 @@ def _sequence_end(text: str, i: int, final: bool) -> int | None:
 
 
 def _csi_end(text: str, j: int, final: bool) -> int | None:
-    k = _CSI_BODY.match(text, j).end()
+    k = run_end(_CSI_BODY, text, j)
     if k == len(text):
         return k if final else None
     return k + 1 if _is_final(text[k]) else k  # a malformed byte ends the sequence (it stays text)
@@ -80,7 +86,7 @@ def _csi_end(text: str, j: int, final: bool) -> int | None:
 
 def _string_end(text: str, j: int, final: bool) -> int | None:
     n = len(text)
-    k = _STRING_BODY.match(text, j).end()
+    k = run_end(_STRING_BODY, text, j)
     if k == n:
         return n if final else None
     c = text[k]

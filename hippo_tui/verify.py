@@ -5,7 +5,9 @@ Check two: ONE structured model call over the confirmed sources, each with its c
 ``grounded`` per source, with a reply schema made for those ids and fallbacks for servers that refuse it
 (``hippo_tui.grounding``). The whole of check two, fallbacks included, runs under a hard time limit; when it
 times out or fails, the confirmed citations stay visible as ``unchecked`` (an earlier partial reply still
-counts for the sources it covers): a missing check is not evidence of a bad source.
+counts for the sources it covers): a missing check is not evidence of a bad source. Every "grounded" verdict,
+whichever judge gave it, then goes past the deterministic veto (``veto.py``: numbers, comparators, direction,
+negation), which can turn it into "ungrounded" with its reason.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import openai
@@ -22,8 +24,10 @@ import openai
 from hippo_tui.citations import cited_ids, claims_by_source, finalize_markers
 from hippo_tui.events import Citation, VerificationSummary
 from hippo_tui.grounding import GroundingRun, GroundingUnavailable, ask_judge
-from hippo_tui.models import CheckTwo, CitationAttempt, GroundingRecord, Lookup
+from hippo_tui.models import CheckTwo, CitationAttempt, GroundingRecord, Lookup, Source
+from hippo_tui.provenance import where
 from hippo_tui.safe_text import sanitize
+from hippo_tui.veto import veto
 
 
 class LookupStore(Protocol):
@@ -36,9 +40,7 @@ class Verification:
     attempts: list[CitationAttempt]  # every cited id, in order of first appearance
     citations: list[Citation]  # the shown ones, by number
     summary: VerificationSummary
-    grounding_raw: str | None = None  # the judge's reply the verdicts came from
     grounding: GroundingRecord | None = None  # every step tried, for the record; None: check two did not run
-    numbers: dict[str, int] = field(default_factory=dict)
 
 
 def _why(e: BaseException) -> str:
@@ -53,6 +55,31 @@ def _why(e: BaseException) -> str:
     if isinstance(e, openai.APIConnectionError):
         return "the server could not be reached"
     return type(e).__name__
+
+
+def _flag_reason(status: str, source: Source | None) -> str:
+    """Why check one flagged a citation; a retired source says why it was retired and what replaces it."""
+    if status == "missing":
+        return "no source has this id"
+    if status != "retired":
+        return ""
+    reason = "the source is retired"
+    if source is not None and source.retired_reason:
+        reason += f" ({sanitize(source.retired_reason)})"
+    if source is not None and source.superseded_by:
+        reason += f"; superseded by {source.superseded_by}"
+    return reason
+
+
+def _citation(a: CitationAttempt, source: Source | None) -> Citation:
+    """A shown citation; ``where`` says where an ingested passage comes from ("Document › Section, p. 3")."""
+    return Citation(
+        id=a.source_id,
+        number=a.number or 0,
+        title=sanitize(a.title or ""),
+        grounding="grounded" if a.check_two == "grounded" else "unchecked",
+        where=where(source.title, source.provenance) if source is not None and source.provenance else None,
+    )
 
 
 async def check_one(
@@ -71,7 +98,7 @@ async def check_one(
             claims=claims.get(sid, []),
             check_one="confirmed" if status == "active" else status,
             title=lk.source.title if lk is not None and lk.source is not None else None,
-            reason={"missing": "no source has this id", "retired": "the source is retired"}.get(status, ""),
+            reason=_flag_reason(status, lk.source if lk is not None else None),
         )
     return attempts, lookups
 
@@ -87,6 +114,35 @@ async def unshown_attempts(answer: str, *, store: LookupStore, reason: str) -> l
         a.check_two, a.shown, a.number = "unchecked", False, None
         a.reason = f"{a.reason}; {reason}" if a.reason else reason
     return list(attempts.values())
+
+
+def _number_shown(
+    attempts: list[CitationAttempt], lookups: Mapping[str, Lookup]
+) -> tuple[dict[str, int], list[Citation]]:
+    """Number the citations that are shown (confirmed, not ungrounded) in order of first use."""
+    numbers: dict[str, int] = {}
+    citations: list[Citation] = []
+    for a in attempts:
+        if a.check_one == "confirmed" and a.check_two != "ungrounded":
+            a.shown, a.number = True, len(numbers) + 1
+            numbers[a.source_id] = a.number
+            citations.append(_citation(a, lookups[a.source_id].source))
+    return numbers, citations
+
+
+def _summary(attempts: list[CitationAttempt], *, note: str | None, seconds: float) -> VerificationSummary:
+    confirmed = [a for a in attempts if a.check_one == "confirmed"]
+    return VerificationSummary(
+        attempted=len(attempts),
+        confirmed=len(confirmed),
+        missing=sum(a.check_one == "missing" for a in attempts),
+        retired=sum(a.check_one == "retired" for a in attempts),
+        grounded=sum(a.check_two == "grounded" for a in confirmed),
+        ungrounded=sum(a.check_two == "ungrounded" for a in confirmed),
+        unchecked=sum(a.check_two == "unchecked" for a in confirmed),
+        note=note,
+        seconds=seconds,
+    )
 
 
 async def verify(
@@ -121,41 +177,21 @@ async def verify(
     for a in confirmed:
         verdict = verdicts.get(a.source_id)
         check: CheckTwo = "unchecked" if verdict is None else ("grounded" if verdict else "ungrounded")
+        # No judge's "grounded" stands over a wrong number, direction or negation; an "ungrounded" gets its why.
+        vetoed = veto(a.claims, lookups[a.source_id].source.excerpt) if check != "unchecked" else None  # type: ignore[union-attr]
+        check = "ungrounded" if vetoed else check
         a.check_two = check
         if check == "ungrounded":
-            a.reason = "the excerpt does not support the claims"
+            a.reason = vetoed or "the excerpt does not support the claims"
         elif check == "unchecked":
             a.reason = note or "the grounding check gave no verdict for this source"
 
-    numbers: dict[str, int] = {}
-    citations: list[Citation] = []
-    for a in attempts.values():
-        if a.check_one == "confirmed" and a.check_two != "ungrounded":
-            a.shown, a.number = True, len(numbers) + 1
-            numbers[a.source_id] = a.number
-            grounding = "grounded" if a.check_two == "grounded" else "unchecked"
-            citations.append(
-                Citation(id=a.source_id, number=a.number, title=sanitize(a.title or ""), grounding=grounding)
-            )
-
+    numbers, citations = _number_shown(list(attempts.values()), lookups)
     all_attempts = list(attempts.values())
-    summary = VerificationSummary(
-        attempted=len(all_attempts),
-        confirmed=len(confirmed),
-        missing=sum(a.check_one == "missing" for a in all_attempts),
-        retired=sum(a.check_one == "retired" for a in all_attempts),
-        grounded=sum(a.check_two == "grounded" for a in confirmed),
-        ungrounded=sum(a.check_two == "ungrounded" for a in confirmed),
-        unchecked=sum(a.check_two == "unchecked" for a in confirmed),
-        note=note,
-        seconds=round(clock() - start, 3),
-    )
     return Verification(
         text=finalize_markers(answer, numbers),
         attempts=all_attempts,
         citations=citations,
-        summary=summary,
-        grounding_raw=run.raw,
+        summary=_summary(all_attempts, note=note, seconds=round(clock() - start, 3)),
         grounding=run.record() if confirmed else None,
-        numbers=numbers,
     )

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.cli import EXIT_MODEL, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_WITHDRAWN, main
-from hippo_tui.commands.ask import LiveStatus, answer
+from hippo_tui.commands.ask_run import LiveStatus, answer
 from hippo_tui.config import Settings
 from hippo_tui.events import EndEvent, ErrorEvent, StartEvent, parse_event
 
@@ -252,3 +252,74 @@ def test_json_mode_ends_with_an_error_event_when_the_answer_cannot_start(capsys,
         last = parse_event(out.splitlines()[-1])
         assert got == code and isinstance(last, ErrorEvent), (argv, out)
         assert last.kind == kind and says in last.message and says in err
+
+
+def test_an_answer_cut_at_the_output_limit_says_so(capsys, hippo_home, scripted_server):
+    from tests.support import scenarios as sc
+
+    text = f"Amlodipine is commonly started at 5 mg once daily. [{AMLO}] It can be raised to"
+    for _ in range(2):
+        scripted_server.play(
+            {
+                "chat": [sc.stream(sc.text_chunks(text, finish="length"))],
+                "grounding": [sc.grounding({AMLO: True})],
+            }
+        )
+    server = ["--base-url", scripted_server.url, "--model", "scripted"]
+    code, out, _ = run(capsys, "amlodipine dose", *server)
+    answer_text, citations, _summary = out.strip().split("\n\n")
+    assert code == EXIT_OK and answer_text.splitlines() == [
+        "Amlodipine is commonly started at 5 mg once daily. [1] It can be raised to",
+        "(Cut short: the model reached its output limit; raise max_tokens for a longer answer.)",
+    ]
+    assert citations == "[1] Hypertension: choosing the first drug"
+    code, out, _ = run(capsys, "amlodipine dose", "--json", *server)
+    end = json.loads(out.splitlines()[-1])
+    assert code == EXIT_OK and end["type"] == "end" and end["cut"] is True and end["outcome"] == "complete"
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGINT"), reason="needs POSIX signals")
+def test_ctrl_c_while_streaming_cancels_through_the_engine(hippo_home, scripted_server):
+    """The --json stream still ends with the cancelled ``end`` of the same audit record; exit 1."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from hippo_tui.store import Store
+    from tests.support import scenarios as sc
+
+    words = "Amlodipine is a calcium channel blocker taken once a day. " * 20
+    scripted_server.play({"chat": [sc.stream(sc.text_chunks(words, size=6), delay=0.05)]})
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HIPPO_", "OPENAI_"))}
+    env["HIPPO_HOME"] = str(hippo_home)
+    cmd = [sys.executable, "-m", "hippo_tui", "ask", "amlodipine", "--json"]
+    cmd += ["--base-url", scripted_server.url, "--model", "scripted"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout is not None
+    lines: list[str] = []
+    for line in proc.stdout:  # wait for the answer to be streaming (never for a time)
+        lines.append(line)
+        if json.loads(line)["type"] == "text":
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    events = [parse_event(x) for x in [*lines, *out.splitlines()]]
+    start, end = events[0], events[-1]
+    assert proc.returncode == EXIT_WITHDRAWN, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert isinstance(start, StartEvent) and isinstance(end, EndEvent)
+    assert end.outcome == "cancelled" and end.audit_id == start.audit_id
+    assert end.text and words.startswith(end.text.strip())
+
+    async def record() -> tuple[str, str]:
+        store = await Store.open(Settings(home=hippo_home).db_path(), seed=None)
+        try:
+            a = await store.get_answer(start.audit_id)
+            assert a is not None
+            return a.outcome, a.raw_text
+        finally:
+            await store.close()
+
+    outcome, raw = asyncio.run(record())
+    assert outcome == "cancelled" and raw and words.startswith(raw)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,7 @@ def test_list(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     lines = out.splitlines()
     assert code == 0 and len(lines) == 3
     assert "in_flight" in lines[0] and "cancelled" in lines[1] and "complete" in lines[2]
-    assert "4 cited, 1 shown, 3 flagged" in lines[2]
+    assert "4 cited, 1 shown, 2 flagged, 1 ungrounded" in lines[2]
     _, out, _ = run(capsys, "audit", "list", "--limit", "1", "--json")
     assert json.loads(out)["question"] == "In flight"
 
@@ -89,15 +90,41 @@ def test_show_lists_every_attempt_with_status_and_reason(
     assert code == EXIT_USAGE and "no answer with id 42" in err
 
 
-def test_stats(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+def _move_to_day(home: Path, answer_id: int, day: str) -> None:
+    with sqlite3.connect(home / "hippo.db") as db:
+        db.execute("UPDATE answers SET created = ? WHERE id = ?", (f"{day}T09:30:00.000+00:00", answer_id))
+
+
+def test_stats_by_model(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     _fill(home)
     code, out, _ = run(capsys, "audit", "stats")
-    header, alpha, beta = out.splitlines()
-    assert code == 0 and header.split()[:5] == ["model", "answers", "citations", "confirmed", "missing"]
-    assert alpha.split() == ["alpha", "1", "4", "2", "1", "1", "1", "1", "0", "75.0%"]
-    assert beta.split() == ["beta", "2", "0", "0", "0", "0", "0", "0", "0", "-"]
-    _, out, _ = run(capsys, "audit", "stats", "--json")
-    assert json.loads(out.splitlines()[0])["retired"] == 1
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[:5] == ["model", "answers", "citations", "flagged", "ungrounded"]
+    # alpha: 4 citations, 2 flagged (missing, retired) and 1 ungrounded: 3 failed; 1 of 1 answers failed some.
+    assert lines[1].split() == ["alpha", "1", "4", "50.0%", "25.0%", "0.0%", "100.0%"]
+    assert lines[2].split() == ["beta", "2", "0", "-", "-", "-", "0.0%"]
+    retired = lines[lines.index("sources most often cited while retired:") + 1]
+    assert retired.split()[:4] == ["1×", "in", "1", "answers"] and OLD in retired and "(superseded" in retired
+    failed = lines[lines.index("answers with the most failed citations (audit show ID):") + 1]
+    assert failed.split()[:5] == ["1", "3", "of", "4", "failed"] and "How to treat cystitis?" in failed
+
+
+def test_stats_by_day_json(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    _fill(home)
+    _move_to_day(home, 2, "2026-11-29")
+    _move_to_day(home, 3, "2026-11-29")
+    code, out, _ = run(capsys, "audit", "stats", "--by", "day", "--json")
+    stats = json.loads(out)
+    days = {g["key"]: g for g in stats["groups"]}
+    assert code == 0 and stats["by"] == "day" and len(days) == 2
+    assert days["2026-11-29"]["answers"] == 2 and days["2026-11-29"]["flagged_pct"] is None
+    (today,) = (g for k, g in days.items() if k != "2026-11-29")
+    assert today["answers"] == 1 and today["flagged_pct"] == 50.0 and today["answers_flagged_pct"] == 100.0
+    assert [r["source_id"] for r in stats["retired_sources"]] == [OLD]
+    assert stats["retired_sources"][0]["superseded_by"]  # the demo KB names its successor
+    assert [(a["audit_id"], a["failed"], a["citations"]) for a in stats["most_failed"]] == [(1, 3, 4)]
+    code, out, _ = run(capsys, "audit", "stats", "--by", "day")
+    assert code == 0 and out.splitlines()[1].split()[0] == "2026-11-29"
 
 
 def test_export_jsonl(capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path) -> None:
@@ -136,3 +163,18 @@ def test_untrusted_model_text_is_inert_in_every_output(
     # An export to a file (not a terminal) keeps readable UTF-8; JSON still escapes C0 controls.
     _, out, _ = run(capsys, "audit", "export")
     assert "\x1b" not in out and "\x07" not in out and json.loads(out)["error"] == hostile
+
+
+def test_show_notes_an_answer_cut_at_the_output_limit(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    from hippo_tui.engine.answer import CUT_NOTE
+
+    async def go() -> None:
+        async with await Store.open(home / "hippo.db") as s:
+            a = await s.begin_answer(question="Long one", model="alpha", backend="openai")
+            await s.finish_answer(
+                a, raw_text="Half", final_text="Half", outcome="complete", timings={}, error=CUT_NOTE
+            )
+
+    asyncio.run(go())
+    code, out, _ = run(capsys, "audit", "show", "1")
+    assert code == 0 and f"  note:     {CUT_NOTE}" in out and "error:" not in out

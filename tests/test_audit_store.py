@@ -107,7 +107,8 @@ async def test_answers_recorded_before_the_grounding_column_are_kept(
     with monkeypatch.context() as m:  # a database made by the release before the column existed
         m.setattr(core, "MIGRATIONS", core.MIGRATIONS[:1])
         m.setattr(core, "SCHEMA_VERSION", 1)
-        async with await Store.open(path) as s:
+        # No seed: today's sources rows carry columns a version-1 database does not have yet.
+        async with await Store.open(path, seed=None) as s:
             old = await s.begin_answer(question="before", model="m", backend="b")
             await s.record_citations(old, _attempts()[:1])
     async with await Store.open(path) as s:
@@ -164,10 +165,31 @@ async def test_audit_stats_per_model(store: Store) -> None:
     b = await store.begin_answer(question="q", model="alpha", backend="openai")
     await store.record_citations(b, _attempts()[:1])
     await store.begin_answer(question="q", model="beta", backend="offline")
-    stats = {row["model"]: row for row in await store.audit_stats()}
+    report = await store.audit_stats()
+    stats = {g.key: g.model_dump() for g in report.groups}
     assert stats["alpha"] == {
-        "model": "alpha", "answers": 2, "citations": 6, "confirmed": 4, "missing": 1, "retired": 1,
-        "grounded": 2, "ungrounded": 1, "unchecked": 1, "shown": 3,
+        "key": "alpha", "answers": 2, "flagged_answers": 1, "citations": 6, "confirmed": 4, "missing": 1,
+        "retired": 1, "grounded": 2, "ungrounded": 1, "unchecked": 1, "shown": 3, "flagged_pct": 33.3,
+        "ungrounded_pct": 16.7, "unchecked_pct": 16.7, "answers_flagged_pct": 50.0,
     }  # fmt: skip
     assert stats["beta"]["answers"] == 1 and stats["beta"]["citations"] == 0
+    assert [a.audit_id for a in report.most_failed] == [a]
+    assert len((await store.audit_stats("day")).groups) == 1
+    # The stats' count and the attempt's own property are one definition.
+    alpha = next(g for g in report.groups if g.key == "alpha")
+    assert alpha.flagged == sum(c.flagged for c in [*_attempts(), *_attempts()[:1]])
     assert (await store.kb_stats())["answers"] == 3
+
+
+@pytest.mark.parametrize(
+    ("check_one", "check_two", "flagged"),
+    [
+        ("missing", "unchecked", True),
+        ("retired", "unchecked", True),
+        ("confirmed", "ungrounded", False),  # check two's verdict: counted as ungrounded, not flagged
+        ("confirmed", "grounded", False),
+    ],
+)
+def test_a_citation_is_flagged_when_check_one_failed(check_one, check_two, flagged) -> None:
+    attempt = CitationAttempt(source_id="x", claims=[], check_one=check_one, check_two=check_two)
+    assert attempt.flagged is flagged

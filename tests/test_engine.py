@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -220,6 +221,25 @@ async def test_safety_trip_withdraws_everything_and_ends_withdrawn(
     assert record.resets[0].rule == "us-ssn"
 
 
+async def test_the_policy_file_is_read_once_and_every_answer_has_its_own_canary(
+    hippo_home, store, scripted_server, tmp_path
+):
+    policy = tmp_path / "policy.toml"
+    policy.write_text("[[rule]]\nname = 'ward'\npattern = 'Ward 7[A-Z]'\n")
+    settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home, policy=policy)
+    engine = await Engine.create(settings, store=store)
+    policy.write_text("this is not TOML [[[")  # edited after start: the running engine keeps what it read
+    scripted_server.play({"chat": [sc.answer("Seen on Ward 7B today."), sc.answer("Fine.")]})
+    first = await collect(engine, "q")
+    second = await collect(engine, "q")
+    await engine.close()
+    assert first[-1].outcome == "withdrawn" and next(e for e in first if isinstance(e, ResetEvent)).rule == "ward"
+    assert second[-1].outcome == "complete"
+    prompts = [r["body"]["messages"][0]["content"] for r in scripted_server.requests()]
+    canaries = {m for p in prompts for m in re.findall(r"HIPPO-CANARY-\w+", p)}
+    assert len(canaries) == 2  # a fresh canary per answer, each watched by that answer's guard
+
+
 async def test_citations_missing_retired_ungrounded_are_kept_not_shown(
     remote: Engine, scripted_server, store: Store
 ):
@@ -259,14 +279,15 @@ async def test_citations_missing_retired_ungrounded_are_kept_not_shown(
 async def test_grounding_timeout_keeps_confirmed_citations_unchecked(hippo_home, store, scripted_server):
     settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home, grounding_timeout=0.3)
     engine = await Engine.create(settings, store=store)
+    slow = 10.0  # the grounding reply comes long after the 0.3 s limit
     scripted_server.play(
-        {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({}, wait=3)]}
+        {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({}, wait=slow)]}
     )
-    loop = asyncio.get_running_loop()
-    t0 = loop.time()
     events = await collect(engine, "q")
     await engine.close()
-    assert loop.time() - t0 < 2.5
+    # On the answer's own clock: check two gave up after the limit, long before the reply came.
+    checking = next(e for e in events if isinstance(e, ThinkingEvent) and e.phase == "checking")
+    assert 0.3 - 0.01 <= events[-1].t - checking.t < slow  # 0.01: the stamps are rounded
     end = events[-1]
     assert isinstance(end, EndEvent) and end.text == f"{AMLO_CLAIM} [1]"
     assert [(c.id, c.grounding) for c in end.citations] == [(AMLO, "unchecked")]
@@ -337,7 +358,6 @@ async def test_cancel_records_the_answer_as_cancelled(hippo_home, store, scripte
 @pytest.mark.parametrize(
     ("chunks", "kind"),
     [
-        (sc.text_chunks("Half an answer", finish="length"), "length"),
         (sc.text_chunks("Half an answer", finish="content_filter"), "content_filter"),
         (sc.text_chunks("Half an answer that never ends", finish=None), "stream_cut"),
         ([*sc.text_chunks("Half an answer", finish=None), "{not json"], "bad_response"),
@@ -352,6 +372,42 @@ async def test_stream_problems_end_with_an_error_and_a_record(remote, scripted_s
     record = await store.get_answer(err.audit_id)
     assert record.outcome == "error" and record.raw_text.startswith("Half an answer")
     assert err.partial_text.startswith("Half")
+
+
+async def test_an_answer_at_the_output_limit_is_kept_verified_and_marked_cut(remote, scripted_server, store):
+    # The guard still holds the end of the text when the stream stops (a marker could be starting): the cut
+    # answer gets it too, and its citation is checked like any other.
+    text = f"{AMLO_CLAIM} [{AMLO}] It is taken once a day and the dose is 5"
+    scripted_server.play(
+        {
+            "chat": [sc.stream(sc.text_chunks(text, size=7, finish="length"))],
+            "grounding": [sc.grounding({AMLO: True})],
+        }
+    )
+    events = await collect(remote, "q")
+    end = events[-1]
+    assert isinstance(end, EndEvent) and end.outcome == "complete" and end.cut
+    assert not any(isinstance(e, ErrorEvent) for e in events)
+    assert end.text == f"{AMLO_CLAIM} [1] It is taken once a day and the dose is 5"
+    assert [(c.id, c.grounding) for c in end.citations] == [(AMLO, "grounded")]
+    assert shown(events).endswith("the dose is 5")  # the held tail reached the text events too
+    record = await store.get_answer(end.audit_id)
+    assert record.outcome == "complete" and record.final_text == end.text
+    assert record.error is not None and "output limit" in record.error
+    assert [(c.source_id, c.shown) for c in record.citations] == [(AMLO, True)]
+
+
+async def test_an_answer_stopped_at_the_limit_before_any_text_is_an_error(remote, scripted_server, store):
+    scripted_server.play({"chat": [sc.stream(sc.text_chunks("", finish="length"))]})
+    err = (await collect(remote, "q"))[-1]
+    assert isinstance(err, ErrorEvent) and err.kind == "length" and "max_tokens" in err.action
+    assert (await store.get_answer(err.audit_id)).outcome == "error"
+
+
+async def test_a_whole_answer_is_not_marked_cut(remote, scripted_server):
+    scripted_server.play({"chat": [sc.answer("A whole answer.")]})
+    end = (await collect(remote, "q"))[-1]
+    assert isinstance(end, EndEvent) and end.outcome == "complete" and not end.cut
 
 
 async def test_connection_cut_mid_answer_is_reported(remote, scripted_server, store):

@@ -11,12 +11,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
 from hippo_tui.cli import EXIT_MODEL, EXIT_OK
-from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent, TextEvent, parse_event
+from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent, TextEvent, ThinkingEvent, parse_event
 from hippo_tui.grounding import max_tokens
 from hippo_tui.store import Store
 from tests.support import scenarios as sc
@@ -27,17 +26,16 @@ AMLO_CLAIM = "Amlodipine is commonly started at 5 mg once daily."
 
 def ask(
     server, home, *extra: str, question: str = "amlodipine starting dose", keep_env: tuple[str, ...] = ()
-) -> tuple[int, list, str, float]:
+) -> tuple[int, list, str]:
     cmd = [sys.executable, "-m", "hippo_tui", "ask", question, "--json"]
     cmd += ["--base-url", server.url, "--model", "scripted", "--api-key", "test-key", *extra]
     env = {
         k: v for k, v in os.environ.items() if k in keep_env or not k.startswith(("HIPPO_", "OPENAI_"))
     }
     env["HIPPO_HOME"] = str(home)
-    t0 = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env, check=False)
     events = [parse_event(line) for line in proc.stdout.splitlines() if line.strip()]
-    return proc.returncode, events, proc.stderr, time.monotonic() - t0
+    return proc.returncode, events, proc.stderr
 
 
 async def audit(home, answer_id):
@@ -52,7 +50,7 @@ def test_normal_answer(scripted_server, hippo_home):
     scripted_server.play(
         {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({AMLO: True})]}
     )
-    code, events, err, _ = ask(scripted_server, hippo_home)
+    code, events, err = ask(scripted_server, hippo_home)
     assert code == EXIT_OK, err
     end = events[-1]
     assert isinstance(end, EndEvent) and end.text == f"{AMLO_CLAIM} [1]"
@@ -86,7 +84,7 @@ def test_a_server_asking_for_max_completion_tokens_gets_it(scripted_server, hipp
     scripted_server.play(
         {"chat": [refusal, sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({AMLO: True})]}
     )
-    code, _, err, _ = ask(scripted_server, hippo_home, "--max-tokens", "256")
+    code, _, err = ask(scripted_server, hippo_home, "--max-tokens", "256")
     assert code == EXIT_OK, err
     first, second = [
         r["body"] for r in scripted_server.requests()
@@ -106,7 +104,7 @@ async def test_mid_answer_tool_call_withdraws_and_continues(scripted_server, hip
             "grounding": [sc.grounding({AMLO: True})],
         }
     )
-    code, events, err, _ = ask(scripted_server, hippo_home)
+    code, events, err = ask(scripted_server, hippo_home)
     assert code == EXIT_OK, err
     resets = [e for e in events if isinstance(e, ResetEvent)]
     assert [r.reason for r in resets] == ["tool_call"]
@@ -127,7 +125,7 @@ def test_server_refusing_json_schema_falls_back_to_json_object(scripted_server, 
             "grounding": [sc.error(500, "json_schema is not supported"), sc.grounding({AMLO: True})],
         }
     )
-    code, events, err, _ = ask(scripted_server, hippo_home)
+    code, events, err = ask(scripted_server, hippo_home)
     assert code == EXIT_OK, err
     end = events[-1]
     assert isinstance(end, EndEvent) and [c.grounding for c in end.citations] == ["grounded"]
@@ -141,7 +139,7 @@ def test_server_refusing_json_schema_falls_back_to_json_object(scripted_server, 
 
 def test_llama_cpp_python_ends_on_json_object_with_schema_and_the_audit_says_so(scripted_server, hippo_home):
     scripted_server.play({"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], **sc.llama_cpp_python()})
-    code, events, err, _ = ask(scripted_server, hippo_home)
+    code, events, err = ask(scripted_server, hippo_home)
     assert code == EXIT_OK, err
     end = events[-1]
     assert isinstance(end, EndEvent) and [c.grounding for c in end.citations] == ["grounded"]
@@ -154,10 +152,11 @@ def test_llama_cpp_python_ends_on_json_object_with_schema_and_the_audit_says_so(
 
 
 async def test_slow_grounding_past_the_limit_keeps_citations_unchecked(scripted_server, hippo_home):
+    limit, slow = 0.5, 10.0  # the grounding reply comes long after the limit
     scripted_server.play(
-        {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({AMLO: False}, wait=5)]}
+        {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({AMLO: False}, wait=slow)]}
     )
-    code, events, err, _ = ask(scripted_server, hippo_home, "--grounding-timeout", "0.5")
+    code, events, err = ask(scripted_server, hippo_home, "--grounding-timeout", str(limit))
     assert code == EXIT_OK, err
     end = events[-1]
     assert isinstance(end, EndEvent)
@@ -165,6 +164,10 @@ async def test_slow_grounding_past_the_limit_keeps_citations_unchecked(scripted_
     # "timed out" is only written when the limit fired before the reply came: the slow reply was not waited
     # for (no wall-clock bound here: a busy machine starts the process slowly).
     assert "timed out" in (end.verification.note or "")
+    # And on the answer's own clock (never the process's): check two gave up after the limit, long
+    # before the slow reply came.
+    checking = next(e for e in events if isinstance(e, ThinkingEvent) and e.phase == "checking")
+    assert limit - 0.01 <= end.t - checking.t < slow  # 0.01: the stamps are rounded
     record = await audit(hippo_home, end.audit_id)
     assert [(a.check_one, a.check_two, a.shown) for a in record.citations] == [
         ("confirmed", "unchecked", True)
@@ -174,7 +177,7 @@ async def test_slow_grounding_past_the_limit_keeps_citations_unchecked(scripted_
 async def test_connection_dropped_mid_stream(scripted_server, hippo_home):
     partial = "Amlodipine is commonly started at"
     scripted_server.play({"chat": [sc.stream(sc.text_chunks(partial, finish=None), cut=True, done=False)]})
-    code, events, _err, _ = ask(scripted_server, hippo_home)
+    code, events, _err = ask(scripted_server, hippo_home)
     assert code == EXIT_MODEL
     last = events[-1]
     assert isinstance(last, ErrorEvent) and last.kind == "stream_cut"
@@ -193,7 +196,7 @@ async def test_connection_dropped_mid_stream(scripted_server, hippo_home):
 )
 def test_http_errors_say_what_to_do(scripted_server, hippo_home, response, kind, says):
     scripted_server.play({"chat": [response]})
-    code, events, _err, _ = ask(scripted_server, hippo_home)
+    code, events, _err = ask(scripted_server, hippo_home)
     assert code == EXIT_MODEL
     last = events[-1]
     assert isinstance(last, ErrorEvent) and last.kind == kind

@@ -37,7 +37,6 @@ class Backend:
     base_url: str
     client: openai.AsyncOpenAI
     recorder: RecordingTransport | None = None
-    cassette: Cassette | None = None
 
     async def aclose(self) -> None:
         await self.client.close()  # closes the http client, and with it the transport (and recorder)
@@ -46,7 +45,6 @@ class Backend:
 def open_backend(settings: Settings) -> Backend:
     """Build the configured backend. Raises CassetteError for a replay file that cannot be used."""
     name = settings.resolved_backend()
-    cassette: Cassette | None = None
     transport: httpx.AsyncBaseTransport | None
     if name == "offline":
         transport = OfflineTransport(tokens_per_second=settings.offline_tokens_per_second)
@@ -76,4 +74,4 @@ def open_backend(settings: Settings) -> Backend:
     client = openai.AsyncOpenAI(
         base_url=base_url, api_key=key, max_retries=0, timeout=TIMEOUT, http_client=http
     )
-    return Backend(name, label, model, base_url, client, recorder=recorder, cassette=cassette)
+    return Backend(name, label, model, base_url, client, recorder=recorder)

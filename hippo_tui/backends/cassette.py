@@ -189,7 +189,6 @@ class Recording:
     chunks: list[tuple[float, str]] = field(default_factory=list)
     body: tuple[float, str] | None = None
     how: str = "done"  # done | closed (the client stopped reading) | error | cancelled
-    t_end: float = 0.0
 
 
 @dataclass
@@ -232,7 +231,7 @@ class Cassette:
                 elif kind == "body":
                     recs[r["n"]].body = (float(r["t"]), str(r["text"]))
                 elif kind == "end":
-                    recs[r["n"]].how, recs[r["n"]].t_end = r.get("how", "done"), float(r.get("t", 0))
+                    recs[r["n"]].how = r.get("how", "done")
             except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
                 raise CassetteError(f"{path}: line {i} is not a cassette record ({e})") from None
         if meta.get("version") != VERSION:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,7 +116,7 @@ async def stream_turn(
     base_url: str,
     retry: RetryPolicy = RetryPolicy(),
     max_tokens: int | None = None,
-) -> AsyncIterator[TextDelta | TurnEnd | ToolsRefused]:
+) -> AsyncGenerator[TextDelta | TurnEnd | ToolsRefused, None]:
     """Yield the turn's text deltas, then one ``TurnEnd``. Raises ``ModelError``.
 
     A server that refuses the offered tools is asked once more without them (``ToolsRefused`` says so):

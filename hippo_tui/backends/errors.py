@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TypeGuard
 
 import httpx
 import openai
@@ -61,6 +62,27 @@ def classify(e: BaseException, *, base_url: str, model: str) -> ModelError:
             host = httpx.URL(base_url).host if base_url else "?"
             return ModelError("connection", f"cannot resolve the host '{host}'", "check the --base-url")
         return ModelError("connection", f"cannot connect to {base_url}", pick)
+    if isinstance(e, openai.APIStatusError):
+        return _status_error(e, base_url=base_url, model=model)
+    if isinstance(e, openai.APIError):  # an error event inside the stream
+        return ModelError("server", f"the model's stream reported an error: {e.message}", "try again")
+    if isinstance(e, json.JSONDecodeError):
+        return ModelError(
+            "bad_response",
+            f"the server sent a chunk that is not valid JSON: {e.msg}",
+            "try again, or another server",
+        )
+    if isinstance(e, httpx.HTTPError):
+        return ModelError(
+            "stream_cut",
+            f"the connection to {base_url} broke mid-answer ({type(e).__name__})",
+            "ask again; the partial answer is kept in the audit record",
+        )
+    return ModelError("internal", f"unexpected error talking to the model: {e!r}")
+
+
+def _status_error(e: openai.APIStatusError, *, base_url: str, model: str) -> ModelError:
+    """An HTTP error status from the server, by what the reader can do about it."""
     if isinstance(e, openai.AuthenticationError | openai.PermissionDeniedError):
         code = e.status_code
         return ModelError(
@@ -89,31 +111,15 @@ def classify(e: BaseException, *, base_url: str, model: str) -> ModelError:
             "wait a minute and ask again, or pick another server with --base-url",
             retry_after=retry_after(e),
         )
-    if isinstance(e, openai.APIStatusError):
-        if e.status_code >= 500:
-            return ModelError(
-                "server",
-                f"{base_url} failed ({e.status_code}): {server_message(e)}",
-                "try again; if it keeps failing, check the server's logs",
-            )
+    if e.status_code >= 500:
         return ModelError(
-            "bad_response", f"{base_url} rejected the request ({e.status_code}): {server_message(e)}"
+            "server",
+            f"{base_url} failed ({e.status_code}): {server_message(e)}",
+            "try again; if it keeps failing, check the server's logs",
         )
-    if isinstance(e, openai.APIError):  # an error event inside the stream
-        return ModelError("server", f"the model's stream reported an error: {e.message}", "try again")
-    if isinstance(e, json.JSONDecodeError):
-        return ModelError(
-            "bad_response",
-            f"the server sent a chunk that is not valid JSON: {e.msg}",
-            "try again, or another server",
-        )
-    if isinstance(e, httpx.HTTPError):
-        return ModelError(
-            "stream_cut",
-            f"the connection to {base_url} broke mid-answer ({type(e).__name__})",
-            "ask again; the partial answer is kept in the audit record",
-        )
-    return ModelError("internal", f"unexpected error talking to the model: {e!r}")
+    return ModelError(
+        "bad_response", f"{base_url} rejected the request ({e.status_code}): {server_message(e)}"
+    )
 
 
 RETRYABLE: tuple[type[BaseException], ...] = (
@@ -123,7 +129,7 @@ RETRYABLE: tuple[type[BaseException], ...] = (
 )
 
 
-def tools_refused(e: BaseException) -> bool:
+def tools_refused(e: BaseException) -> TypeGuard[openai.APIStatusError]:
     """The server refused the request because it offered tools (a model without tool support on Ollama,
     vLLM without --enable-auto-tool-choice, llama.cpp without --jinja): worth asking again without them."""
     if not isinstance(e, openai.APIStatusError) or e.status_code not in (400, 422, 500, 501):

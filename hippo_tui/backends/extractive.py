@@ -9,15 +9,18 @@ numbers choose among its sentences, and a dose question wants a sentence with a 
 refers back ("A score of 0 …", "The dose is …") never goes out without the sentence it refers to. A follow-on
 part ("… and what dose?", or a next question "And in men?") inherits the subject of the part or question before
 it. A part no source covers makes it call ``search_kb`` (once per part), as a real model would; after the
-search, a part still uncovered is said to be uncovered, never invented.
+search, a part still uncovered is said to be uncovered, never invented. A part is not covered when no source
+mentions one of its subjects at all, however well the rest matches: a question on semaglutide for weight loss
+is not answered from a source on dyspepsia that mentions weight loss.
 
-The judge passes a source when one of its claims shares enough content words with a sentence of the excerpt,
-every number / dose / unit in the claim appears in the excerpt, and the claim and that sentence agree on
-negation and on direction ("over 55" is not "under 55").
+The judge passes a source when one of its claims shares enough content words (spelling variants made one)
+with a sentence of the excerpt, each clause of the claim does too, and the veto (``hippo_tui.veto``: numbers in
+any spelling, comparators, direction, negation) finds nothing wrong with it.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -25,24 +28,26 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hippo_tui.backends.lexical import (
+from hippo_tui.citations import split_sentences, strip_markers
+from hippo_tui.lexical import (
+    JUDGE_SYNONYMS,
     STOP,
     WORD,
     comparators,
     content_words,
     contradicts,
     generic,
-    has_negation,
+    judge_words,
     normal,
     part_words,
-    quantities,
     sentence_words,
     stem,
 )
-from hippo_tui.citations import split_sentences, strip_markers
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources
+from hippo_tui.quantities import find, normalize
+from hippo_tui.veto import check_claim
 
-__all__ = ["Reply", "answer", "content_words", "judge", "quantities", "question_parts", "render", "supports"]
+__all__ = ["Reply", "answer", "content_words", "judge", "matches", "question_parts", "render", "supports"]
 
 COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
 MAX_SENTENCES = 4  # per question part, from its main source
@@ -54,8 +59,21 @@ ANSWER_TYPES = frozenset({"dose", "long"})  # what sentence_words derives from q
 TREATMENT = frozenset(
     normal(stem(w)) for w in "treat antibiotic drug medicine medication therapy prescribe".split()
 )
+# Words a question uses that name no subject: not knowing them is not a reason to abstain.
+GENERAL = frozenset({"without", "within", "get", "new"})
 RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the one retrieval ranked higher
 SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
+MATCHED = 0.6  # share of a claim's words the judge wants in one sentence of the excerpt
+CLAUSE_MATCHED = 0.5  # … and of each of its clauses' words
+# An excerpt's sentence that addresses whoever checks it is an injection, not evidence.
+_TO_THE_JUDGE = re.compile(
+    r"\b(?:ignore (?:all |any |the )?(?:previous|prior|above|earlier|rest|other)|grounded|"
+    r"(?:reply|respond|answer) with|(?:previous|prior|these|my|new) instructions|checker|verifier|"
+    r"mark (?:every|all|each|this|these|the) (?:claims?|sources?|citations?|excerpts?|answers?))\b|"
+    r"^\W*(?:system|assistant)\s*[:,]",
+    re.I,
+)
+_CLAUSES = re.compile(r";|,?\s+(?:and|but|whereas|while|although)\s+", re.I)
 
 _PART_SPLIT = re.compile(
     r"\?|;|\n|\band also\b|(?:,?\s+and|,)\s+(?=(?:for\s+)?(?:what|how|which|when|who|why|is|are|does|do|should|can|"
@@ -328,6 +346,19 @@ class Context:
                 chosen = before
         return [source.sentences[i] for i in sorted(chosen)]
 
+    def unknown_subjects(self, part: Part) -> set[str]:
+        """What the part asks about (drugs, conditions: not facets, numbers or generic words) that no source
+        in the context mentions at all. A part with one is not covered, however much else matches."""
+        known = {JUDGE_SYNONYMS.get(w, w) for s in self.sources for w in s.words}  # "man" is in "men"
+        return {
+            w
+            for w in part.own
+            if not _aspect(w)
+            and w not in TREATMENT
+            and w not in GENERAL
+            and JUDGE_SYNONYMS.get(w, w) not in known
+        }
+
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
@@ -356,6 +387,8 @@ class Reply:
 
 def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[tuple[str, str]] | None:
     """The cited sentences answering ``part`` (possibly none new), or None when no source covers it."""
+    if ctx.unknown_subjects(part):
+        return None  # nothing on a key term ("semaglutide"): answering from its neighbours would mislead
     ranked = ctx.rank_sources(part)
     if not ranked or ranked[0][0] < COVERED:
         return None
@@ -411,23 +444,43 @@ def render(reply: Reply) -> str:
 # -- the lexical judge ---------------------------------------------------------------------------
 
 
+def matches(claim: str, excerpt: str) -> bool:
+    """The lexical half of the judge: the claim's words (numbers aside: the veto reads those) are mostly in one
+    sentence of the excerpt, and so are the words of each of its clauses ("X, and Y" needs Y too)."""
+    text = strip_markers(claim)
+    said = [
+        judge_words(_numberless(s))
+        for s in split_sentences(excerpt) or [excerpt]
+        if not _TO_THE_JUDGE.search(s)
+    ]
+    # A claim may join a sentence to the one after it ("Cool a burn … Do not apply ice" → "no ice on a burn").
+    sentences = said + [a | b for a, b in itertools.pairwise(said)]
+    want = judge_words(_numberless(text))
+    if not want or _share(want, sentences) < MATCHED:
+        return False
+    return all(_share(w, sentences) >= CLAUSE_MATCHED for w in _clause_words(text) if w)
+
+
 def supports(claim: str, excerpt: str) -> bool:
-    claim_text = strip_markers(claim)
-    want = content_words(claim_text)
-    if not want:
-        return False
-    if not quantities(claim_text) <= quantities(excerpt):
-        return False
-    best_overlap, best_sentence = 0.0, ""
-    for sentence in split_sentences(excerpt) or [excerpt]:
-        overlap = len(want & content_words(sentence)) / len(want)
-        if overlap > best_overlap:
-            best_overlap, best_sentence = overlap, sentence
-    if best_overlap < 0.6:
-        return False
-    if not comparators(claim_text) <= comparators(best_sentence):  # "under 55" is not "55 or over"
-        return False
-    return has_negation(claim_text) == has_negation(best_sentence)
+    """The offline judge: the words match and the veto finds nothing wrong with the numbers, the direction or
+    the negation."""
+    return matches(claim, excerpt) and check_claim(claim, excerpt) is None
+
+
+def _share(want: set[str], sentences: Sequence[set[str]]) -> float:
+    return max((len(want & s) / len(want) for s in sentences), default=0.0)
+
+
+def _numberless(text: str) -> str:
+    # "five days" and "5 days" are one quantity to the veto, and no words at all to the word match.
+    t = normalize(text)
+    for q in reversed(find(t)):
+        t = t[: q.start] + " " + t[q.end :]
+    return t
+
+
+def _clause_words(text: str) -> list[set[str]]:
+    return [judge_words(_numberless(c)) for c in _CLAUSES.split(text)]
 
 
 def judge(items: Iterable[Mapping[str, Any]]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import httpx
@@ -114,7 +114,7 @@ class OfflineTransport(httpx.AsyncBaseTransport):
         """The lexical judge's verdicts as ``{"<source id>": bool}``: exactly the schema's keys when the request
         carries one (``json_schema``, or ``json_object`` with ``schema``, as a grammar-constrained server
         would), else one per source in the data."""
-        user = next((m for m in reversed(messages) if m.get("role") == "user"), {})
+        user: Mapping[str, Any] = next((m for m in reversed(messages) if m.get("role") == "user"), {})
         items = parse_grounding_input(extractive._text(user.get("content")))
         verdicts = {str(c["source_id"]): bool(c["grounded"]) for c in extractive.judge(items)["checks"]}
         keys = _schema_keys(response_format)

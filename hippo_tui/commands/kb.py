@@ -1,61 +1,21 @@
 """`hippo-tui kb`: import, export, list, show, search, retire and stats over the knowledge base.
 
-Also home to ``run_with_store``, the open-run-close-and-map-errors wrapper the ``audit`` commands share.
+The store is imported when a command runs (see ``_common``): registering these commands costs nothing.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from hippo_tui.models import Source
+from hippo_tui.commands._common import print_json, store_handler
 from hippo_tui.safe_text import sanitize
-from hippo_tui.store import KBImportError, NotFound, Store, StoreError
 
-StoreCommand = Callable[[Store, argparse.Namespace], Awaitable[int]]
-
-
-def run_with_store(args: argparse.Namespace, command: StoreCommand) -> int:
-    """Open the store the settings point at, run ``command``, close it; store errors become exit codes."""
-    from hippo_tui.cli import EXIT_STORE, EXIT_USAGE, settings_from_args
-
-    settings = settings_from_args(args)
-
-    async def go() -> int:
-        # The same database the app and `ask` use: the main one, or the --kb file's own.
-        from hippo_tui.engine import open_store
-
-        store = await open_store(settings)
-        try:
-            return await command(store, args)
-        finally:
-            await store.close()
-
-    try:
-        return asyncio.run(go())
-    except (KBImportError, NotFound) as e:  # bad input: a bad file, an unknown id
-        _err(str(e))
-        return EXIT_USAGE
-    except StoreError as e:
-        _err(str(e))
-        return EXIT_STORE
-    except ValueError as e:
-        _err(str(e))
-        return EXIT_USAGE
-
-
-def _err(message: str) -> None:
-    print(f"hippo-tui: {sanitize(message)}", file=sys.stderr)
-
-
-def _print_json(data: Any) -> None:
-    # ensure_ascii: terminal-hostile characters from an imported file arrive escaped, never raw.
-    print(json.dumps(data, ensure_ascii=True, default=str))
+if TYPE_CHECKING:
+    from hippo_tui.models import Source
+    from hippo_tui.store import Store
 
 
 def _clean(text: str | None) -> str:
@@ -110,6 +70,8 @@ async def _import(store: Store, args: argparse.Namespace) -> int:
 
 
 async def _export(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.store import StoreError
+
     if args.output is None:
         n = await store.export_jsonl(sys.stdout)
     else:
@@ -131,7 +93,7 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
     sources = await store.list_sources(status=status, limit=args.limit)
     if args.json:
         for s in sources:
-            _print_json(s.model_dump(mode="json", exclude_none=True))
+            print_json(s.model_dump(mode="json", exclude_none=True))
         return 0
     for s in sources:
         print(_source_line(s))
@@ -140,11 +102,14 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.provenance import where
+    from hippo_tui.store import NotFound
+
     src = await store.get(args.id)
     if src is None:
         raise NotFound(f"{store.path}: no source with id {args.id!r}")
     if args.json:
-        _print_json(src.model_dump(mode="json", exclude_none=True))
+        print_json(src.model_dump(mode="json", exclude_none=True))
         return 0
     print(_clean(src.title))
     print(f"  id:        {src.id}")
@@ -152,11 +117,12 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     for label, value in (("publisher", src.publisher), ("url", src.url), ("updated", src.updated)):
         if value:
             print(f"  {label + ':':<10} {_clean(str(value))}")
+    _print_provenance(src)
     if src.status == "retired":
         print(f"  retired:   {_clean(src.retired_reason) or '(no reason given)'}")
         if src.superseded_by:
             succ = await store.get(src.superseded_by)
-            title = f" ({_clean(succ.title)})" if succ else " (missing)"
+            title = f" ({where(succ.title, succ.provenance)})" if succ else " (missing)"
             print(f"  superseded by {src.superseded_by}{title}")
     print()
     print(_clean(src.excerpt))
@@ -166,11 +132,24 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_provenance(src: Source) -> None:
+    """Where an ingested passage comes from: document › section, page, and which version of the file."""
+    from hippo_tui.provenance import origin
+
+    p = src.provenance
+    if p is None:
+        return
+    print(f"  {'document:':<10} {origin(p)}")
+    if p.page is not None:
+        print(f"  {'page:':<10} {p.page}")
+    print(f"  {'version:':<10} {_clean(p.version[:12])} (ingested {_clean(p.ingested)})")
+
+
 async def _search(store: Store, args: argparse.Namespace) -> int:
     hits = await store.search(args.query, k=args.k)
     if args.json:
         for h in hits:
-            _print_json(h.model_dump(mode="json", exclude_none=True))
+            print_json(h.model_dump(mode="json", exclude_none=True))
         return 0
     if not hits:
         print("no active source matches", file=sys.stderr)
@@ -191,16 +170,12 @@ async def _retire(store: Store, args: argparse.Namespace) -> int:
 async def _stats(store: Store, args: argparse.Namespace) -> int:
     stats = await store.kb_stats()
     if args.json:
-        _print_json(stats)
+        print_json(stats)
         return 0
     width = max(len(k) for k in stats) + 1
     for key, value in stats.items():
         print(f"{key + ':':<{width}} {_clean(str(value))}")
     return 0
-
-
-def _handler(command: StoreCommand) -> Callable[[argparse.Namespace], int]:
-    return lambda args: run_with_store(args, command)
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -210,35 +185,39 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c = kb.add_parser("import", parents=[common], help="import (upsert by id) a JSONL file; all or nothing")
     c.add_argument("file", type=Path, metavar="FILE")
     c.add_argument("--name", help="rename the knowledge base (shown in the app's status line)")
-    c.set_defaults(func=_handler(_import))
+    c.set_defaults(func=store_handler(_import))
 
     c = kb.add_parser("export", parents=[common], help="write every source as JSONL")
     c.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
-    c.set_defaults(func=_handler(_export))
+    c.set_defaults(func=store_handler(_export))
 
     c = kb.add_parser("list", parents=[common], help="list sources by title")
     c.add_argument("--status", choices=["active", "retired", "all"], default="all")
     c.add_argument("--limit", type=int, help="at most this many")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
-    c.set_defaults(func=_handler(_list))
+    c.set_defaults(func=store_handler(_list))
 
     c = kb.add_parser("show", parents=[common], help="one source in full")
     c.add_argument("id", metavar="ID")
     c.add_argument("--json", action="store_true")
-    c.set_defaults(func=_handler(_show))
+    c.set_defaults(func=store_handler(_show))
 
     c = kb.add_parser("search", parents=[common], help="full-text search over active sources")
     c.add_argument("query", metavar="QUERY")
     c.add_argument("-k", type=int, default=5, help="how many results (default 5)")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
-    c.set_defaults(func=_handler(_search))
+    c.set_defaults(func=store_handler(_search))
 
     c = kb.add_parser("retire", parents=[common], help="retire a source (it stops being citable)")
     c.add_argument("id", metavar="ID")
     c.add_argument("--reason", required=True, help="why it was withdrawn")
     c.add_argument("--superseded-by", metavar="ID", help="the active source that replaces it")
-    c.set_defaults(func=_handler(_retire))
+    c.set_defaults(func=store_handler(_retire))
+
+    from hippo_tui.commands import ingest
+
+    ingest.register(kb, common)
 
     c = kb.add_parser("stats", parents=[common], help="counts and name of the knowledge base")
     c.add_argument("--json", action="store_true")
-    c.set_defaults(func=_handler(_stats))
+    c.set_defaults(func=store_handler(_stats))

@@ -68,7 +68,7 @@ def _read(path: str) -> tuple[bytes, str]:
 
 def run(args: argparse.Namespace) -> int:
     from hippo_tui.answer_files import AnswerFileError, decode, read_answer
-    from hippo_tui.cli import EXIT_USAGE, settings_from_args
+    from hippo_tui.commands._common import EXIT_USAGE, settings_from_args
     from hippo_tui.safe_text import sanitize
 
     settings = settings_from_args(args)
@@ -85,10 +85,9 @@ async def _check(
     settings: Settings, answer: AnswerToCheck, name: str, *, as_json: bool, out: TextIO, err: TextIO
 ) -> int:
     from hippo_tui.backends import CassetteError, open_backend
-    from hippo_tui.cli import EXIT_STORE, EXIT_USAGE
-    from hippo_tui.engine import open_store
+    from hippo_tui.commands._common import EXIT_STORE, EXIT_USAGE
     from hippo_tui.safe_text import sanitize
-    from hippo_tui.store import StoreError
+    from hippo_tui.store import StoreError, open_store
 
     try:
         backend = open_backend(settings)

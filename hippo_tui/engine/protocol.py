@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
+from hippo_tui.audit_stats import AuditStats, StatsBy
 from hippo_tui.events import Event
 from hippo_tui.models import AnswerRecord
 
@@ -71,6 +72,11 @@ class AnswerEngine(Protocol):
 
     async def list_answers(self, limit: int = 50) -> list[AnswerRecord]:
         """The newest answers first."""
+        ...
+
+    async def audit_stats(self, by: StatsBy = "model", *, limit: int = 10) -> AuditStats:
+        """The audit record per model or per day, the sources most often cited while retired, and the
+        answers with the most failed citations (at most ``limit`` of each list)."""
         ...
 
     async def close(self) -> None: ...

@@ -14,6 +14,7 @@ from hippo_tui.store.errors import (
     UnknownAnswer,
     UnknownSource,
 )
+from hippo_tui.store.open import kb_db_path, open_store
 from hippo_tui.store.paths import DEMO_KB
 from hippo_tui.store.query import fts_match, terms
 from hippo_tui.store.schema import SCHEMA_VERSION
@@ -32,5 +33,7 @@ __all__ = [
     "UnknownAnswer",
     "UnknownSource",
     "fts_match",
+    "kb_db_path",
+    "open_store",
     "terms",
 ]

@@ -7,23 +7,18 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from hippo_tui.audit_stats import AuditStats, FailedAnswer, RetiredCitation, StatsBy, StatsGroup
 from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord, ResetRecord
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import UnknownAnswer
 
 FINAL_OUTCOMES = ("complete", "cancelled", "withdrawn", "error")
-# What audit_stats counts per model, in the order of its SELECT.
-AUDIT_STATS_COLUMNS = (
-    "answers",
-    "citations",
-    "confirmed",
-    "missing",
-    "retired",
-    "grounded",
-    "ungrounded",
-    "unchecked",
-    "shown",
-)
+# audit_stats: what a group is keyed on (the day is the UTC date of ``created``), and its SELECTs' columns.
+_STATS_KEYS: dict[StatsBy, str] = {"model": "a.model", "day": "substr(a.created, 1, 10)"}
+_GROUP_FIELDS = ("key", "answers", "flagged_answers", "citations", "confirmed", "missing", "retired", "grounded",
+                 "ungrounded", "unchecked", "shown")  # fmt: skip
+_RETIRED_FIELDS = ("source_id", "title", "citations", "answers", "superseded_by", "last_cited")
+_FAILED_FIELDS = ("audit_id", "created", "model", "question", "failed", "citations")
 _ANSWER_COLUMNS = (
     "id",
     "created",
@@ -184,24 +179,48 @@ class AuditMixin(StoreBase):
             row = await cur.fetchone()
             return (await self._attach([_answer(row)]))[0] if row else None
 
-    async def audit_stats(self) -> list[dict[str, Any]]:
-        """Per model: answers, and how its citations fared in both checks."""
-        sql = """
-            SELECT a.model,
-                   count(DISTINCT a.id),
-                   count(c.id),
-                   coalesce(sum(c.check_one = 'confirmed'), 0),
-                   coalesce(sum(c.check_one = 'missing'), 0),
-                   coalesce(sum(c.check_one = 'retired'), 0),
-                   coalesce(sum(c.check_two = 'grounded'), 0),
-                   coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'ungrounded'), 0),
-                   coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'unchecked'), 0),
-                   coalesce(sum(c.shown), 0)
-            FROM answers a LEFT JOIN citations c ON c.answer_id = a.id
-            GROUP BY a.model ORDER BY a.model
+    async def audit_stats(self, by: StatsBy = "model", *, limit: int = 10) -> AuditStats:
+        """Per model or per day (UTC): answers and how their citations fared; the ``limit`` sources most often
+        cited while retired, and the ``limit`` answers with the most failed citations."""
+        key = _STATS_KEYS[by]  # one of two fixed expressions, never user text
+        groups_sql = f"""
+            WITH per AS (
+                SELECT a.id, {key} AS key,
+                       count(c.id) AS citations,
+                       coalesce(sum(c.check_one = 'confirmed'), 0) AS confirmed,
+                       coalesce(sum(c.check_one = 'missing'), 0) AS missing,
+                       coalesce(sum(c.check_one = 'retired'), 0) AS retired,
+                       coalesce(sum(c.check_two = 'grounded'), 0) AS grounded,
+                       coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'ungrounded'), 0) AS ungrounded,
+                       coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'unchecked'), 0) AS unchecked,
+                       coalesce(sum(c.shown), 0) AS shown
+                FROM answers a LEFT JOIN citations c ON c.answer_id = a.id
+                GROUP BY a.id
+            )
+            SELECT key, count(*), sum(missing + retired + ungrounded > 0), sum(citations), sum(confirmed),
+                   sum(missing), sum(retired), sum(grounded), sum(ungrounded), sum(unchecked), sum(shown)
+            FROM per GROUP BY key ORDER BY key
         """
-        keys = ("model", *AUDIT_STATS_COLUMNS)
+        retired_sql = """
+            SELECT c.source_id, coalesce(s.title, max(c.title)), count(*), count(DISTINCT c.answer_id),
+                   s.superseded_by, max(a.created)
+            FROM citations c JOIN answers a ON a.id = c.answer_id LEFT JOIN sources s ON s.id = c.source_id
+            WHERE c.check_one = 'retired'
+            GROUP BY c.source_id ORDER BY count(*) DESC, max(a.created) DESC LIMIT ?
+        """
+        failed_sql = """
+            SELECT a.id, a.created, a.model, a.question,
+                   sum(c.check_one != 'confirmed' OR c.check_two = 'ungrounded') AS failed, count(c.id)
+            FROM answers a JOIN citations c ON c.answer_id = a.id
+            GROUP BY a.id HAVING failed > 0 ORDER BY failed DESC, a.id DESC LIMIT ?
+        """
         with self._errors():
-            cur = await self._db.execute(sql)
-            rows = await cur.fetchall()
-        return [dict(zip(keys, r, strict=True)) for r in rows]
+            groups = await (await self._db.execute(groups_sql)).fetchall()
+            retired = await (await self._db.execute(retired_sql, (limit,))).fetchall()
+            failed = await (await self._db.execute(failed_sql, (limit,))).fetchall()
+        return AuditStats(
+            by=by,
+            groups=[StatsGroup(**dict(zip(_GROUP_FIELDS, r, strict=True))) for r in groups],
+            retired_sources=[RetiredCitation(**dict(zip(_RETIRED_FIELDS, r, strict=True))) for r in retired],
+            most_failed=[FailedAnswer(**dict(zip(_FAILED_FIELDS, r, strict=True))) for r in failed],
+        )

@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -64,7 +65,7 @@ class StoreBase:
             await self._db.execute("ROLLBACK")
             await self._db.execute("BEGIN IMMEDIATE")
 
-    async def _undo_begin(self, begin: asyncio.Future[object]) -> None:
+    async def _undo_begin(self, begin: asyncio.Future[Any]) -> None:
         try:
             await begin
         except (sqlite3.Error, ValueError):

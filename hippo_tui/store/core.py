@@ -13,6 +13,7 @@ from typing import Any, Generic, Self, TypeVar
 import aiosqlite
 
 from hippo_tui.store.audit import AuditMixin
+from hippo_tui.store.documents import SET_KB_NAME, DocumentsMixin
 from hippo_tui.store.errors import StoreCorrupt, StoreError, StoreReadOnly, translate
 from hippo_tui.store.paths import DEMO_KB
 from hippo_tui.store.schema import MIGRATIONS, OUR_TABLES, SCHEMA_VERSION
@@ -81,7 +82,7 @@ class Opening(Generic[S]):
             await self._store.close()
 
 
-class Store(SourcesMixin, AuditMixin):
+class Store(SourcesMixin, DocumentsMixin, AuditMixin):
     """The knowledge base and the audit record, in one SQLite file (WAL, foreign keys on)."""
 
     kb_name: str
@@ -192,11 +193,7 @@ class Store(SourcesMixin, AuditMixin):
 
     async def set_kb_name(self, name: str) -> None:
         async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO meta (key, value) VALUES ('kb_name', ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (name,),
-            )
+            await db.execute(SET_KB_NAME, (name,))
         self.kb_name = name
 
     async def integrity_check(self) -> str:

@@ -90,6 +90,47 @@ _V1: list[str] = [
 # response_format step gave it, with every step tried. NULL when check two did not run.
 _V2_GROUNDING: list[str] = ["ALTER TABLE answers ADD COLUMN grounding TEXT"]
 
-MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING]
+# Version 3, ingested documents (`kb ingest`): a row per document with its current version, a row per
+# version seen, and provenance columns on sources (NULL for hand-written JSONL sources).
+_V3_DOCUMENTS: list[str] = [
+    """CREATE TABLE documents (
+        key TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        format TEXT NOT NULL,
+        version TEXT NOT NULL,
+        publisher TEXT,
+        url TEXT,
+        updated TEXT,
+        ingested TEXT NOT NULL
+    )""",
+    """CREATE TABLE document_versions (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL REFERENCES documents (key) ON DELETE CASCADE,
+        version TEXT NOT NULL,
+        ingested TEXT NOT NULL,
+        added INTEGER NOT NULL,
+        unchanged INTEGER NOT NULL,
+        revised INTEGER NOT NULL,
+        removed INTEGER NOT NULL
+    )""",
+    "CREATE INDEX document_versions_key ON document_versions (key, id)",
+    "ALTER TABLE sources ADD COLUMN doc_key TEXT",
+    "ALTER TABLE sources ADD COLUMN section TEXT",
+    "ALTER TABLE sources ADD COLUMN page INTEGER",
+    "ALTER TABLE sources ADD COLUMN doc_version TEXT",
+    "ALTER TABLE sources ADD COLUMN ingested TEXT",
+    "CREATE INDEX sources_doc ON sources (doc_key, status) WHERE doc_key IS NOT NULL",
+    # Re-index only when indexed text or the status changes: a re-ingest that refreshes an unchanged
+    # passage's provenance must not rewrite its search-index entry.
+    "DROP TRIGGER sources_au",
+    """CREATE TRIGGER sources_au AFTER UPDATE OF title, excerpt, body, status ON sources BEGIN
+        INSERT INTO sources_fts (sources_fts, rowid, title, excerpt, body)
+        SELECT 'delete', old.rowid, old.title, old.excerpt, old.body WHERE old.status = 'active';
+        INSERT INTO sources_fts (rowid, title, excerpt, body)
+        SELECT new.rowid, new.title, new.excerpt, new.body WHERE new.status = 'active';
+    END""",
+]
+
+MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING, _V3_DOCUMENTS]
 SCHEMA_VERSION = len(MIGRATIONS)
-OUR_TABLES = {"meta", "sources", "answers", "resets", "citations"}
+OUR_TABLES = {"meta", "sources", "answers", "resets", "citations", "documents", "document_versions"}

@@ -14,12 +14,14 @@ from typing import Any, TextIO
 import aiosqlite
 from pydantic import ValidationError
 
-from hippo_tui.models import Lookup, SearchHit, Source
+from hippo_tui.models import Lookup, Provenance, SearchHit, Source
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.query import quoted_or, terms
 
-_COLUMNS = (
+# Provenance.document/section/page/version/ingested, flattened onto the sources row.
+PROVENANCE_COLUMNS = ("doc_key", "section", "page", "doc_version", "ingested")
+COLUMNS = (
     "id",
     "title",
     "excerpt",
@@ -30,11 +32,12 @@ _COLUMNS = (
     "status",
     "retired_reason",
     "superseded_by",
+    *PROVENANCE_COLUMNS,
 )
-_SELECT = "SELECT " + ", ".join(f"s.{c}" for c in _COLUMNS) + " FROM sources s"
+_SELECT = "SELECT " + ", ".join(f"s.{c}" for c in COLUMNS) + " FROM sources s"
 UPSERT_SQL = (
-    f"INSERT INTO sources ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)}) "
-    "ON CONFLICT (id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
+    f"INSERT INTO sources ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)}) "
+    "ON CONFLICT (id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
 )
 DOC_COUNT_CACHE = 50_000  # words whose source counts are remembered between searches
 RANK_BUDGET = 2000  # rows bm25 may rank per search before the candidates are bounded (_bounded_match)
@@ -44,18 +47,33 @@ _CANONICAL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 Progress = Callable[[int, int], None]
 
 
+def provenance_from_row(doc_key: str | None, section: str | None, page: int | None,
+                        version: str | None, ingested: str | None) -> Provenance | None:  # fmt: skip
+    if doc_key is None:
+        return None
+    return Provenance.model_construct(
+        document=doc_key, section=section, page=page, version=version or "", ingested=ingested or ""
+    )
+
+
+def provenance_to_row(p: Provenance | None) -> tuple[Any, ...]:
+    return (None,) * len(PROVENANCE_COLUMNS) if p is None else (p.document, p.section, p.page, p.version, p.ingested)
+
+
 def _row_to_source(row: Sequence[Any]) -> Source:
     # Every row was validated as a Source on its way in (upsert/import), so it is rebuilt without
     # validating again: get_many of 100 ids spends most of its time here otherwise.
-    data = dict(zip(_COLUMNS, row, strict=True))
+    n = len(COLUMNS) - len(PROVENANCE_COLUMNS)
+    data = dict(zip(COLUMNS[:n], row[:n], strict=True))
     if data["updated"]:
         data["updated"] = date.fromisoformat(data["updated"])
+    data["provenance"] = provenance_from_row(*row[n:])
     return Source.model_construct(**data)
 
 
 def source_to_row(s: Source) -> tuple[Any, ...]:
     return (s.id, s.title, s.excerpt, s.body, s.publisher, s.url, s.updated.isoformat() if s.updated else None,
-            s.status, s.retired_reason, s.superseded_by)  # fmt: skip
+            s.status, s.retired_reason, s.superseded_by, *provenance_to_row(s.provenance))  # fmt: skip
 
 
 def _isatty(out: TextIO) -> bool:
@@ -135,7 +153,8 @@ class SourcesMixin(StoreBase):
                 WHERE sources_fts MATCH :q ORDER BY score LIMIT :k
             )
             SELECT s.id, s.title, s.excerpt, s.publisher, s.updated, top.score,
-                   snippet(sources_fts, 1, '«', '»', '…', 24)
+                   snippet(sources_fts, 1, '«', '»', '…', 24),
+                   s.doc_key, s.section, s.page, s.doc_version, s.ingested
             FROM top
             CROSS JOIN sources_fts ON sources_fts.rowid = top.r
             CROSS JOIN sources s ON s.rowid = top.r
@@ -154,6 +173,7 @@ class SourcesMixin(StoreBase):
                 updated=r[4],
                 score=-float(r[5]),
                 snippet=r[6] or r[2],
+                provenance=provenance_from_row(*r[7:12]),
             )
             for r in rows
         ]

@@ -37,13 +37,6 @@ from hippo_tui.ui.messages import (
     acknowledges,
     message_for,
 )
-from hippo_tui.ui.screens import (
-    AuditScreen,
-    EndpointScreen,
-    HelpScreen,
-    InspectorScreen,
-    PromptEditorScreen,
-)
 from hippo_tui.ui.session import Answer, AnswerSession
 from hippo_tui.ui.settings_mirror import mirror_endpoint, save_prompt, saved_prompt
 from hippo_tui.ui.widgets.answer import AnswerPane, TurnView
@@ -474,6 +467,9 @@ class HippoApp(App[int]):
         self.theme = themes.toggled_contrast(self.theme)
 
     def action_show_help(self) -> None:
+        from hippo_tui.ui.screens.help import HelpScreen  # each panel loads when first opened (start-up)
+
+
         self.push_screen(HelpScreen(self.key_table()))
 
     async def action_show_audit(self) -> None:
@@ -485,6 +481,8 @@ class HippoApp(App[int]):
             await self._open_audit()
 
     async def _open_audit(self) -> None:
+        from hippo_tui.ui.screens.audit import AuditScreen
+
         audit_id = await self.session.latest_audit_id()
         record = None
         if audit_id is not None and self.engine is not None:
@@ -492,15 +490,22 @@ class HippoApp(App[int]):
                 record = await self.engine.get_answer(audit_id)
             except Exception as e:
                 self.notify(f"Could not read the audit record: {one_line(str(e))}", severity="error")
+
         self.push_screen(AuditScreen(record))
 
     def action_show_inspector(self) -> None:
+        from hippo_tui.ui.screens.inspector import InspectorScreen
+
+
         self.push_screen(InspectorScreen(self.event_log))
 
     def action_edit_prompt(self) -> None:
+        from hippo_tui.ui.screens.prompt_editor import PromptEditorScreen
+
         if self.engine is None:
             self.notify("The engine is not ready yet.", severity="warning")
             return
+
         screen = PromptEditorScreen(self.engine.system_prompt, self.engine.default_system_prompt)
         self.push_screen(screen, callback=self._prompt_edited)
 
@@ -528,10 +533,13 @@ class HippoApp(App[int]):
         self.notify(f"System prompt applies to the next question; {where}.", title="System prompt")
 
     def action_switch_model(self) -> None:
+        from hippo_tui.ui.screens.endpoint import EndpointScreen
+
         if self.engine is None:
             self.notify("The engine is not ready yet.", severity="warning")
             return
         s = self.settings
+
         screen = EndpointScreen(s.resolved_backend(), s.base_url, s.model, bool(s.api_key))
         self.push_screen(screen, callback=self._endpoint_chosen)
 

@@ -144,7 +144,7 @@ def replay_factory(
     engine._default_prompt = engine.system_prompt = DEFAULT_SYSTEM_PROMPT  # the real engine's
 
     async def factory(settings: Settings) -> RecordedEngine:
-        from hippo_tui.engine import open_store
+        from hippo_tui.store import open_store
 
         engine.store = FrozenTimes(await open_store(settings))  # type: ignore[assignment]
         return engine

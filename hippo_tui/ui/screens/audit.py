@@ -8,7 +8,7 @@ stays readable at 40 columns; status is always a ✓/✗ mark plus a word, never
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,9 +16,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Static
 
-from hippo_tui.models import AnswerRecord, CitationAttempt, ResetRecord
 from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.ui.screens._base import FAIL, OK, UNKNOWN, PanelScreen
+
+if TYPE_CHECKING:  # the records arrive built; the panel does not need the models loaded before it opens
+    from hippo_tui.models import AnswerRecord, CitationAttempt, ResetRecord
 
 CLAIMS_SHOWN = 3  # claims listed per attempt; the rest are counted
 CLAIM_CHARS = 160

@@ -1,6 +1,7 @@
-"""The offline model's reading of text: words, stems, quantities, negation and direction. No weights.
+"""The offline model's reading of text: words, stems, synonyms and direction. No weights.
 
-Shared by the extractive answerer and the lexical grounding judge, so that both read a sentence the same way.
+Shared by the extractive answerer, the lexical grounding judge and the veto, so that all read a sentence the
+same way (numbers are read by ``quantities``, negation by the veto).
 Hyphens split words ("first-line" is "first line", as a question spells it); a few question phrasings map to
 what a source says instead ("how much" asks for a dose, "together" asks about a combination).
 """
@@ -8,6 +9,9 @@ what a source says instead ("how much" asks for a dose, "together" asks about a 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
+
+from hippo_tui.quantities import find
 
 # Hyphens split ("community-acquired" matches "community acquired"); decimals and apostrophes do not.
 WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
@@ -62,18 +66,61 @@ SYNONYMS = {
     "preventive": "prevent",
     "children": "child",
 }
-NEGATION = frozenset(
-    "not no never without avoid avoided don't doesn't shouldn't mustn't cannot can't isn't aren't none neither "
-    "nor contraindicated".split()
-)
-# A number with an optional unit: doses, durations, percentages.
-_QUANTITY = re.compile(
-    r"(\d+(?:[.,]\d+)?)\s*(mg|mcg|µg|g|kg|ml|l|mmol|units?|iu|%|days?|hours?|h|weeks?|months?|years?|"
-    r"times|x|mmhg|°c|c)?\b",
-    re.I,
-)
-_DOSE_UNITS = frozenset("mg mcg µg g ml l mmol unit iu".split())
-_TIME_UNITS = frozenset("day hour h week month year".split())
+# What a claim may say for what its source says (stemmed): the judge's and the veto's reading only, so that
+# the answerer's choice of sentences does not move.
+_SAME = {
+    "stop": "discontinu withdraw ceas halt",
+    "start": "begin began initiat commenc introduc",
+    "give": "administ prescrib offer",
+    "increase": "increas rais raise rise ris elevat boost",
+    "reduce": "reduc decrease decreas lower cut",
+    "kidney": "renal",
+    "heart": "cardiac",
+    "liver": "hepatic",
+    "seizure": "fit convulsion",
+    "pregnancy": "pregnant",
+    "child": "paediatric pediatric kid infant",
+    "check": "measur monitor test recheck",
+    "prefer": "preferr favour favor favoured favored",
+    "steroid": "corticosteroid",
+    "side": "adverse",
+    "woman": "women",
+    "man": "men",
+    "oral": "mouth orally",
+    "intravenous": "intravenously iv",
+    "intramuscular": "intramuscularly im",
+    "common": "commonly",
+    "usual": "usually typical typically",
+    "bleed": "haemorrhage hemorrhage bleeding",
+    "level": "concentration",
+    "repeat": "again",
+    "choice": "option",
+    "long": "longer",
+    "sudden": "abrupt suddenly abruptly",
+}
+JUDGE_SYNONYMS = {w: key for key, spellings in _SAME.items() for w in spellings.split()}
+
+
+_SUFFIX = re.compile(r"(?<=[a-z]{5})(?:ly|ion|ation)$")
+
+
+def judge_words(text: str) -> set[str]:
+    """Content words as the grounding judge and the veto compare them: spelling variants made one
+    ("severely" is "severe", "immunosuppression" is "immunosuppressed")."""
+    out = set()
+    for raw in WORD.findall(text.lower()):
+        if raw in STOP:  # before stemming: "does" is not a word "doe"
+            continue
+        for w in words(raw):
+            if w not in STOP and (len(w) > 1 or w.isdigit()):
+                w = _SUFFIX.sub("", normal(w))
+                out.add(JUDGE_SYNONYMS.get(w, w))
+    return out
+
+
+# Kinds of quantity (``quantities.find``) that make a sentence answer "what dose" or "how long".
+_DOSE_KINDS = frozenset({"mass", "volume", "amount", "units"})
+_TIME_KINDS = frozenset({"time", "months"})
 _MORE = re.compile(r"\b(?:over|above|older|more than|at least|or more|or over|or higher)\b", re.I)
 _LESS = re.compile(r"\b(?:under|below|younger|less than|fewer than|or less|or lower)\b", re.I)
 # "How much …?" asks for a dose; "how long …?" for a duration: what a source's quantities answer.
@@ -122,7 +169,7 @@ def comparators(text: str) -> set[str]:
     return ({"more-than"} if _MORE.search(text) else set()) | ({"less-than"} if _LESS.search(text) else set())
 
 
-def contradicts(a: set[str], b: set[str]) -> bool:
+def contradicts(a: AbstractSet[str], b: AbstractSet[str]) -> bool:
     """One side asks "over", the other says only "under" (or the reverse)."""
     return bool(a) and bool(b) and not (a & b)
 
@@ -135,21 +182,18 @@ def part_words(text: str) -> set[str]:
 
 
 def quantities(text: str) -> set[str]:
-    """Normalised numbers with units (``500mg``, ``3day``) found in ``text``."""
-    out = set()
-    for num, unit in _QUANTITY.findall(text):
-        out.add(num.replace(",", ".") + stem((unit or "").lower()))
-    return out
+    """Normalised numbers with their kind (``500.0mass``, ``72.0time``) found in ``text``."""
+    return {f"{'-'.join(map(str, q.low + q.high))}{q.dim}" for q in find(text)}
 
 
 def sentence_words(text: str) -> set[str]:
     """Content words, plus what its quantities answer: a dose answers "dose", a duration "how long"."""
     # "Dose" is what a sentence with a dose in it answers ("the next dose is due" answers no dose question).
     out = (content_words(text) - {"dose"}) | comparators(text)
-    units = {q.lstrip("0123456789.") for q in quantities(text)}
-    if units & _DOSE_UNITS:
+    kinds = {q.dim.split("/")[0] for q in find(text)}
+    if kinds & _DOSE_KINDS:
         out |= {"dose"}
-    if units & _TIME_UNITS:
+    if kinds & _TIME_KINDS:
         out |= {"long", "duration"}
     return out
 
@@ -163,7 +207,3 @@ GENERIC = frozenset(
 
 def generic(word: str) -> bool:
     return word in GENERIC or word[:1].isdigit()
-
-
-def has_negation(text: str) -> bool:
-    return any(w in NEGATION for w in WORD.findall(text.lower().replace("n't", " not")))

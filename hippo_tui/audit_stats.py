@@ -1,0 +1,104 @@
+"""What the audit record says over many answers: per model or per day, how citations fared; the sources most
+often cited while retired; the answers with the most failed citations. ``hippo-tui audit stats`` prints it,
+``AnswerEngine.audit_stats`` returns it to any front end.
+
+A citation is *flagged* when check one found it missing or retired; it *failed* when it was flagged or check two
+found it ungrounded (either way the reader was not shown it).
+Percentages are of the citations attempted (0–100, one decimal), None when there were none; ``answers_flagged_pct``
+is of the answers.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, computed_field
+
+StatsBy = Literal["day", "model"]
+
+
+def _pct(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 1) if whole else None
+
+
+class StatsGroup(BaseModel):
+    """One model's, or one day's (UTC, ``YYYY-MM-DD``), answers."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    answers: int = 0
+    flagged_answers: int = 0  # answers with at least one failed citation
+    citations: int = 0
+    confirmed: int = 0
+    missing: int = 0
+    retired: int = 0
+    grounded: int = 0
+    ungrounded: int = 0  # confirmed, then found ungrounded
+    unchecked: int = 0  # confirmed, check two gave no verdict
+    shown: int = 0
+
+    @property
+    def flagged(self) -> int:
+        """Check one failed: missing or retired (as ``CitationAttempt.flagged``)."""
+        return self.missing + self.retired
+
+    @property
+    def failed(self) -> int:
+        """Flagged, or confirmed and then ungrounded: not shown to the reader."""
+        return self.flagged + self.ungrounded
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def flagged_pct(self) -> float | None:
+        return _pct(self.flagged, self.citations)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ungrounded_pct(self) -> float | None:
+        return _pct(self.ungrounded, self.citations)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def unchecked_pct(self) -> float | None:
+        return _pct(self.unchecked, self.citations)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def answers_flagged_pct(self) -> float | None:
+        return _pct(self.flagged_answers, self.answers)
+
+
+class RetiredCitation(BaseModel):
+    """A retired source and how often answers cited it anyway."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source_id: str
+    title: str | None = None
+    citations: int
+    answers: int
+    superseded_by: str | None = None
+    last_cited: str  # ISO 8601 of the newest answer that cited it
+
+
+class FailedAnswer(BaseModel):
+    """An answer with failed citations: open it with ``audit show ID`` (or the audit panel)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    audit_id: int
+    created: str
+    model: str
+    question: str
+    failed: int
+    citations: int
+
+
+class AuditStats(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    by: StatsBy
+    groups: list[StatsGroup]
+    retired_sources: list[RetiredCitation]
+    most_failed: list[FailedAnswer]

@@ -1,0 +1,86 @@
+"""Markdown (CommonMark and tables, through markdown-it-py): headings become sections, front matter metadata."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from hippo_tui.ingest import front_matter
+from hippo_tui.ingest.document import Parsed, SectionBuilder, clean, table_rows
+
+_MD = MarkdownIt("commonmark").enable("table")
+
+
+def _inline_text(token: Any) -> str:
+    parts = []
+    for child in token.children or []:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type == "image":
+            parts.append(child.content)  # its alt text
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return "".join(parts)
+
+
+def _table(tokens: list[Any], i: int) -> tuple[list[str], int]:
+    """The rows of the table opening at ``tokens[i]``, and the index after it."""
+    header: list[str] = []
+    rows: list[list[str]] = []
+    row: list[str] = []
+    in_head = False
+    while tokens[i].type != "table_close":
+        t = tokens[i]
+        if t.type == "thead_open":
+            in_head = True
+        elif t.type == "thead_close":
+            in_head = False
+        elif t.type == "tr_open":
+            row = []
+        elif t.type == "inline":
+            row.append(clean(_inline_text(t)))
+        elif t.type == "tr_close" and in_head:
+            header.extend(row)
+        elif t.type == "tr_close":
+            rows.append(row)
+        i += 1
+    return table_rows(header, rows), i + 1
+
+
+def parse(text: str, path: Path) -> Parsed:
+    fields, body, offset = front_matter.split(text)
+    updated = fields.get("updated")
+    out = SectionBuilder(fields.get("title") or None)
+    tokens = _MD.parse(body)
+    depth = 0  # inside a list item: its paragraphs are items
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        line = offset + t.map[0] + 1 if t.map else None
+        if t.type == "heading_open":
+            out.heading(int(t.tag[1]), _inline_text(tokens[i + 1]))
+            i += 3
+            continue
+        if t.type == "table_open":
+            rows, i = _table(tokens, i)
+            for row in rows:
+                out.add(row, "row", line=line)
+            continue
+        if t.type == "list_item_open":
+            depth += 1
+        elif t.type == "list_item_close":
+            depth -= 1
+        elif t.type == "inline":
+            out.add(_inline_text(t), "item" if depth else "para", line=line)
+        elif t.type in ("fence", "code_block"):
+            out.add(t.content, "code", line=line)
+        i += 1
+    return Parsed(
+        sections=out.sections(),
+        title=out.title,
+        publisher=fields.get("publisher") or None,
+        url=fields.get("url") or None,
+        updated=front_matter.parse_date(updated, path, line=None) if updated else None,
+    )

@@ -1,0 +1,297 @@
+"""Numbers as a clinician reads them: doses, durations, frequencies, thresholds, in words or digits.
+
+``find`` turns "five days", "a fortnight", "twice daily", "1 g", "more than 5 times the upper limit" and
+"below 45 mL/min" into ``Quantity`` values that compare across spellings: 1 g is 1000 mg, 48 hours is 2 days,
+"a week" is 7 days, "twice the upper limit" is 2 times. Months and years stay apart from weeks (3 months is not
+12 weeks). A comparator ("over", "or more", "below", "within") travels with its number. The veto and the
+offline model's reading of text both use this module, so a number means the same thing to both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SMALL = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+).split()
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+WORD_NUMBERS: dict[str, float] = (
+    {w: float(i) for i, w in enumerate(_SMALL)}
+    | {w: float(v) for w, v in _TENS.items()}
+    | {"hundred": 100.0, "half": 0.5}
+)
+_WORDNUM = (
+    r"(?:(?:"
+    + "|".join(_TENS)
+    + r")(?:[ -](?:"
+    + "|".join(_SMALL[1:10])
+    + r"))?|"
+    + "|".join(sorted([*_SMALL, "hundred", "half"], key=len, reverse=True))
+    + r")"
+)
+_DIGITS = r"\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?"  # 500, 0.5, 140/90 (a blood pressure is one value)
+NUM = rf"(?:{_DIGITS}|{_WORDNUM})"
+
+# unit word → (dimension, factor to the dimension's base unit)
+_UNITS: dict[str, tuple[str, float]] = {}
+for _names, _dim, _factor in (
+    ("kg kilogram kilograms", "kg", 1.0),  # body weight, not a dose
+    ("g gram grams gm", "mass", 1e3),
+    ("mg milligram milligrams", "mass", 1.0),
+    ("mcg microgram micrograms ug µg", "mass", 1e-3),
+    ("ng nanogram nanograms", "mass", 1e-6),
+    ("l litre litres liter liters", "volume", 1e3),
+    ("ml millilitre millilitres milliliter milliliters", "volume", 1.0),
+    ("mmol millimole millimoles", "amount", 1.0),
+    ("micromol µmol umol micromoles", "amount", 1e-3),
+    ("s sec secs second seconds", "time", 1 / 3600),
+    ("min mins minute minutes", "time", 1 / 60),
+    ("h hr hrs hour hours", "time", 1.0),
+    ("day days", "time", 24.0),
+    ("week weeks wk wks", "time", 168.0),
+    ("fortnight fortnights", "time", 336.0),
+    ("month months", "months", 1.0),
+    ("year years yr yrs", "months", 12.0),
+    ("% percent per cent", "percent", 1.0),
+    ("iu unit units", "units", 1.0),
+    ("mmhg", "mmhg", 1.0),
+    ("°c degrees", "celsius", 1.0),
+    ("dose doses", "doses", 1.0),
+    ("tablet tablets", "tablets", 1.0),
+    ("puff puffs", "puffs", 1.0),
+    ("drop drops", "drops", 1.0),
+    ("breaths", "breaths", 1.0),
+    ("beats", "beats", 1.0),
+):
+    for _n in _names.split(" "):
+        _UNITS[_n] = (_dim, _factor)
+_UNIT_WORDS = sorted(_UNITS, key=len, reverse=True)
+_UNIT = r"(?:" + "|".join(re.escape(u) for u in _UNIT_WORDS) + r")"
+# "mL/min/1.73 m2", "mg/kg", "micrograms per kg", "breaths per minute": the per-part is part of the unit.
+_PER = rf"(?:\s*(?:/|\bper\b)\s*(?:1\.73\s*m2|m2|{_UNIT}))*"
+
+_PERIOD_DAYS = {
+    "daily": 1,
+    "day": 1,
+    "a day": 1,
+    "per day": 1,
+    "each day": 1,
+    "every day": 1,
+    "weekly": 7,
+    "a week": 7,
+    "per week": 7,
+    "each week": 7,
+    "every week": 7,
+    "monthly": 30,
+    "a month": 30,
+    "per month": 30,
+    "yearly": 365,
+    "annually": 365,
+    "a year": 365,
+    "per year": 365,
+    "every year": 365,
+}
+_PERIOD = r"(?:" + "|".join(sorted((re.escape(p) for p in _PERIOD_DAYS), key=len, reverse=True)) + r")"
+_BARE_PERIOD = (
+    r"(?:daily|weekly|monthly|yearly|annually|every day|each day|every week)"  # "a week" is a duration
+)
+_COUNT = rf"(?:once|twice|thrice|{NUM}\s+times|{NUM}\s+or\s+{NUM}\s+times|{NUM}\s+to\s+{NUM}\s+times)"
+_ABBREVIATED = {"od": 1.0, "bd": 2.0, "bid": 2.0, "tds": 3.0, "tid": 3.0, "qds": 4.0, "qid": 4.0}
+
+UP, DOWN = "up", "down"
+_CMP_BEFORE = {
+    UP: "more than|greater than|higher than|at least|over|above|exceeding|exceeds|older than|a minimum of|"
+    "minimum of|in excess of",
+    DOWN: "less than|fewer than|lower than|at most|no more than|not more than|up to|under|below|within|"
+    "younger than|a maximum of|maximum of|not exceeding|no longer than",
+}
+_CMP_AFTER = {
+    UP: "or more|or over|or higher|or above|or greater|or longer|or older|and over|and above|plus",
+    DOWN: "or less|or fewer|or lower|or below|or under|or shorter|or younger",
+}
+_BEFORE_RE = "|".join(f"(?P<b{d}>{p})" for d, p in _CMP_BEFORE.items())
+_AFTER_RE = "|".join(f"(?P<a{d}>{p})" for d, p in _CMP_AFTER.items())
+
+_FREQ = re.compile(
+    rf"(?:(?:{_BEFORE_RE})\s+)?\b(?:(?P<count>{_COUNT})\s+(?:a\s+|per\s+|every\s+|each\s+)?(?P<period>{_PERIOD})"
+    rf"|(?P<abbr>{'|'.join(_ABBREVIATED)})|(?P<bare>{_BARE_PERIOD}))\b"
+)
+_DOSE_A_DAY = re.compile(
+    r"\b(?:mg|g|mcg|micrograms?|milligrams?|grams?|ml|units?|tablets?|puffs?|drops?)\s+"
+    r"(?P<period>(?:a|per|each)\s+(?:day|week))\b"
+)
+_TIMES = re.compile(rf"(?:(?:{_BEFORE_RE})\s+)?\b(?P<count>{_COUNT})(?!\w)")
+_QUANTITY = re.compile(
+    rf"(?:(?:{_BEFORE_RE})\s+)?(?:between\s+)?(?<![\w.])(?P<num>half\s+an?|{NUM}|an?)"
+    rf"(?:(?:st|nd|rd|th)\b(?P<ordinal>))?"
+    rf"(?:\s*(?:-|to|and|or)\s*(?P<num2>{NUM}))?"
+    rf"(?:\s*(?P<unit>{_UNIT}){_PER})?(?![\w])"
+    rf"(?:\s+(?:{_AFTER_RE})\b)?"
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number (or range) in a dimension. ``dim`` is "" for a bare number, which compares with any unit."""
+
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    dim: str
+    cmp: str | None  # UP ("over 55", "55 or more"), DOWN ("below 30", "within a week") or None
+    start: int
+    end: int
+    text: str
+
+    def same_value(self, other: Quantity) -> bool:
+        if self.dim and other.dim and self.dim != other.dim:
+            return False
+        if _close(self.low, other.low) and _close(self.high, other.high):
+            return True
+        # "50 mg" stands for one end of "50 to 100 mg".
+        single = _close(self.low, self.high)
+        return single and (_close(self.low, other.low) or _close(self.low, other.high))
+
+    def matches(self, other: Quantity) -> bool:
+        """Same value, and the comparators (when both have one) point the same way."""
+        return self.same_value(other) and not (self.cmp and other.cmp and self.cmp != other.cmp)
+
+
+def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return len(a) == len(b) and all(
+        abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y)) for x, y in zip(a, b, strict=False)
+    )
+
+
+def normalize(text: str) -> str:
+    """Lower case, one spelling for dashes, symbols and thousands separators. Positions in ``find`` refer to
+    this text."""
+    t = text.lower().replace("–", "-").replace("—", "-").replace("µg", "mcg").replace("\u00a0", " ")
+    t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", t)
+    t = (
+        t.replace("≥", " at least ")
+        .replace("≤", " at most ")
+        .replace(">", " more than ")
+        .replace("<", " less than ")
+    )
+    t = re.sub(r"(?<=[a-z])-(?=\d)", "", t)  # "CRB-65", "COVID-19": names, not numbers
+    return re.sub(r"(?<=\d)-(?=[a-z])", " ", t)  # "7-day" → "7 day"
+
+
+def _number(word: str) -> tuple[float, ...] | None:
+    word = word.strip()
+    if word in ("a", "an"):
+        return (1.0,)
+    if word.startswith("half"):  # "half an hour"
+        return (0.5,)
+    if word in WORD_NUMBERS:
+        return (WORD_NUMBERS[word],)
+    tens = re.fullmatch(r"([a-z]+)[ -]([a-z]+)", word)
+    if tens and tens.group(1) in _TENS:
+        return (_TENS[tens.group(1)] + WORD_NUMBERS.get(tens.group(2), 0.0),)
+    try:
+        return tuple(float(p) for p in word.split("/"))
+    except ValueError:
+        return None
+
+
+def _cmp(m: re.Match[str]) -> str | None:
+    for d in (UP, DOWN):
+        if m.groupdict().get(f"b{d}") or m.groupdict().get(f"a{d}"):
+            return d
+    return None
+
+
+def _count(text: str) -> tuple[float, float]:
+    text = text.strip()
+    if text in ("once", "twice", "thrice"):
+        v = {"once": 1.0, "twice": 2.0, "thrice": 3.0}[text]
+        return v, v
+    nums = [_number(n) for n in re.findall(NUM, text.replace(" times", ""))]
+    values = [n[0] for n in nums if n]
+    return (values[0], values[-1]) if values else (1.0, 1.0)
+
+
+def _scaled(values: tuple[float, ...], factor: float) -> tuple[float, ...]:
+    return tuple(v * factor for v in values)
+
+
+def find(text: str) -> list[Quantity]:
+    """Every quantity in ``text`` (normalised with ``normalize`` first), in order of position."""
+    t = normalize(text)
+    taken = [False] * (len(t) + 1)
+    out: list[Quantity] = []
+
+    def claim(m: re.Match[str]) -> bool:
+        if any(taken[m.start() : m.end()]):
+            return False
+        for i in range(m.start(), m.end()):
+            taken[i] = True
+        return True
+
+    for m in _DOSE_A_DAY.finditer(t):  # "2 g a day": a dose per day, not a day's duration
+        a, b = m.span("period")
+        if not any(taken[a:b]):
+            taken[a:b] = [True] * (b - a)
+            days = {"day": 1, "week": 7}[m.group("period").split()[-1]]
+            out.append(Quantity((1 / days,), (1 / days,), "per-day", None, a, b, m.group("period")))
+    for m in _FREQ.finditer(t):  # "twice daily", "three times a week", "bd", "daily"
+        if not claim(m):
+            continue
+        lo, hi = (
+            (_ABBREVIATED[m.group("abbr")],) * 2 if m.group("abbr") else _count(m.group("count") or "once")
+        )
+        days = _PERIOD_DAYS[(m.group("period") or m.group("bare") or "daily").strip()]
+        out.append(
+            Quantity((lo / days,), (hi / days,), "per-day", _cmp(m), m.start(), m.end(), m.group(0).strip())
+        )
+    for m in _TIMES.finditer(t):  # "twice the upper limit", "five times", "applied twice"
+        if m.group("count") == "once" or not claim(m):
+            continue
+        lo, hi = _count(m.group("count"))
+        out.append(Quantity((lo,), (hi,), "times", _cmp(m), m.start(), m.end(), m.group(0).strip()))
+    for m in _QUANTITY.finditer(t):
+        q = _quantity(m)
+        if q is not None and claim(m):
+            out.append(q)
+    return sorted(out, key=lambda q: q.start)
+
+
+def _quantity(m: re.Match[str]) -> Quantity | None:
+    unit = m.group("unit")
+    word = m.group("num")
+    if word.split()[-1] in ("a", "an") and not (unit and _UNITS[unit][0] in ("time", "months")):
+        return None  # "a week" is a quantity, "a dose" is not
+    if unit and not word[-1].isdigit() and not m.group(0)[m.end("num") - m.start() :].startswith(" "):
+        return (
+            None  # only digits are written against their unit ("5mg"): "as" is not "a s", "ones" not "one s"
+        )
+    low = _number(word)
+    if low is None or (word == "half" and not unit):
+        return None
+    high = _number(m.group("num2")) if m.group("num2") else low
+    if high is None:
+        return None
+    dim, factor = ("", 1.0)
+    if unit and m.group("ordinal") is None:
+        dim, factor = _UNITS[unit]
+        per = re.findall(rf"(?:/|\bper\b)\s*(1\.73\s*m2|m2|{_UNIT})", m.group(0))
+        if per:
+            dim += "/" + "/".join(_UNITS.get(p, (p, 1.0))[0] or p for p in per)
+    return Quantity(
+        _scaled(low, factor), _scaled(high, factor), dim, _cmp(m), m.start(), m.end(), m.group(0).strip()
+    )
+
+
+def describe(q: Quantity) -> str:
+    return q.text

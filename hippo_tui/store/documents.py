@@ -1,0 +1,176 @@
+"""The ingested-documents half of the Store: a document's passages written, kept or retired in one go."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from hippo_tui.ingest.document import Document
+from hippo_tui.ingest.passages import Passage
+from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem, Plan, StoredPassage, plan
+from hippo_tui.store.base import StoreBase
+from hippo_tui.store.sources import COLUMNS, UPSERT_SQL
+
+SET_KB_NAME = "INSERT INTO meta (key, value) VALUES ('kb_name', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+_RETIRE = "UPDATE sources SET status = 'retired', retired_reason = ?, superseded_by = ? WHERE id = ?"
+# Unchanged wording: only its provenance and the document's metadata (not indexed: no re-indexing).
+_REFRESH = (
+    "UPDATE sources SET doc_version = ?, ingested = ?, publisher = ?, url = ?, updated = ? WHERE id = ?"
+)
+_MOVE = "UPDATE sources SET title = ?, body = ?, section = ?, page = ? WHERE id = ?"
+_UPSERT_DOCUMENT = (
+    "INSERT INTO documents (key, title, format, version, publisher, url, updated, ingested) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET title = excluded.title, "
+    "format = excluded.format, version = excluded.version, publisher = excluded.publisher, "
+    "url = excluded.url, updated = excluded.updated, ingested = excluded.ingested"
+)
+_ADD_VERSION = (
+    "INSERT INTO document_versions (key, version, ingested, added, unchanged, revised, removed) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+@dataclass
+class DocumentInfo:
+    """A stored document for ``kb docs``: its current version, passage counts and every version seen."""
+
+    key: str
+    title: str
+    format: str
+    version: str
+    ingested: str
+    publisher: str | None
+    updated: str | None
+    active: int
+    retired: int
+    versions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _document_label(doc: Document) -> str:
+    return f"{doc.title} ({doc.path.name})"
+
+
+def _row(doc: Document, p: Passage, when: str, updated: str | None) -> tuple[Any, ...]:
+    """A new passage as a sources row in UPSERT_SQL's column order (no Source model: thousands per run)."""
+    values = {
+        "id": p.id, "title": p.title, "excerpt": p.excerpt, "body": p.body, "publisher": doc.publisher,
+        "url": doc.url, "updated": updated, "status": "active", "retired_reason": None, "superseded_by": None,
+        "doc_key": doc.key, "section": p.anchor, "page": p.page, "doc_version": doc.version, "ingested": when,
+    }  # fmt: skip
+    return tuple(values[c] for c in COLUMNS)
+
+
+class DocumentsMixin(StoreBase):
+    kb_name: str
+
+    async def document_heads(self, keys: Sequence[str]) -> dict[str, DocumentHead]:
+        """The stored version of each of ``keys`` that is stored, in one query."""
+        with self._errors():
+            cur = await self._db.execute(
+                "SELECT d.key, d.version, d.title, d.format, d.publisher, d.updated, "
+                "(SELECT count(*) FROM sources s WHERE s.doc_key = d.key AND s.status = 'active') "
+                "FROM documents d WHERE d.key IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(keys)),),
+            )
+            return {r[0]: DocumentHead(*r[1:]) for r in await cur.fetchall()}
+
+    async def _stored_passages(
+        self, db: aiosqlite.Connection, keys: list[str]
+    ) -> dict[str, list[StoredPassage]]:
+        cur = await db.execute(
+            "SELECT doc_key, id, title, body, section, page FROM sources "
+            "WHERE doc_key IN (SELECT value FROM json_each(?)) AND status = 'active' ORDER BY rowid",
+            (json.dumps(keys),),
+        )
+        out: dict[str, list[StoredPassage]] = {}
+        for key, *rest in await cur.fetchall():
+            out.setdefault(key, []).append(StoredPassage(*rest))
+        return out
+
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        with self._errors():
+            yield self._db
+
+    async def apply_ingest(
+        self,
+        items: Sequence[IngestItem],
+        *,
+        when: datetime,
+        dry_run: bool = False,
+        retire: Sequence[tuple[str, str]] = (),
+        kb_name: str | None = None,
+    ) -> list[DocumentReport]:
+        """Compare each document's passages with the stored ones and write the result, all in ONE transaction.
+
+        ``retire`` are (id, reason) pairs retired in the same transaction (the demo KB an ingest replaces),
+        and ``kb_name`` renames the knowledge base in it too. With ``dry_run`` nothing is written and the
+        reports say what would have been.
+        """
+        async with self._reading() if dry_run else self._transaction() as db:
+            reports = await self._plan_and_write(db, items, when, dry_run)
+            if not dry_run:
+                await db.executemany(_RETIRE, [(reason, None, sid) for sid, reason in retire])
+                if kb_name:
+                    await db.execute(SET_KB_NAME, (kb_name,))
+        if not dry_run:
+            self._doc_counts.clear()
+            self.kb_name = kb_name or self.kb_name
+        return reports
+
+    async def _plan_and_write(
+        self, db: aiosqlite.Connection, items: Sequence[IngestItem], when: datetime, dry_run: bool
+    ) -> list[DocumentReport]:
+        stored = await self._stored_passages(db, [i.doc.key for i in items])
+        plans = [(item, plan(item.passages, stored.get(item.doc.key, []))) for item in items]
+        if not dry_run:
+            for item, p in plans:
+                await self._write_plan(db, item, p, when)
+        return [
+            DocumentReport(
+                i.doc.key, i.doc.title, i.doc.format, i.doc.version,
+                "revised" if i.doc.key in stored else "new", **p.counts(),
+            )
+            for i, p in plans
+        ]  # fmt: skip
+
+    async def _write_plan(self, db: aiosqlite.Connection, item: IngestItem, p: Plan, when: datetime) -> None:
+        doc, stamp = item.doc, when.isoformat(timespec="seconds")
+        updated = doc.updated.isoformat() if doc.updated else None
+        await db.executemany(UPSERT_SQL, [_row(doc, x, stamp, updated) for x in p.fresh])
+        await db.executemany(_MOVE, [(x.title, x.body, x.anchor, x.page, x.id) for x in p.moved])
+        await db.executemany(
+            _REFRESH, [(doc.version, stamp, doc.publisher, doc.url, updated, x.id) for x in p.unchanged]
+        )
+        retirements = p.retirements(_document_label(doc), when.date())
+        await db.executemany(_RETIRE, [(r.reason, r.superseded_by, r.id) for r in retirements])
+        await db.execute(
+            _UPSERT_DOCUMENT,
+            (doc.key, doc.title, doc.format, doc.version, doc.publisher, doc.url, updated, stamp),
+        )
+        await db.execute(_ADD_VERSION, (doc.key, doc.version, stamp, *p.counts().values()))
+
+    async def list_documents(self) -> list[DocumentInfo]:
+        """Every ingested document by title, with its passage counts and versions (newest first)."""
+        with self._errors():
+            cur = await self._db.execute(
+                "SELECT d.key, d.title, d.format, d.version, d.ingested, d.publisher, d.updated, "
+                "(SELECT count(*) FROM sources s WHERE s.doc_key = d.key AND s.status = 'active'), "
+                "(SELECT count(*) FROM sources s WHERE s.doc_key = d.key AND s.status = 'retired') "
+                "FROM documents d ORDER BY d.title, d.key"
+            )
+            docs = {r[0]: DocumentInfo(*r) for r in await cur.fetchall()}
+            cur = await self._db.execute(
+                "SELECT key, version, ingested, added, unchanged, revised, removed FROM document_versions "
+                "ORDER BY id DESC"
+            )
+            for key, *row in await cur.fetchall():
+                names = ("version", "ingested", "added", "unchanged", "revised", "removed")
+                docs[key].versions.append(dict(zip(names, row, strict=True)))
+        return list(docs.values())

@@ -1,0 +1,417 @@
+"""The deterministic veto: what a medical reader cannot forgive, checked without a model.
+
+Any judge (the server's model or the offline one) may call a claim grounded; before that stands, each claim is
+read against the excerpt for the things a judge most often waves through:
+
+- numbers: every dose, duration, frequency and threshold of a claim clause appears in ONE sentence of the
+  excerpt, in any spelling (``quantities``), attached to the same thing: "stop below 45" is not supported by
+  "stop below 30 and review the dose below 45", nor "100 mg for 3 to 6 months" by a list that gives 50 mg for
+  3 to 6 months and 100 mg for 1 to 4 years;
+- comparators: "over 80" is not "under 80", "more than" is not "less than";
+- direction: "lowers the INR" is not "raises the INR", "before surgery" is not "after surgery";
+- negation: "give" is not "do not give", "avoid" or "contraindicated".
+
+It only ever vetoes on evidence: a claim the excerpt does not mention at all is the judge's call, and a
+difference it cannot place (two equally good readings) is left alone, so that honest paraphrase stands.
+A source is vetoed when every one of its claims is (a judge passes a source that supports at least one).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hippo_tui.citations import split_sentences, strip_markers
+from hippo_tui.lexical import judge_words, stem
+from hippo_tui.quantities import Quantity, find, normalize
+from hippo_tui.safe_text import clip, sanitize
+
+# Clause boundaries: a claim's numbers must all be found together within one of its clauses.
+_CLAUSE = re.compile(
+    r";|,?\s+(?:and|or|but|then|whereas|while|although|unless)\s+|,\s*(?:then|so|because)\s+"
+)
+# Finer pieces, for what a number or a direction word is attached to.
+_PIECE = re.compile(r"[,;:()]|\s+(?:and|or|but|then|whereas|while|although|unless|because|so)\s+")
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|without|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
+    r"unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none)\b"
+)
+# Direction words (after stemming): an axis and a sign.
+_DIRECTIONS = {
+    **dict.fromkeys(
+        "increase increas rais raise rise rose elevat boost high higher more greater".split(), ("amount", 1)
+    ),
+    **dict.fromkeys(
+        "reduce reduc decrease decreas low lower fall fell drop declin less fewer".split(), ("amount", -1)
+    ),
+    **dict.fromkeys("give given start continu offer administ prescrib".split(), ("action", 1)),
+    **dict.fromkeys("stop withhold withheld omit omitt discontinu pause paus".split(), ("action", -1)),
+    **dict.fromkeys("before prior earlier".split(), ("time", 1)),
+    **dict.fromkeys("after following later".split(), ("time", -1)),
+}
+_DIRECTION_WORDS = frozenset(w for word in _DIRECTIONS for w in judge_words(word))
+_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+MIN_SHARED = 2  # words a claim clause and an excerpt piece must share before their difference means anything
+QUOTE = 90  # characters of the excerpt quoted in a reason
+MAX_ASSIGNMENTS = 256  # ways to match a clause's numbers to a sentence's, tried before giving up
+
+
+@dataclass(frozen=True)
+class Span:
+    """A piece of normalised text, with its quantities and its words (numbers and their comparators blanked)."""
+
+    text: str
+    start: int
+    end: int
+    quantities: tuple[Quantity, ...]
+    words: frozenset[str]
+
+
+def _blank(text: str, quantities: Sequence[Quantity], offset: int = 0) -> str:
+    chars = list(text)
+    for q in quantities:
+        for i in range(max(q.start - offset, 0), min(q.end - offset, len(chars))):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def _spans(text: str, offset: int, qs: Sequence[Quantity], boundary: re.Pattern[str]) -> list[Span]:
+    """``text`` (a sentence at ``offset`` of the normalised whole) cut at ``boundary``, never inside a quantity."""
+    cuts = [0]
+    for m in boundary.finditer(text):
+        a, b = m.start() + offset, m.end() + offset
+        if not any(q.start < b and a < q.end for q in qs):
+            cuts += [m.start(), m.end()]
+    cuts.append(len(text))
+    out = []
+    for a, b in zip(cuts[::2], cuts[1::2], strict=False):
+        inside = tuple(q for q in qs if a + offset <= q.start < b + offset)
+        piece = text[a:b]
+        a += len(piece) - len(piece.lstrip())
+        piece = piece.strip()
+        out.append(
+            Span(
+                piece.strip(),
+                a + offset,
+                b + offset,
+                inside,
+                frozenset(judge_words(_blank(piece, inside, a + offset))),
+            )
+        )
+    return [s for s in out if s.text]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    quantities: tuple[Quantity, ...]
+    clauses: tuple[Span, ...]
+    pieces: tuple[Span, ...]
+    words: frozenset[str]
+
+
+def _sentences(text: str) -> list[Sentence]:
+    out = []
+    for raw in split_sentences(strip_markers(text)) or [text]:
+        t = _prepared(raw)
+        qs = tuple(find(t))
+        out.append(
+            Sentence(
+                t,
+                qs,
+                tuple(_spans(t, 0, qs, _CLAUSE)),
+                tuple(_spans(t, 0, qs, _PIECE)),
+                frozenset(judge_words(_blank(t, qs))),
+            )
+        )
+    return out
+
+
+def _compatible(a: Quantity, b: Quantity) -> bool:
+    return not a.dim or not b.dim or a.dim == b.dim
+
+
+def _piece_of(sentence: Sentence, q: Quantity) -> Span:
+    return next((p for p in sentence.pieces if q in p.quantities), sentence.pieces[0])
+
+
+def _plain(words: frozenset[str]) -> frozenset[str]:
+    return words - _DIRECTION_WORDS
+
+
+def _anchor_conflict(
+    q: Quantity, clause: Span, sentences: Sequence[Sentence]
+) -> tuple[Quantity, Span] | None:
+    """An excerpt number of q's kind attached more closely to what the claim talks about than any match is:
+    its own piece of sentence counts most, its sentence half as much, a comparator like the claim's one more."""
+    want = _plain(clause.words)
+    scored = []
+    for s in sentences:
+        for e in s.quantities:
+            # Rivals are numbers of the very same kind: "under 80" (an age) does not compete with 140/90 mmHg.
+            if q.matches(e) or e.dim == q.dim:
+                piece = _piece_of(s, e)
+                score = len(want & _plain(piece.words)) + len(want & _plain(s.words)) / 2
+                scored.append((score + (1 if q.cmp and e.cmp == q.cmp else 0), e, piece))
+    best_match = max((n for n, e, _ in scored if q.matches(e)), default=None)
+    others = [(n, e, p) for n, e, p in scored if not q.matches(e)]
+    if best_match is None or not others:
+        return None
+    n, e, piece = max(others, key=lambda x: x[0])
+    if n <= best_match:
+        return None
+    # Only on evidence that the match is about something else: words of its own ("review the dose below 45"),
+    # a rival piece that shares clearly more with the claim, or the claim's comparator where the match has none.
+    _, m, m_piece = max(((n, e, p) for n, e, p in scored if q.matches(e)), key=lambda x: x[0])
+    own = _plain(m_piece.words) - clause.words
+    closer = len(want & _plain(piece.words)) >= len(want & _plain(m_piece.words)) + MIN_SHARED
+    return (e, piece) if own or closer or (q.cmp and not m.cmp and e.cmp == q.cmp) else None
+
+
+def _between(chosen: Sequence[Quantity], claim: Sequence[Quantity], sentence: Sentence) -> Quantity | None:
+    """A number lying between the matched ones that belongs to one of the claim's kinds but to no claim value."""
+    lo, hi = min(e.start for e in chosen), max(e.end for e in chosen)
+    for e in sentence.quantities:
+        if e in chosen or not lo < e.start < hi:
+            continue
+        if any(q.dim and q.dim == e.dim for q in claim) and not any(q.matches(e) for q in claim):
+            return e
+    return None
+
+
+def _numbers_in(clause: Span, sentence: Sentence) -> str | None:
+    """None when the clause's numbers are all in ``sentence``, attached right; else what is wrong."""
+    options = []
+    for q in clause.quantities:
+        found = [e for e in sentence.quantities if q.matches(e)]
+        if not found:
+            return _says(q, _closest(q, clause, sentence))
+        options.append(found)
+    if len(clause.quantities) < 2:
+        return None
+    apart = _apart(clause, options, sentence)
+    if apart is not None:
+        return f"claim puts {apart[0].text} with {apart[1].text}; the excerpt does not"
+    intruder = None
+    for chosen in itertools.islice(itertools.product(*options), MAX_ASSIGNMENTS):
+        intruder = _between(chosen, clause.quantities, sentence)
+        if intruder is None:
+            return None
+    assert intruder is not None
+    kin = next(q for q in clause.quantities if q.dim == intruder.dim)
+    return f"claim says {kin.text} with {_others(clause, kin)}; the excerpt gives {intruder.text} there"
+
+
+def _apart(
+    clause: Span, options: Sequence[Sequence[Quantity]], sentence: Sentence
+) -> tuple[Quantity, Quantity] | None:
+    """Two numbers of different kinds the claim joins ("100 mg … for 3 to 6 months") that the excerpt only
+    ever gives in different clauses. Numbers of a kind the claim has twice (200 mg, then 100 mg) are a list,
+    and may be apart."""
+    where = [{c for c in sentence.clauses for e in found if e in c.quantities} for found in options]
+    qs = clause.quantities
+    # A strength ("5% cream") names the product, and goes with whatever is said of it.
+    single = [
+        i for i, q in enumerate(qs) if q.dim not in ("", "percent") and [o.dim for o in qs].count(q.dim) == 1
+    ]
+    for i, j in itertools.combinations(single, 2):
+        if not where[i] & where[j]:
+            return qs[i], qs[j]
+    return None
+
+
+def _others(clause: Span, q: Quantity) -> str:
+    return ", ".join(o.text for o in clause.quantities if o is not q)
+
+
+def _closest(q: Quantity, clause: Span, sentence: Sentence) -> Quantity | None:
+    rivals = [e for e in sentence.quantities if _compatible(q, e) and (not q.dim or e.dim)]
+
+    def score(e: Quantity) -> int:
+        return len(clause.words & _piece_of(sentence, e).words) + (1 if q.cmp and e.cmp == q.cmp else 0)
+
+    return max(rivals, key=score, default=None)
+
+
+def _says(q: Quantity, e: Quantity | None, where: str = "") -> str:
+    if e is None:
+        return f"claim says {q.text}; the excerpt gives no such number"
+    return f"claim says {q.text}, excerpt says {e.text}" + (f" for {_quote(where)}" if where else "")
+
+
+def _check_numbers(
+    clauses: Sequence[Span], pieces: Sequence[Span], sentences: Sequence[Sentence]
+) -> str | None:
+    for clause in clauses:
+        if not clause.quantities:
+            continue
+        for q in clause.quantities:
+            # With one number of its kind in the clause, what it is attached to can be told apart.
+            if sum(o.dim == q.dim for o in clause.quantities) == 1:
+                rival = _anchor_conflict(q, clause, sentences)
+                if rival is not None:
+                    return _says(q, rival[0], rival[1].text)
+        groups = [g for g in _groups(clause, pieces) if g.quantities]
+        # The sentences most about this clause first: their complaint is the one worth reporting.
+        ranked = sorted(sentences, key=lambda s: len(clause.words & s.words), reverse=True)
+        whole = [s for s in ranked if all(any(q.matches(e) for e in s.quantities) for q in clause.quantities)]
+        if whole:  # one sentence has every number: they must be attached there as the claim attaches them
+            problems = [next((p for p in (_numbers_in(g, s) for g in groups) if p), None) for s in whole]
+            if all(problems):
+                return problems[0]
+            continue
+        # A claim that joins sentences ("180 mg for 2 to 4 years, repeated every 4 to 6 hours"): each group of
+        # numbers it attaches to one another comes from one sentence.
+        for group in groups:
+            problems = [_numbers_in(group, s) for s in ranked]
+            if all(problems):
+                return problems[0]
+    return None
+
+
+# A piece opening like this ("For children aged 3 to 6 months, give …") belongs with the piece after it.
+_INTRO = re.compile(r"^(?:for|in|if|when|after|before|during|from|at|aged|with|once|until)\b")
+
+
+def _groups(clause: Span, pieces: Sequence[Span]) -> list[Span]:
+    """The clause's pieces, each introductory piece joined to the one it introduces."""
+    inside = [p for p in pieces if clause.start <= p.start < clause.end] or [clause]
+    out: list[Span] = []
+    for p in inside:
+        if out and _INTRO.match(out[-1].text) and not out[-1].text.endswith(":"):
+            a = out.pop()
+            p = Span(f"{a.text}, {p.text}", a.start, p.end, a.quantities + p.quantities, a.words | p.words)
+        out.append(p)
+    return out
+
+
+@dataclass(frozen=True)
+class Direction:
+    axis: str
+    sign: int
+    word: str
+    head: str  # what goes up or down, or what comes before or after
+    before: frozenset[str]  # the words of its piece before it, and after it
+    after: frozenset[str]
+
+
+def _directions(span: Span) -> list[Direction]:
+    """The direction words of ``span`` outside its quantities, each with what it is about."""
+    tokens = _WORD.findall(_blank(span.text, span.quantities, span.start))
+    kinds = [_DIRECTIONS.get(stem(t)) for t in tokens]
+    heads = [
+        None if k else next(iter(sorted(judge_words(t))), None) for t, k in zip(tokens, kinds, strict=True)
+    ]
+    out = []
+    for i, kind in enumerate(kinds):
+        if kind is None:
+            continue
+        # What goes up or down: the next word that means something, else (it "rises") the one before.
+        after = [h for h in heads[i + 1 :] if h]
+        before = [h for h in heads[:i] if h]
+        head = after[0] if after else (before[-1] if before else None)
+        if head:
+            out.append(Direction(kind[0], kind[1], tokens[i], head, frozenset(before), frozenset(after)))
+    return out
+
+
+def _opposed(claim: Direction, said: Direction) -> bool:
+    """Opposite directions, or the same word with its two sides swapped ("glucose before thiamine")."""
+    if claim.sign != said.sign:
+        return True
+    # Only for what orders two things: "X rises with Y" is "Y raises X", not a swap.
+    return (
+        claim.axis == "time"
+        and bool(claim.after and said.after)
+        and claim.head in said.before
+        and said.head in claim.before
+    )
+
+
+def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
+    excerpt = [(p, s, d) for s in sentences for p in s.pieces for d in _directions(p)]
+    for piece in pieces:
+        want = _plain(piece.words)
+        for mine in _directions(piece):
+            # The excerpt's direction words about the same thing, scored by how much else they share.
+            found = [
+                (len(want & _plain(p.words)) + len(want & _plain(s.words)) / 2, d, p)
+                for p, s, d in excerpt
+                if d.axis == mine.axis and mine.head in p.words
+            ]
+            # One about the very same thing ("potassium is low" for "potassium is high") outranks its neighbours.
+            found = [f for f in found if f[1].head == mine.head] or found
+            if not found:
+                continue
+            best = max(n for n, _, _ in found)
+            top = [(d, p) for n, d, p in found if n == best]
+            if best >= MIN_SHARED and all(_opposed(mine, d) for d, _ in top):
+                d, p = top[0]
+                return f"claim says {mine.word}, excerpt says {d.word} for {_quote(p.text)}"
+    return None
+
+
+def _polarity(span: Span) -> int:
+    return len(_NEGATION.findall(_blank(span.text, span.quantities, span.start).replace("n't", " not"))) % 2
+
+
+def _check_negation(clauses: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
+    # Pieces, not whole clauses: "no urine output" in a list of red flags does not negate the list.
+    excerpt = [c for s in sentences for c in s.pieces]
+    for clause in clauses:
+        if not clause.words:
+            continue
+        scored = [(len(clause.words & c.words), c) for c in excerpt]
+        best = max((n for n, _ in scored), default=0)
+        if best < max(MIN_SHARED, len(clause.words) / 2):
+            continue
+        top = [c for n, c in scored if n == best]
+        mine = _polarity(clause)
+        if all(_polarity(c) != mine for c in top):
+            return f"claim {'negates' if mine else 'drops the negation of'} {_quote(top[0].text)}"
+    return None
+
+
+_GOES = re.compile(r"\b(?:go|goes|going|went|gone)\s+(up|down)\b")
+
+
+def _prepared(text: str) -> str:
+    # "goes up" is "rises": one word, so that it has a direction.
+    return _GOES.sub(lambda m: "rises" if m.group(1) == "up" else "falls", normalize(strip_markers(text)))
+
+
+def check_claim(claim: str, excerpt: str) -> str | None:
+    """Why ``claim`` cannot be grounded in ``excerpt`` (numbers, comparators, direction, negation), or None."""
+    text = _prepared(claim)
+    qs = tuple(find(text))
+    clauses = _spans(text, 0, qs, _CLAUSE)
+    pieces = _spans(text, 0, qs, _PIECE)
+    sentences = _sentences(excerpt)
+    if not sentences:
+        return None
+    reason = (
+        _check_numbers(clauses, pieces, sentences)
+        or _check_directions(pieces, sentences)
+        or _check_negation(pieces, sentences)
+    )
+    return sanitize(reason) if reason else None  # it quotes the claim and the excerpt: untrusted text
+
+
+def _quote(text: str) -> str:
+    return f"“{clip(text.rstrip('.'), QUOTE, flat=True)}”"
+
+
+def veto(claims: Sequence[str], excerpt: str) -> str | None:
+    """The reason to overturn a "grounded" verdict: every claim fails a check (None when one passes)."""
+    reasons = []
+    for claim in claims:
+        reason = check_claim(claim, excerpt)
+        if reason is None:
+            return None
+        reasons.append(reason)
+    if not reasons:
+        return None
+    more = f" (and {len(reasons) - 1} more claims)" if len(reasons) > 1 else ""
+    return reasons[0] + more

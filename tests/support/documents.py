@@ -1,0 +1,101 @@
+"""Small PDF and Word files for the ingest tests, made here rather than by hand.
+
+``pdf_bytes`` writes a real PDF (Helvetica text on each page, an optional outline) by hand-assembling its
+objects, so the text layer is exactly the text given; pypdf only adds the outline and encryption.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+
+def _content(paragraphs: Sequence[str]) -> bytes:
+    """One paragraph per text line, a blank line between paragraphs (what a text layer reads back)."""
+    lines = ["BT", "/F1 11 Tf", "14 TL", "72 760 Td"]
+    for para in paragraphs:
+        lines.append(f"({_escape(para)}) Tj T* T*")
+    lines.append("ET")
+    return "\n".join(lines).encode("latin-1")
+
+
+def _raw_pdf(pages: Sequence[Sequence[str]], title: str | None) -> bytes:
+    n = len(pages)
+    objects: list[bytes] = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [" + b" ".join(f"{4 + 2 * i} 0 R".encode() for i in range(n)) + b"] /Count %d >>" % n,
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    ]
+    for i, paragraphs in enumerate(pages):
+        stream = _content(paragraphs) if paragraphs else b""
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+            b"/Contents %d 0 R >>" % (5 + 2 * i)
+        )
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    if title is not None:
+        objects.append(f"<< /Title ({_escape(title)}) >>".encode("latin-1"))
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    for offset in offsets:
+        out.write(b"%010d 00000 n \n" % offset)
+    info = b" /Info %d 0 R" % len(objects) if title is not None else b""
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, info, xref))
+    return out.getvalue()
+
+
+def pdf_bytes(
+    pages: Sequence[Sequence[str]],
+    *,
+    title: str | None = None,
+    outline: Sequence[tuple[str, int]] = (),
+    password: str | None = None,
+) -> bytes:
+    """A PDF whose page i holds ``pages[i]`` (paragraphs; an empty page has no text at all)."""
+    raw = _raw_pdf(pages, title)
+    if not outline and password is None:
+        return raw
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(raw)))
+    for heading, page in outline:
+        writer.add_outline_item(title=heading, page_number=page)
+    if password is not None:
+        writer.encrypt(user_password=password, owner_password=password, algorithm="RC4-128")
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def write_docx(path: Path, title: str, blocks: Sequence[tuple[str, str]]) -> Path:
+    """A .docx with a Title paragraph, then (style, text) paragraphs; style "table" is a "|"-separated row."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph(title, style="Title")
+    rows: list[list[str]] = []
+    for style, text in [*blocks, ("end", "")]:
+        if style == "table":
+            rows.append(text.split("|"))
+            continue
+        if rows:
+            table = document.add_table(rows=len(rows), cols=len(rows[0]))
+            for r, row in enumerate(rows):
+                for c, cell in enumerate(row):
+                    table.cell(r, c).text = cell
+            rows = []
+        if style != "end":
+            document.add_paragraph(text, style=style)
+    document.save(str(path))
+    return path

@@ -1,0 +1,202 @@
+"""`kb ingest` parsers: each format's sections, passages and metadata, and each bad input's message."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from hippo_tui.ingest.document import Document, IngestError
+from hippo_tui.ingest.passages import passages
+from hippo_tui.ingest.reading import MAX_FILE_BYTES, Overrides, collect, parse_document, read_bytes
+from tests.support.documents import pdf_bytes, write_docx
+
+DOCS = Path(__file__).parent / "data" / "docs"
+
+
+def read(path: Path, overrides: Overrides | None = None) -> Document:
+    return parse_document(path, read_bytes(path), overrides or Overrides())
+
+
+def by_title(doc: Document) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for p in passages(doc):
+        out.setdefault(p.title, []).append(p.excerpt)
+    return out
+
+
+def test_markdown_front_matter_and_nested_headings() -> None:
+    doc = read(DOCS / "cystitis-protocol.md")
+    assert doc.title == "Uncomplicated cystitis in adults"
+    assert doc.publisher == "Riverside Clinic antimicrobial group"
+    assert doc.updated == date(2026, 9, 14)
+    assert doc.url == "https://intranet.riverside.example/protocols/cystitis"
+    titles = by_title(doc)
+    assert "Uncomplicated cystitis in adults › Treatment › First line" in titles
+    assert "Uncomplicated cystitis in adults › Assessment › Red flags" in titles
+    first_line = titles["Uncomplicated cystitis in adults › Treatment › First line"][0]
+    assert first_line.startswith("Nitrofurantoin 100 mg modified-release twice daily for 3 days")
+    # A table row is one self-contained line, under its column headings.
+    second = "\n".join(titles["Uncomplicated cystitis in adults › Treatment › Second line"])
+    assert "Drug: Pivmecillinam; Dose: 200 mg three times daily; Duration: 3 days" in second
+    anchors = {p.anchor for p in passages(doc)}
+    assert {"assessment", "red-flags", "first-line", "second-line", "safety-netting"} <= anchors
+
+
+def test_passages_are_two_to_five_whole_sentences() -> None:
+    doc = read(DOCS / "cystitis-protocol.md")
+    for p in passages(doc):
+        assert p.excerpt[-1] in ".)" or "\n" in p.excerpt, p.excerpt  # ends on a whole sentence or a row
+    long_section = "# T\n\n## S\n\n" + " ".join(f"Sentence number {i} is here." for i in range(12)) + "\n"
+    path = Path("long.md")
+    doc = parse_document(path, long_section.encode(), Overrides())
+    counts = [p.excerpt.count(".") for p in passages(doc)]
+    assert sum(counts) == 12 and all(2 <= c <= 5 for c in counts)
+
+
+def test_document_text_is_made_inert() -> None:
+    doc = read(DOCS / "cystitis-protocol.md")
+    text = "".join(p.excerpt + (p.body or "") + p.title for p in passages(doc))
+    assert "\x1b" not in text and "\x07" not in text and "pwned" not in text
+    assert "hides an escape sequence in its text." in text
+
+
+def test_html_main_content_only_and_its_table() -> None:
+    doc = read(DOCS / "penicillin-allergy.html")
+    assert doc.title == "Penicillin allergy"
+    assert doc.publisher == "Riverside Clinic pharmacy" and doc.updated == date(2026, 10, 2)
+    assert doc.url == "https://intranet.riverside.example/pharmacy/penicillin-allergy"
+    text = "\n".join(p.excerpt + "\n" + (p.body or "") for p in passages(doc))
+    for chrome in ("Staff rota", "analytics", "font-family", "webmaster", "Cephalosporin", "Search the site"):
+        assert chrome not in text
+    assert "Infection: Sore throat; Alternative: Clarithromycin; Dose: 250 mg twice daily for 5 days" in text
+    assert "Record the reaction in the allergy field" in text
+    assert "Penicillin allergy › Taking the history" in by_title(doc)
+
+
+def test_text_note_headings_and_items() -> None:
+    doc = read(DOCS / "formulary-note.txt")
+    assert doc.title == "Formulary note: doxycycline"
+    titles = by_title(doc)
+    assert titles["Formulary note: doxycycline › Dosing"][0].startswith("The usual adult dose is 200 mg on day one")
+    interactions = titles["Formulary note: doxycycline › Interactions"][0]
+    assert interactions.splitlines() == [
+        "Antacids, iron and zinc reduce its absorption: separate by 2 hours.",
+        "It can raise the effect of warfarin: check the INR.",
+    ]
+
+
+def test_docx_headings_and_table(tmp_path: Path) -> None:
+    path = write_docx(
+        tmp_path / "asthma.docx",
+        "Asthma in adults",
+        [
+            ("Heading 1", "Reliever"),
+            ("Normal", "Use a combined inhaler as the reliever. Do not prescribe a SABA alone."),
+            ("Heading 2", "Doses"),
+            ("table", "Inhaler|Dose"),
+            ("table", "Budesonide/formoterol 200/6|1 puff as needed"),
+            ("List Bullet", "Review inhaler technique at every visit."),
+        ],
+    )
+    doc = read(path)
+    assert doc.title == "Asthma in adults" and doc.format == "docx"
+    titles = by_title(doc)
+    assert titles["Asthma in adults › Reliever"] == [
+        "Use a combined inhaler as the reliever. Do not prescribe a SABA alone."
+    ]
+    assert titles["Asthma in adults › Reliever › Doses"] == [
+        "Inhaler: Budesonide/formoterol 200/6; Dose: 1 puff as needed\nReview inhaler technique at every visit."
+    ]
+
+
+def test_pdf_pages_and_outline(tmp_path: Path) -> None:
+    path = tmp_path / "amoxicillin.pdf"
+    path.write_bytes(
+        pdf_bytes(
+            [
+                ["Give 500 mg three times daily for 5 days.", "Reduce the dose in severe renal impairment."],
+                ["Weight-based dosing applies to children.", "Review at 48 hours."],
+                ["Stop if a rash appears.", "Report a severe reaction."],
+            ],
+            title="Amoxicillin guideline",
+            outline=[("Adults", 0), ("Children", 1)],
+        )
+    )
+    ps = passages(read(path))
+    assert [(p.title, p.page) for p in ps] == [
+        ("Amoxicillin guideline › Adults", 1),
+        ("Amoxicillin guideline › Children", 2),
+        ("Amoxicillin guideline › Children", 3),  # a passage never spans two pages
+    ]
+    assert ps[0].excerpt == "Give 500 mg three times daily for 5 days. Reduce the dose in severe renal impairment."
+
+
+def test_pdf_without_outline_or_title(tmp_path: Path) -> None:
+    path = tmp_path / "sepsis_screening-tool.pdf"
+    path.write_bytes(pdf_bytes([["Screen every adult with a NEWS2 of 5 or more.", "Escalate within one hour."]]))
+    (p,) = passages(read(path))
+    assert p.title == "Sepsis screening tool" and p.page == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("scan.pdf", pdf_bytes([[], []]), "no text layer"),
+        ("locked.pdf", pdf_bytes([["Secret dose."]], password="s3cret"), "encrypted"),
+        ("broken.pdf", b"%PDF-1.4\nnot really", "not a readable PDF"),
+        ("latin1.md", "# T\n\nline one\n\nCaf\xe9 au lait.\n".encode("latin-1"), "line 5: not valid UTF-8"),
+        ("empty.md", b"---\ntitle: Nothing\n---\n\n# Nothing\n", "no text found"),
+        ("fake.docx", b"PK not a zip", "not a readable Word document"),
+        ("bad-date.md", b"---\nupdated: last Tuesday\n---\nText here.\n", "is not a date"),
+    ],
+)
+def test_bad_documents_are_clear_errors(tmp_path: Path, name: str, data: bytes, message: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(IngestError) as e:
+        passages(read(path))
+    assert str(e.value).startswith(f"{path}: ") and message in str(e.value)
+    assert str(e.value).endswith("Nothing was imported.")
+
+
+def test_size_limit(tmp_path: Path) -> None:
+    path = tmp_path / "huge.txt"
+    with path.open("wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)
+    with pytest.raises(IngestError, match="over the 20 MiB limit per file"):
+        read_bytes(path)
+
+
+def test_collect_walks_folders_and_refuses_unknown_files(tmp_path: Path) -> None:
+    (tmp_path / "a" / ".git").mkdir(parents=True)
+    (tmp_path / "a" / ".git" / "x.md").write_text("hidden")
+    (tmp_path / "a" / "b.md").write_text("b")
+    (tmp_path / "a" / "notes.csv").write_text("x")
+    (tmp_path / "c.txt").write_text("c")
+    found = collect([tmp_path, tmp_path / "c.txt"])
+    assert found == [(tmp_path / "c.txt").resolve(), (tmp_path / "a" / "b.md").resolve()]  # each once
+    with pytest.raises(IngestError, match="not a format ingest reads"):
+        collect([tmp_path / "a" / "notes.csv"])
+    with pytest.raises(IngestError, match="no such file or folder"):
+        collect([tmp_path / "missing"])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(IngestError, match="no documents found"):
+        collect([tmp_path / "empty"])
+
+
+def test_overrides_win(tmp_path: Path) -> None:
+    doc = read(DOCS / "cystitis-protocol.md", Overrides(publisher="County formulary", updated=date(2026, 12, 1)))
+    assert doc.publisher == "County formulary" and doc.updated == date(2026, 12, 1)
+
+
+def test_identical_passages_in_one_document_get_two_ids(tmp_path: Path) -> None:
+    warning = "Check the eGFR before prescribing. Stop it when the eGFR falls below 30."
+    text = f"# Doc\n\n## A\n\n{warning}\n\n## B\n\n{warning}\n"
+    ps = passages(parse_document(tmp_path / "d.md", text.encode(), Overrides()))
+    assert len(ps) == 2 and ps[0].excerpt == ps[1].excerpt and ps[0].id != ps[1].id
+    again = passages(parse_document(tmp_path / "d.md", text.encode(), Overrides()))
+    assert [p.id for p in again] == [p.id for p in ps]
+    other = passages(parse_document(tmp_path / "e.md", text.encode(), Overrides()))
+    assert not {p.id for p in other} & {p.id for p in ps}  # the same wording in another document

@@ -1,0 +1,68 @@
+"""Numbers as a clinician writes them: the same quantity in digits, words and other units compares equal."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippo_tui.quantities import find
+
+
+def one(text: str):
+    found = find(text)
+    assert len(found) == 1, (text, found)
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("five days", "5 days"),
+        ("within seven days", "within a week"),
+        ("a fortnight", "14 days"),
+        ("twice daily", "two times a day"),
+        ("three times a day", "3 times daily"),
+        ("1 g", "1000 mg"),
+        ("500 micrograms", "0.5 mg"),
+        ("48 hours", "2 days"),
+        ("6 weeks", "42 days"),
+        ("1.5 mg", "1500 mcg"),
+        ("twenty-one days", "3 weeks"),
+        ("more than twice the limit", "more than 2 times the limit"),
+        ("half an hour", "30 minutes"),
+        ("12 months", "1 year"),
+        ("2,000 ng/L", "2000 ng/l"),
+    ],
+)
+def test_spellings_of_one_quantity_match(a: str, b: str):
+    assert one(a).matches(one(b)) and one(b).matches(one(a))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("5 days", "5 weeks"),
+        ("3 months", "12 weeks"),  # months are not weeks: a source's "3 months" is not checked as 12 weeks
+        ("over 80", "under 80"),
+        ("55 or more", "below 55"),
+        ("twice daily", "twice weekly"),
+        ("1 g", "1 mg"),
+        ("0.8 to 1.2 mmol/L", "0.4 to 1.0 mmol/L"),
+    ],
+)
+def test_different_quantities_do_not(a: str, b: str):
+    assert not one(a).matches(one(b))
+
+
+def test_a_single_value_stands_for_an_end_of_a_range_not_the_reverse():
+    assert one("50 mg").matches(one("50 to 100 mg"))
+    assert not one("50 to 100 mg").matches(one("50 mg"))
+
+
+def test_identifiers_are_not_numbers_and_ranges_hold_together():
+    assert find("an SGLT2 inhibitor, HbA1c, FEV1 and CYP3A4") == []
+    [q] = find("between 5.0 and 8.0")
+    assert (q.low, q.high) == ((5.0,), (8.0,))
+    assert [q.text for q in find("Stop it if the eGFR falls below 30 and review the dose below 45.")] == [
+        "below 30",
+        "below 45",
+    ]

@@ -1,0 +1,87 @@
+"""Small commands start fast because they import only what they use: checked on sys.modules, never by timing.
+
+Each command runs in a fresh interpreter (what a user starts), then the probe lists the packages it loaded.
+The speed itself is measured in bench/bench_startup.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hippo_tui import __version__
+
+# The last line a probe prints: the top-level packages in sys.modules.
+LIST_MODULES = 'import json, sys; print(json.dumps(sorted({m.split(".")[0] for m in sys.modules})))\n'
+# Runs the real entry point with the given arguments, then lists what it loaded.
+PROBE = (
+    """
+import sys
+from hippo_tui.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+"""
+    + LIST_MODULES
+)
+
+HEAVY = {"openai", "httpx", "textual", "pydantic", "aiosqlite"}
+
+
+def loaded(home: Path, *argv: str, code: str = PROBE) -> tuple[set[str], str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HIPPO_", "OPENAI_"))}
+    env["HIPPO_HOME"] = str(home)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    *output, modules = proc.stdout.splitlines()
+    return set(json.loads(modules)), "\n".join(output)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--version"], ["--help"], ["ask", "--help"], ["verify", "--help"], ["kb", "--help"], ["eval", "--help"]],
+)
+def test_version_and_help_import_none_of_the_heavy_packages(hippo_home, argv):
+    modules, output = loaded(hippo_home, *argv)
+    assert "hippo_tui" in modules and output  # the probe ran the command
+    assert modules & HEAVY == set()
+
+
+def test_version_prints_the_version(hippo_home):
+    _, output = loaded(hippo_home, "--version")
+    assert output == f"hippo-tui {__version__}"
+
+
+def test_kb_search_imports_neither_the_model_client_nor_textual(hippo_home):
+    modules, output = loaded(hippo_home, "kb", "search", "amlodipine dose")
+    assert "Hypertension" in output  # a real search ran on the demo KB
+    assert {"aiosqlite", "pydantic"} <= modules  # what it needs: the store
+    assert modules & {"openai", "httpx", "textual"} == set()
+
+
+def test_audit_list_imports_neither_the_model_client_nor_textual(hippo_home):
+    modules, _ = loaded(hippo_home, "audit", "list")
+    assert "aiosqlite" in modules
+    assert modules & {"openai", "httpx", "textual"} == set()
+
+
+def test_the_app_reaches_its_first_frame_without_the_model_client(hippo_home):
+    # The app module and the entry point bring Textual; the engine (openai, httpx, the store) is imported
+    # in the background after the first frame.
+    modules, _ = loaded(hippo_home, code="import hippo_tui.cli, hippo_tui.ui.app\n" + LIST_MODULES)
+    assert "textual" in modules
+    assert modules & {"openai", "httpx", "aiosqlite"} == set()
+
+
+def test_typing_against_the_engine_protocol_does_not_load_the_model_client(tmp_path):
+    # A front end imports the protocol at the top; the local engine (and openai) come only when used.
+    modules, _ = loaded(tmp_path, code="import hippo_tui.engine.protocol\nimport hippo_tui.engine\n" + LIST_MODULES)
+    assert not modules & {"openai", "httpx", "textual"}

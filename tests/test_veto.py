@@ -1,0 +1,262 @@
+"""The deterministic veto: a wrong number, comparator, direction or negation overturns any judge's "grounded"."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import openai
+import pytest
+
+from hippo_tui.backends.extractive import supports
+from hippo_tui.backends.offline import OfflineTransport
+from hippo_tui.citations import split_sentences
+from hippo_tui.store import DEMO_KB, Store
+from hippo_tui.verify import verify
+from hippo_tui.veto import check_claim, veto
+
+METFORMIN = "Metformin can be continued in mild kidney disease. Stop it if the eGFR falls below 30 and review the dose below 45."
+CK = "Stop the statin if creatine kinase is more than five times the upper limit of normal."
+INR = (
+    "Clarithromycin can raise the INR in people taking warfarin. Check the INR within a week of starting it."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "reason"),
+    [
+        (
+            "Metformin should be stopped if the eGFR falls below 45.",
+            METFORMIN,
+            "claim says below 45, excerpt says below 30 for “stop it if the egfr falls below 30”",
+        ),
+        (
+            "Stop the statin if creatine kinase is more than twice the upper limit.",
+            CK,
+            "claim says more than twice, excerpt says more than five times",
+        ),
+        ("Clarithromycin lowers the INR.", INR, "claim says lowers, excerpt says raise"),
+        ("Check the INR within 14 days of starting clarithromycin.", INR, "claim says within 14 days"),
+        ("Stop the statin if creatine kinase is less than five times the upper limit.", CK, "less than five"),
+        ("Clarithromycin can raise the INR in people not taking warfarin.", INR, "negat"),
+    ],
+)
+def test_what_a_reader_cannot_forgive_is_vetoed_with_its_reason(claim: str, excerpt: str, reason: str):
+    said = check_claim(claim, excerpt)
+    assert said is not None and reason in said, said
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt"),
+    [
+        ("The INR should be checked within seven days of starting clarithromycin.", INR),
+        ("Warfarin users may find clarithromycin increases their INR.", INR),
+        ("If creatine kinase rises above 5 times the upper limit of normal, stop the statin.", CK),
+        ("Review the metformin dose when the eGFR is below 45.", METFORMIN),
+        ("Ceftriaxone 2000 mg is given once daily.", "Ceftriaxone 2 g is given intravenously once daily."),
+        ("Isotretinoin must not be used in pregnancy.", "Isotretinoin is contraindicated in pregnancy."),
+        ("Metformin reduces glucose.", CK),  # nothing to place: the judge's call, not the veto's
+    ],
+)
+def test_honest_paraphrase_and_unrelated_claims_are_left_to_the_judge(claim: str, excerpt: str):
+    assert check_claim(claim, excerpt) is None
+
+
+def test_a_number_attached_to_another_thing_in_a_list_is_vetoed():
+    excerpt = "Doses by age band are 50 mg three times daily for 3 to 6 months, and 100 mg three times daily for 1 to 4 years."
+    assert check_claim("Give 100 mg three times daily for 1 to 4 years.", excerpt) is None
+    said = check_claim("For children aged 3 to 6 months, give 100 mg three times daily.", excerpt)
+    assert said is not None and "3 to 6 months" in said and "100 mg" in said
+
+
+def test_a_source_stands_while_one_of_its_claims_passes():
+    good, bad = (
+        "Stop the statin above five times the upper limit of normal.",
+        "Stop it above twice the limit.",
+    )
+    assert veto([good, bad], CK) is None
+    assert veto([bad], CK) is not None
+    assert "(and 1 more claims)" in (veto([bad, "Stop the statin below 5 times the upper limit."], CK) or "")
+
+
+def test_reasons_quote_untrusted_text_made_inert():
+    said = check_claim(
+        "Clarithromycin lowers the INR.", "Clarithromycin can \x1b]52;c;aGk=\x07raise the INR."
+    )
+    assert said is not None and "\x1b" not in said and "\x07" not in said
+
+
+class AlwaysGrounded(OfflineTransport):
+    """A judge that calls every source grounded (a real model that waves a wrong number through)."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await super().handle_async_request(request)
+        if response.headers.get("content-type", "").startswith("application/json"):
+            body = (await response.aread()).replace(b"false", b"true")
+            return httpx.Response(
+                response.status_code, headers={"content-type": "application/json"}, content=body
+            )
+        return response
+
+
+AMLO = (
+    "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"  # "… started at 5 mg once daily and may be increased to 10 mg …"
+)
+DIAG = "161d3bb9-a9a9-4bf2-b928-18b327f42fea"  # "A clinic blood pressure of 140/90 mmHg or higher …"
+
+
+def _judge(transport: httpx.AsyncBaseTransport) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(
+        base_url="http://judge.invalid/v1",
+        api_key="k",
+        max_retries=0,
+        http_client=httpx.AsyncClient(transport=transport),
+    )
+
+
+async def test_verify_vetoes_a_grounded_verdict_from_any_judge(store: Store):
+    client = _judge(AlwaysGrounded(tokens_per_second=0))
+    answer = (
+        f"Amlodipine is commonly started at 10 mg once daily. [{AMLO}] "
+        f"A clinic blood pressure of 140/90 mmHg or higher should be confirmed with home monitoring. [{DIAG}]"
+    )
+    v = await verify(answer, store=store, client=client, model="m")
+    attempts = {a.source_id: a for a in v.attempts}
+    assert attempts[AMLO].check_two == "ungrounded" and not attempts[AMLO].shown
+    assert attempts[AMLO].reason.startswith("claim says 10 mg, excerpt says 5 mg")
+    assert attempts[DIAG].check_two == "grounded" and attempts[DIAG].shown
+    assert [c.id for c in v.citations] == [DIAG] and v.summary.ungrounded == 1
+
+
+def _demo_sentences() -> list[tuple[str, str]]:
+    return [(s, excerpt) for _, excerpt in _demo_sources() for s in split_sentences(excerpt)]
+
+
+def test_every_sentence_of_the_demo_kb_stands_against_its_own_source():
+    # The veto and the offline judge never overturn a source quoted word for word (231 sentences, 80 sources).
+    wrong = [s for s, excerpt in _demo_sentences() if check_claim(s, excerpt) or not supports(s, excerpt)]
+    assert wrong == []
+
+
+# Paraphrases of demo sources as a model writes them: sentences joined with commas, numbers in words, "a day"
+# for "daily", "omit" for "withhold". The veto must leave every one of them to the judge.
+PARAPHRASES = [
+    (
+        "Type 2 diabetes: starting metformin",
+        "Metformin should be started at 500 mg once a day with food and slowly increased over several weeks, up to a maximum of 2 g a day.",
+    ),
+    (
+        "Type 2 diabetes: starting metformin",
+        "The metformin dose should be reduced when the eGFR drops under 45, and metformin stopped when it is below 30.",
+    ),
+    (
+        "Paracetamol dosing in children",
+        "Children aged 2 to 4 years can be given 180 mg of paracetamol, repeated every 4 to 6 hours, up to 4 doses in 24 hours.",
+    ),
+    (
+        "Anaphylaxis: adrenaline doses",
+        "Adults should receive 0.5 mg of intramuscular adrenaline, repeated after five minutes if there is no improvement.",
+    ),
+    ("Anaphylaxis: adrenaline doses", "Children aged 6 to 12 receive 300 micrograms of adrenaline."),
+    (
+        "Smoking cessation: medicines",
+        "Varenicline is started one to two weeks before the quit date at 0.5 mg once daily for three days.",
+    ),
+    (
+        "Smoking cessation: medicines",
+        "After the first week, varenicline is taken as 1 mg twice daily for 11 weeks.",
+    ),
+    (
+        "Uncomplicated cystitis in non-pregnant women",
+        "Nitrofurantoin 100 mg MR twice a day for three days is first-line if the eGFR is at least 45.",
+    ),
+    (
+        "Warfarin: managing a high INR",
+        "If the INR is above 8 without bleeding, stop warfarin and give 1 to 5 mg of oral vitamin K.",
+    ),
+    (
+        "Warfarin: managing a high INR",
+        "For an INR between 5 and 8 with no bleeding, omit one or two doses of warfarin and lower the maintenance dose.",
+    ),
+    (
+        "DOACs: apixaban dosing in atrial fibrillation",
+        "Apixaban is reduced to 2.5 mg twice daily in people with two of: age 80 or over, weight 60 kg or less, creatinine 133 micromol/L or more.",
+    ),
+    (
+        "Statins: muscle symptoms",
+        "If creatine kinase is over five times the upper limit of normal, recheck it after a week and stop the statin if it is still raised.",
+    ),
+    ("Hypertension: treatment targets", "People aged 80 or over have a clinic target below 150/90 mmHg."),
+    (
+        "Osteoporosis: bisphosphonates",
+        "Alendronic acid 70 mg is taken once a week, at least half an hour before food, staying upright for 30 minutes.",
+    ),
+    (
+        "Gout: urate-lowering therapy",
+        "Allopurinol is started at 100 mg a day and increased by 100 mg every four weeks until urate is under 360 micromol/L.",
+    ),
+    ("Depression in adults: starting an SSRI", "People aged 18 to 25 should be reviewed after one week."),
+    (
+        "Interaction: ACE inhibitors and potassium",
+        "Check potassium and creatinine 1 to 2 weeks after each dose increase of an ACE inhibitor.",
+    ),
+    ("Hyperkalaemia: severity", "A potassium of 6.5 mmol/L or higher is severe hyperkalaemia."),
+    ("Head lice", "Dimeticone 4% lotion is applied two times, a week apart."),
+    ("MMR vaccination", "Pregnancy should be avoided for one month after MMR vaccination."),
+    (
+        "Gout: treating a flare",
+        "Colchicine 500 micrograms can be taken two to four times a day, to a maximum of 6 mg per course.",
+    ),
+    ("Gout: treating a flare", "Allopurinol should be continued during a gout flare."),
+    (
+        "Interaction: statins and clarithromycin",
+        "Simvastatin should be paused while a person takes clarithromycin.",
+    ),
+    (
+        "Community-acquired pneumonia in adults",
+        "For a CRB-65 score of 0, give amoxicillin 500 mg three times a day for five days.",
+    ),
+    (
+        "Sepsis in adults: red flags",
+        "A heart rate over 130 beats per minute is a red flag for sepsis in adults.",
+    ),
+    (
+        "Migraine: acute treatment",
+        "Sumatriptan 50 to 100 mg is taken with an NSAID or paracetamol at the start of the headache.",
+    ),
+    ("Iron-deficiency anaemia", "Continue iron for three months after the haemoglobin returns to normal."),
+    (
+        "Hypothyroidism: starting levothyroxine",
+        "TSH should be checked six to eight weeks after a change in dose.",
+    ),
+    (
+        "Fever in children: antipyretic use",
+        "Do not routinely give paracetamol and ibuprofen at the same time.",
+    ),
+    (
+        "Heart failure: initial tests",
+        "An NT-proBNP over 2000 ng/L needs an echo and specialist review within two weeks.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("title", "claim"), PARAPHRASES, ids=[c[:40] for _, c in PARAPHRASES])
+def test_honest_paraphrases_of_the_demo_kb_are_not_vetoed(title: str, claim: str):
+    excerpt = next(e for t, e in _demo_sources() if t == title)
+    assert check_claim(claim, excerpt) is None
+
+
+def _demo_sources() -> list[tuple[str, str]]:
+    rows = [json.loads(line) for line in DEMO_KB.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(r["title"], r["excerpt"]) for r in rows]
+
+
+async def test_an_ungrounded_verdict_says_why_when_the_veto_knows(store: Store):
+    client = _judge(OfflineTransport(tokens_per_second=0))
+    v = await verify(
+        f"Amlodipine is commonly started at 10 mg once daily. [{AMLO}]", store=store, client=client, model="m"
+    )
+    [attempt] = v.attempts
+    assert attempt.check_two == "ungrounded" and attempt.reason.startswith(
+        "claim says 10 mg, excerpt says 5 mg"
+    )
