@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 
+from hippo_tui.audit_stats import AuditStats, StatsBy, StatsGroup
 from hippo_tui.citations import finalize_markers
 from hippo_tui.engine.protocol import EngineInfo
 from hippo_tui.events import (
@@ -117,6 +118,15 @@ class ScriptedEngine:
 
     async def list_answers(self, limit: int = 50) -> list[AnswerRecord]:
         return await self.store.list_answers(limit=limit)
+
+    async def audit_stats(self, by: StatsBy = "model", *, limit: int = 10) -> AuditStats:
+        """Per model or per day, counted from the scripted records (no retired or failed lists)."""
+        groups: dict[str, StatsGroup] = {}
+        for record in await self.list_answers(limit=1000):
+            key = record.model if by == "model" else record.created[:10]
+            g = groups.get(key) or StatsGroup(key=key)
+            groups[key] = g.model_copy(update={"answers": g.answers + 1, "citations": g.citations + len(record.citations)})
+        return AuditStats(by=by, groups=list(groups.values())[:limit], retired_sources=[], most_failed=[])
 
     async def _paused(self, cancel: asyncio.Event) -> None:
         if self._gate is None or self._gate.is_set():
