@@ -367,6 +367,7 @@ class Answer:
             "complete", final_text=result.text, error=CUT_NOTE if self.cut else None, coverage=result.coverage
         )
         self.engine.history.append((self.question, self.released))
+        del self.engine.history[: -self.engine.max_history]
         yield self._end(
             "complete",
             text=result.text,

@@ -49,6 +49,8 @@ class Engine:
         self.retry = RetryPolicy()
         self.tools_refused = False  # this server refused the search tool once: stop offering it
         self.history: list[tuple[str, str]] = []  # (question, answer) of this conversation, for the model
+        # The model is sent at most ``history_turns`` (<= 50) of them: a long session keeps no more.
+        self.max_history = 50
         self.conversation_id = uuid.uuid4().hex
         # Parsed once: a bad policy file fails at start, not mid-answer; each answer adds its own canary.
         self.policy = load_policy(settings.policy)

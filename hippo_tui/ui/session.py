@@ -22,6 +22,8 @@ if TYPE_CHECKING:  # the engine package pulls in the model client: not before th
 
 STREAM_CUT_ACTION = "Ask again; if it keeps happening, pick another model (F6)."
 INTERNAL_ACTION = "Ask again; the event inspector (F4) shows what happened."
+# Turns of a conversation kept for copy and export; older ones stay in the audit record (``audit list``).
+MAX_TURNS = 200
 
 
 @dataclass(eq=False)
@@ -54,6 +56,8 @@ class AnswerSession:
         self.active: Answer | None = None  # the answer being written (holds the prompt)
         self.latest: Answer | None = None  # the answer the sidebar and status bar follow
         self.turns: list[Turn] = []
+        self.max_turns = MAX_TURNS
+        self.dropped_turns = 0  # of this conversation, past ``max_turns``
         self.conversation = 0
         self.asked = 0
 
@@ -142,6 +146,9 @@ class AnswerSession:
             else:
                 turn = Turn(answer.question, text, [], "error", answer.audit_id)
             self.turns.append(turn)
+            if len(self.turns) > self.max_turns:
+                self.dropped_turns += len(self.turns) - self.max_turns
+                del self.turns[: -self.max_turns]
         answer.ended.set()
         return turn
 
@@ -149,6 +156,7 @@ class AnswerSession:
         self.conversation += 1
         self.latest = None
         self.turns = []
+        self.dropped_turns = 0
         if self.engine is not None:
             self.engine.new_conversation()
 
