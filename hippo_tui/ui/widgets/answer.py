@@ -250,9 +250,13 @@ class TurnView:
             self._stream = Markdown.get_stream(md)
         await self._stream.write(piece)
 
-    async def close_stream(self) -> None:
+    async def close_stream(self, *, discard: bool = False) -> None:
+        """Stop streaming. ``discard``: drop the fragments not drawn yet, for a caller that sets the
+        text itself (the end): draining a backlog only to patch it again was most of the pause there."""
         if self._stream is not None:
             stream, self._stream = self._stream, None
+            if discard:
+                stream._pending.clear()  # Textual's queue (pinned): the stream appends what is left on stop
             await stream.stop()
 
     async def set_text(self, text: str, *, final: bool = False) -> None:
@@ -261,8 +265,9 @@ class TurnView:
         ``final``: the end's text, which keeps the streamed line structure (only markers change), so
         each segment is patched in place with its own lines.
         """
-        await self.close_stream()
-        if final and self.segments and text.count("\n") == sum(t.count("\n") for _, t in self.segments):
+        lines_kept = final and self.segments and text.count("\n") == sum(t.count("\n") for _, t in self.segments)
+        await self.close_stream(discard=bool(lines_kept))
+        if lines_kept:
             lines = text.splitlines(keepends=True)
             parts, at = [], 0
             for _, seg in self.segments[:-1]:
@@ -271,8 +276,8 @@ class TurnView:
                 at += n
             parts.append("".join(lines[at:]))
             with self.pane.app.batch_update():
-                for (md, old), part in zip(self.segments, parts, strict=True):
-                    if part != old:
+                for (md, _), part in zip(self.segments, parts, strict=True):
+                    if md.source != part:  # what is drawn: the live segment may lag its discarded backlog
                         await md.patch(part)
             self.segments = [(md, part) for (md, _), part in zip(self.segments, parts, strict=True)]
             return
