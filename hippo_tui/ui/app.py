@@ -116,6 +116,7 @@ class HippoApp(App[int]):
         Binding("f5", "edit_prompt", "Prompt", id="edit_prompt", show=False),
         Binding("f6", "switch_model", "Model", id="switch_model", show=False),
         Binding("f8", "export", "Export", id="export", show=False),
+        Binding("f9", "show_dashboard", "Dashboard", id="show_dashboard", show=False),
         # The prompt keeps focus; these scroll the answers from there.
         Binding("pageup", "scroll_answers(-1)", "Scroll up", id="scroll_up", show=False),
         Binding("pagedown", "scroll_answers(1)", "Scroll down", id="scroll_down", show=False),
@@ -131,6 +132,11 @@ class HippoApp(App[int]):
             "show_audit",
             "Audit citations",
             "Every citation attempt of the latest answer, with status and reason",
+        ),
+        (
+            "show_dashboard",
+            "Audit dashboard",
+            "Per model or day: flagged, ungrounded, unchecked; retired sources; the most failed answers",
         ),
         ("show_inspector", "Event inspector", "Raw events with timestamps and timings"),
         ("edit_prompt", "Edit system prompt", "Change the system prompt for the next question"),
@@ -629,6 +635,14 @@ class HippoApp(App[int]):
         from hippo_tui.ui.screens.audit import AuditScreen
 
         self.push_screen(AuditScreen(record))
+
+    def action_show_dashboard(self) -> None:
+        if self.engine is None:
+            self.notify("The engine is not ready yet.", severity="warning")
+            return
+        from hippo_tui.ui.screens.dashboard import DashboardScreen
+
+        self.push_screen(DashboardScreen(self.engine))
 
     def action_show_inspector(self) -> None:
         from hippo_tui.ui.screens.inspector import InspectorScreen
