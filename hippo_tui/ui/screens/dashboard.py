@@ -16,7 +16,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.events import Resize
+from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -53,25 +54,35 @@ def group_rows(group: StatsGroup, most_answers: int) -> list[BarRow]:
     return rows
 
 
-def group_heading(group: StatsGroup) -> str:
+def group_summary(group: StatsGroup) -> str:
     citations = "no citations" if not group.citations else f"{group.citations} citations"
-    return f"{one_line(group.key, 60)} · {citations} · {group.flagged_answers} answers failed"
+    failed = "answer" if group.flagged_answers == 1 else "answers"
+    return f"{citations} · {group.flagged_answers} {failed} failed"
 
 
-class GroupBars(Static):
-    """One model's or day's bars, redrawn to the width it gets."""
+class GroupBars(Widget):
+    """One model's or day's bars, drawn to the width it gets. Every line is clipped, never wrapped, so the
+    height is known before the width is (no relayout when the terminal is resized)."""
+
+    DEFAULT_CSS = "GroupBars { height: auto; margin-top: 1; }"
 
     def __init__(self, group: StatsGroup, most_answers: int) -> None:
-        super().__init__(classes="dash-group")
+        super().__init__()
         self.group = group
         self.rows = group_rows(group, most_answers)
-        self._draw(40)
 
-    def _draw(self, width: int) -> None:
-        self.update(Content.assemble((group_heading(self.group), "bold"), "\n", bar_rows(self.rows, width)))
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 2 + len(self.rows)
 
-    def on_resize(self, event: Resize) -> None:
-        self._draw(event.size.width)
+    def render(self) -> Content:
+        width = self.content_region.width
+        return Content.assemble(
+            (one_line(self.group.key, width), "bold"),
+            "\n",
+            one_line(group_summary(self.group), width),
+            "\n",
+            bar_rows(self.rows, width),
+        )
 
 
 def retired_content(source: RetiredCitation) -> Content:
@@ -110,7 +121,6 @@ class DashboardScreen(PanelScreen[None]):
     DashboardScreen {
         & #dash-body { height: 1fr; }
         & .dash-section { text-style: bold; margin-top: 1; height: auto; }
-        & .dash-group { height: auto; margin-top: 1; }
         & .dash-retired { height: auto; margin-top: 1; padding-left: 1; border-left: wide $error; }
         & #dash-failed { height: auto; max-height: 10; margin-top: 1; }
     }
@@ -155,13 +165,13 @@ class DashboardScreen(PanelScreen[None]):
         await body.mount_all(list(self._widgets(stats)))
         body.scroll_home(animate=False)
 
-    def _widgets(self, stats: AuditStats) -> list[Static | OptionList]:
+    def _widgets(self, stats: AuditStats) -> list[Widget]:
         if not stats.groups:
             return [Static(EMPTY, id="dash-empty")]
         per = "Per day (UTC)" if stats.by == "day" else "Per model"
         most = max(g.answers for g in stats.groups)
-        widgets: list[Static | OptionList] = [
-            Static(f"{per} (bars: % of citations)", classes="dash-section", id="dash-by")
+        widgets: list[Widget] = [
+            Static(f"{per}, bars in % of citations", classes="dash-section", id="dash-by")
         ]
         widgets += [GroupBars(g, most) for g in stats.groups]
         widgets.append(Static(f"Cited while retired ({len(stats.retired_sources)})", classes="dash-section"))

@@ -14,6 +14,7 @@ from textual.content import Content
 EIGHTHS = " ▏▎▍▌▋▊▉"  # a bar's last cell, in eighths of a cell
 FULL = "█"
 TRACK = "░"
+NUMBER_WIDTH = "100.0%"  # numbers right-aligned to this, so bars line up from one block to the next
 MAX_BAR = 40  # cells: wider bars on a wide terminal only make the numbers harder to reach
 
 
@@ -38,7 +39,7 @@ class BarRow:
 def bar_rows(rows: list[BarRow], width: int, *, indent: int = 2) -> Content:
     """Rows of ``label  bar  number`` fitted to ``width`` columns, labels and numbers aligned."""
     label_w = max((len(r.label) for r in rows), default=0)
-    number_w = max((len(r.number) for r in rows), default=0)
+    number_w = max([len(NUMBER_WIDTH), *(len(r.number) for r in rows)])
     bar_w = max(1, min(MAX_BAR, width - indent - label_w - number_w - 2))
     parts: list[str | tuple[str, str]] = []
     for i, row in enumerate(rows):
