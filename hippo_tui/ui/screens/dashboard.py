@@ -171,7 +171,7 @@ class DashboardScreen(PanelScreen[None]):
         per = "Per day (UTC)" if stats.by == "day" else "Per model"
         most = max(g.answers for g in stats.groups)
         widgets: list[Widget] = [
-            Static(f"{per}, bars in % of citations", classes="dash-section", id="dash-by")
+            Static(f"{per}: % of citations", classes="dash-section", id="dash-by")
         ]
         widgets += [GroupBars(g, most) for g in stats.groups]
         widgets.append(Static(f"Cited while retired ({len(stats.retired_sources)})", classes="dash-section"))
