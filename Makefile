@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(BIN)/hippo-tui
 
 test: $(STAMP)
-	$(BIN)/ruff check hippo_tui tests bench
+	$(BIN)/ruff check hippo_tui tests bench tools
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
@@ -24,7 +24,7 @@ bench: $(STAMP)
 	for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 screenshots: $(STAMP)
-	$(BIN)/python -m hippo_tui.ui.screenshots screenshots
+	$(BIN)/python -m tools.screenshots screenshots
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -29,8 +29,10 @@ from textual.widgets import Markdown
 from hippo_tui.config import Settings
 from hippo_tui.events import Event, TextEvent
 from hippo_tui.ui.app import HippoApp
-from hippo_tui.ui.scripted import ScriptedEngine, long_answer_events, long_answer_pieces
 from hippo_tui.ui.widgets.safe import markdown_parser
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the scripted engine lives with the tests
+from tests.support.scripted import ScriptedEngine, long_answer_events, long_answer_pieces
 
 SIZE = (100, 34)
 

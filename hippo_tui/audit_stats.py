@@ -37,6 +37,13 @@ class StatsGroup(BaseModel):
     ungrounded: int = 0  # confirmed, then found ungrounded
     unchecked: int = 0  # confirmed, check two gave no verdict
     shown: int = 0
+    abstained: int = 0  # answers that said the knowledge base does not cover the question
+    backed_share: float | None = None  # mean share of statements backed, over answers with statements
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def backed_pct(self) -> float | None:
+        return None if self.backed_share is None else round(100 * self.backed_share, 1)
 
     @property
     def flagged(self) -> int:

@@ -318,22 +318,39 @@ def _mixed_case(text: str, k: int) -> bool:
     return w is not None and not w.group().islower()
 
 
-def _masked(text: str, ranges: list[tuple[int, int]]) -> str:
-    # Code content replaced (same length) so its dots and newlines are never boundaries.
+def mask_code(text: str, ranges: list[tuple[int, int]], fill: str = "x") -> str:
+    """``text`` with the ``ranges`` (``code_ranges``) replaced by ``fill``, same length: offsets still hold.
+
+    The splitter fills with a letter, so code's dots and newlines are never boundaries; coverage with
+    spaces, so code's words are not prose and its ``[1]`` no citation."""
     if not ranges:
         return text
     parts: list[str] = []
     pos = 0
     for a, b in ranges:
         parts.append(text[pos:a])
-        parts.append("x" * (b - a))
+        parts.append(fill * (b - a))
         pos = b
     parts.append(text[pos:])
     return "".join(parts)
 
 
-def _sentence_spans(text: str, code: list[tuple[int, int, bool]]) -> list[tuple[int, int]]:
-    masked = _masked(text, [(a, b) for a, b, _ in code])
+# In a final text, ``[n]`` markers after a full stop stay with the sentence before, as ``[id]`` markers do,
+# but only on the same line; a line of markers alone stays with the line before. A source list's
+# "[1] Title" lines are lines of their own.
+_TRAILING_NUMBERED = re.compile(rf"(?:[ \t]{{0,8}}[,;]?[ \t]{{0,8}}{NUMBERED_MARKER.pattern})*")
+_LINE_OF_NUMBERED = re.compile(
+    rf"(?:\s{{0,8}}[,;]?[ \t]{{0,8}}{NUMBERED_MARKER.pattern})*(?=[ \t]*(?:\n|\Z))"
+)
+
+
+def _sentence_spans(
+    text: str,
+    code: list[tuple[int, int, bool]],
+    trailing: re.Pattern[str] = _TRAILING_MARKERS,
+    line_trailing: re.Pattern[str] = _TRAILING_MARKERS,
+) -> list[tuple[int, int]]:
+    masked = mask_code(text, [(a, b) for a, b, _ in code])
     n = len(text)
     cuts: set[int] = set()
     for a, b, fence in code:
@@ -344,7 +361,7 @@ def _sentence_spans(text: str, code: list[tuple[int, int, bool]]) -> list[tuple[
         abbr = _abbreviation(masked, m.start()) if m.group() == "." else NOT_ABBREVIATION
         if abbr == ABBREVIATION:
             continue
-        j = run_end(_TRAILING_MARKERS, masked, run_end(_CLOSERS, masked, m.end()))
+        j = run_end(trailing, masked, run_end(_CLOSERS, masked, m.end()))
         if j < n and not masked[j].isspace():
             continue  # "2.5", "e.g.," or a dot inside a word
         for c in masked[scanned:j]:
@@ -367,7 +384,7 @@ def _sentence_spans(text: str, code: list[tuple[int, int, bool]]) -> list[tuple[
             continue  # "t.i.d. for 5 days", "t.i.d. (with food)": the sentence goes on
         cuts.add(j)
     for nl in re.finditer(r"\n", masked):
-        cuts.add(run_end(_TRAILING_MARKERS, masked, nl.start()))
+        cuts.add(run_end(line_trailing, masked, nl.start()))
     spans: list[tuple[int, int]] = []
     start = 0
     for cut in sorted(cuts):
@@ -383,6 +400,34 @@ def _clean(text: str) -> str:
     return _LIST_PREFIX.sub("", text.strip(), count=1).strip()
 
 
+def _cleaned_span(text: str, a: int, b: int) -> tuple[int, int] | None:
+    # The offsets of ``_clean(text[a:b])`` within ``text`` (None when nothing is left).
+    piece = text[a:b]
+    body = piece.lstrip()
+    start = a + len(piece) - len(body)
+    start += _LIST_PREFIX.match(body.rstrip()).end()  # type: ignore[union-attr]  # always matches
+    rest = text[start:b]
+    core = rest.strip()
+    if not core:
+        return None
+    start += len(rest) - len(rest.lstrip())
+    return start, start + len(core)
+
+
+def sentence_spans(text: str, *, numbered: bool = False) -> list[tuple[int, int]]:
+    """The ``[start, end)`` offsets of the pieces ``split_sentences`` returns (``text[a:b]`` is each one).
+
+    ``numbered``: ``text`` is a final text, whose ``[n]`` markers (not ``[id]`` ones) stay with the sentence
+    they follow.
+    """
+    code = _code_spans(text)
+    if numbered:
+        pieces = _sentence_spans(text, code, _TRAILING_NUMBERED, _LINE_OF_NUMBERED)
+    else:
+        pieces = _sentence_spans(text, code)
+    return [span for a, b in pieces if (span := _cleaned_span(text, a, b)) is not None]
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences (and list items, lines, code blocks) of ``text``, stripped, markers kept in place.
 
@@ -390,12 +435,7 @@ def split_sentences(text: str) -> list[str]:
     common clinical abbreviations (``e.g.``, ``b.i.d.``, ``approx.``, ``Dr.``) and initials do not end a
     sentence; line breaks do.
     """
-    out = []
-    for a, b in _sentence_spans(text, _code_spans(text)):
-        s = _clean(text[a:b])
-        if s:
-            out.append(s)
-    return out
+    return [text[a:b] for a, b in sentence_spans(text)]
 
 
 def claims_by_source(answer: str) -> dict[str, list[str]]:

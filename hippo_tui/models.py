@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hippo_tui.citations import canonical_id
+from hippo_tui.events import Coverage
 
 SourceStatus = Literal["active", "retired"]
 
@@ -141,3 +142,4 @@ class AnswerRecord(BaseModel):
     resets: list[ResetRecord] = Field(default_factory=list)
     citations: list[CitationAttempt] = Field(default_factory=list)
     grounding: GroundingRecord | None = None  # None: check two did not run
+    coverage: Coverage | None = None  # of final_text; None: no complete answer was verified

@@ -16,13 +16,14 @@ import asyncio
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import openai
 
 from hippo_tui.citations import cited_ids, claims_by_source, finalize_markers
-from hippo_tui.events import Citation, VerificationSummary
+from hippo_tui.coverage import measure
+from hippo_tui.events import Citation, Coverage, VerificationSummary
 from hippo_tui.grounding import GroundingRun, GroundingUnavailable, ask_judge
 from hippo_tui.models import CheckTwo, CitationAttempt, GroundingRecord, Lookup, Source
 from hippo_tui.provenance import where
@@ -41,6 +42,12 @@ class Verification:
     citations: list[Citation]  # the shown ones, by number
     summary: VerificationSummary
     grounding: GroundingRecord | None = None  # every step tried, for the record; None: check two did not run
+    # Which statements of ``text`` cite a shown citation (hippo_tui.coverage): always of this text and these
+    # citations, so it is derived here rather than passed in.
+    coverage: Coverage = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.coverage = measure(self.text, self.citations)
 
 
 def _why(e: BaseException) -> str:

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.cli import EXIT_USAGE, main
+from hippo_tui.coverage import measure
+from hippo_tui.events import Citation
 from hippo_tui.models import CitationAttempt, ResetRecord
 from hippo_tui.store import Store
 
@@ -43,8 +45,10 @@ def _fill(home: Path) -> None:
                 CitationAttempt(source_id=GOOD, claims=["Culture everyone."], check_one="confirmed",
                                 check_two="ungrounded", reason="the excerpt says culture is not needed"),
             ])  # fmt: skip
-            await s.finish_answer(a, raw_text="Let me check… Nitro [x]", final_text="Nitro [1]", outcome="complete",
-                                  timings={"ttft": 0.2, "total": 1.5})  # fmt: skip
+            final = "Nitro for 3 days [1]. Culture everyone."
+            coverage = measure(final, [Citation(id=GOOD, number=1, title="Cystitis", grounding="grounded")])
+            await s.finish_answer(a, raw_text="Let me check… Nitro [x]", final_text=final, outcome="complete",
+                                  timings={"ttft": 0.2, "total": 1.5}, coverage=coverage)  # fmt: skip
             b = await s.begin_answer(question="Cancelled one", model="beta", backend="offline")
             await s.finish_answer(b, raw_text="Par", final_text="", outcome="cancelled", timings={})
             await s.begin_answer(question="In flight", model="beta", backend="offline")
@@ -84,8 +88,14 @@ def test_show_lists_every_attempt_with_status_and_reason(
     assert f"hidden  retired                {OLD}" in out and "superseded by a newer source" in out
     assert f"hidden  missing                {GHOST}" in out and "no such source" in out
     assert "confirmed, ungrounded" in out and "the excerpt says culture is not needed" in out
+    assert "Nitro for 3 days [1]. Culture everyone. [unverified]" in out
+    assert "coverage: 1 of 2 statements backed by a verified source (unbacked ones marked [unverified])" in out
+    _, out, _ = run(capsys, "audit", "show", "1", "--json")
+    assert json.loads(out)["coverage"] == {"statements": 2, "backed": 1, "unbacked": [[22, 39]], "abstained": False}
     _, out, _ = run(capsys, "audit", "show", "2", "--json")
-    assert json.loads(out)["outcome"] == "cancelled"
+    assert json.loads(out)["outcome"] == "cancelled" and json.loads(out)["coverage"] is None
+    _, out, _ = run(capsys, "audit", "show", "2")
+    assert "coverage:" not in out  # a cancelled answer was never verified
     code, _, err = run(capsys, "audit", "show", "42")
     assert code == EXIT_USAGE and "no answer with id 42" in err
 
@@ -101,8 +111,9 @@ def test_stats_by_model(capsys: pytest.CaptureFixture[str], home: Path) -> None:
     lines = out.splitlines()
     assert code == 0 and lines[0].split()[:5] == ["model", "answers", "citations", "flagged", "ungrounded"]
     # alpha: 4 citations, 2 flagged (missing, retired) and 1 ungrounded: 3 failed; 1 of 1 answers failed some.
-    assert lines[1].split() == ["alpha", "1", "4", "50.0%", "25.0%", "0.0%", "100.0%"]
-    assert lines[2].split() == ["beta", "2", "0", "-", "-", "-", "0.0%"]
+    assert lines[0].split()[-2:] == ["abstained", "backed"]
+    assert lines[1].split() == ["alpha", "1", "4", "50.0%", "25.0%", "0.0%", "100.0%", "0", "50.0%"]
+    assert lines[2].split() == ["beta", "2", "0", "-", "-", "-", "0.0%", "0", "-"]
     retired = lines[lines.index("sources most often cited while retired:") + 1]
     assert retired.split()[:4] == ["1×", "in", "1", "answers"] and OLD in retired and "(superseded" in retired
     failed = lines[lines.index("answers with the most failed citations (audit show ID):") + 1]

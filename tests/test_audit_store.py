@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from hippo_tui.events import Coverage
 from hippo_tui.models import CitationAttempt, GroundingRecord, GroundingTry, ResetRecord
 from hippo_tui.store import Store, UnknownAnswer
 
@@ -170,7 +171,8 @@ async def test_audit_stats_per_model(store: Store) -> None:
     assert stats["alpha"] == {
         "key": "alpha", "answers": 2, "flagged_answers": 1, "citations": 6, "confirmed": 4, "missing": 1,
         "retired": 1, "grounded": 2, "ungrounded": 1, "unchecked": 1, "shown": 3, "flagged_pct": 33.3,
-        "ungrounded_pct": 16.7, "unchecked_pct": 16.7, "answers_flagged_pct": 50.0,
+        "ungrounded_pct": 16.7, "unchecked_pct": 16.7, "answers_flagged_pct": 50.0, "abstained": 0, "backed_share": None,
+        "backed_pct": None,
     }  # fmt: skip
     assert stats["beta"]["answers"] == 1 and stats["beta"]["citations"] == 0
     assert [a.audit_id for a in report.most_failed] == [a]
@@ -193,3 +195,31 @@ async def test_audit_stats_per_model(store: Store) -> None:
 def test_a_citation_is_flagged_when_check_one_failed(check_one, check_two, flagged) -> None:
     attempt = CitationAttempt(source_id="x", claims=[], check_one=check_one, check_two=check_two)
     assert attempt.flagged is flagged
+
+
+async def _finished(store: Store, model: str, coverage: Coverage | None, outcome: str = "complete") -> int:
+    answer_id = await store.begin_answer(question="q", model=model, backend="b")
+    await store.finish_answer(
+        answer_id, raw_text="r", final_text="A. B.", outcome=outcome, timings={}, coverage=coverage
+    )
+    return answer_id
+
+
+async def test_coverage_is_kept_with_the_final_text(store: Store) -> None:
+    kept = Coverage(statements=2, backed=1, unbacked=[(3, 5)])
+    answer_id = await _finished(store, "m", kept)
+    assert (await store.get_answer(answer_id)).coverage == kept
+    assert (await store.get_answer(await _finished(store, "m", None, "cancelled"))).coverage is None
+
+
+async def test_audit_stats_mean_backed_share_is_per_answer(store: Store) -> None:
+    a = await _finished(store, "alpha", Coverage(statements=4, backed=4))
+    await store.record_citations(a, _attempts())  # three citation rows must not weigh this answer thrice
+    await _finished(store, "alpha", Coverage(statements=4, backed=2, unbacked=[(0, 1), (2, 3)]))
+    await _finished(store, "alpha", Coverage(abstained=True))  # no statements: not in the mean
+    await _finished(store, "alpha", None, "withdrawn")
+    await _finished(store, "beta", None, "cancelled")
+    stats = {g.key: g.model_dump() for g in (await store.audit_stats()).groups}
+    assert stats["alpha"]["backed_share"] == pytest.approx(0.75)
+    assert (stats["alpha"]["abstained"], stats["alpha"]["answers"]) == (1, 4)
+    assert (stats["beta"]["backed_share"], stats["beta"]["abstained"]) == (None, 0)

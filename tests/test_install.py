@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,16 @@ def test_package_comes_from_the_wheel(installed, tmp_path):
         [str(installed / "bin" / "python"), "-c", "import hippo_tui; print(hippo_tui.__file__)"], cwd=tmp_path
     )
     assert str(installed) in out.stdout, out.stdout + out.stderr
+
+
+def test_the_wheel_holds_the_product_not_its_test_scaffolding(installed):
+    wheel = next(installed.parent.glob("hippo_tui-*.whl"))
+    with zipfile.ZipFile(wheel) as whl:
+        sources = {name: whl.read(name).decode("utf-8") for name in whl.namelist() if name.endswith(".py")}
+    assert "hippo_tui/ui/app.py" in sources  # the check below reads the real modules
+    assert [name for name, text in sources.items() if "textual.pilot" in text] == []
+    names = {Path(name).stem for name in sources}
+    assert not names & {"scripted", "recorded", "screenshots"}
 
 
 def test_ask_json_from_another_folder(installed, tmp_path):

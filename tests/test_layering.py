@@ -33,6 +33,35 @@ def test_layering_check_sees_textual_imports(tmp_path):
     assert "textual" in _imports(f)
 
 
+def _ui_modules() -> list[Path]:
+    return sorted((PKG / "ui").rglob("*.py"))
+
+
+def _from_imports(path: Path) -> set[str]:
+    """Every module named in a ``from … import`` (absolute), in full."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and n.level == 0}
+
+
+def test_the_ui_parses_nothing_of_the_model_output():
+    # The marker rule and the safety guard are the engine's: the UI shows what the events carry.
+    offenders = {
+        str(p.relative_to(PKG.parent)): sorted(m & {"hippo_tui.citations", "hippo_tui.guard"})
+        for p in _ui_modules()
+        if (m := _from_imports(p) | _plain_imports(p)) & {"hippo_tui.citations", "hippo_tui.guard"}
+    }
+    assert offenders == {}
+
+
+def test_the_answer_session_runs_without_textual():
+    assert "textual" not in _imports(PKG / "ui" / "session.py")
+
+
+def _plain_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+
+
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)

@@ -489,3 +489,30 @@ async def test_open_works_with_await_and_with_async_with(tmp_path: Path) -> None
         await s.count()
     async with await Store.open(tmp_path / "hippo.db") as s:
         assert s.kb_name == "demo"
+
+
+async def test_a_v3_database_gains_coverage_and_keeps_its_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hippo_tui.store.core as core
+    from hippo_tui.events import Coverage
+    from hippo_tui.store.schema import MIGRATIONS
+
+    path = tmp_path / "hippo.db"
+    with monkeypatch.context() as m:  # a database as the release before coverage wrote it
+        m.setattr(core, "MIGRATIONS", MIGRATIONS[:3])
+        m.setattr(core, "SCHEMA_VERSION", 3)
+        async with await Store.open(path) as s:
+            old = await s.begin_answer(question="before the upgrade", model="m", backend="b")
+            await s.db.execute("UPDATE answers SET final_text = 'A.', outcome = 'complete' WHERE id = ?", (old,))
+            assert (await (await s.db.execute("PRAGMA user_version")).fetchone())[0] == 3
+    async with await Store.open(path) as s:
+        assert (await (await s.db.execute("PRAGMA user_version")).fetchone())[0] == SCHEMA_VERSION
+        before = await s.get_answer(old)
+        assert (before.question, before.final_text, before.coverage) == ("before the upgrade", "A.", None)
+        new = await s.begin_answer(question="after", model="m", backend="b")
+        cov = Coverage(statements=1, backed=0, unbacked=[(0, 2)])
+        await s.finish_answer(new, raw_text="r", final_text="B.", outcome="complete", timings={}, coverage=cov)
+        assert (await s.get_answer(new)).coverage == cov
+        assert [g.backed_share for g in (await s.audit_stats()).groups] == [0.0]
+        assert await s.count() == 70

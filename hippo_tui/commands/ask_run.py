@@ -1,7 +1,9 @@
 """What `hippo-tui ask "QUESTION"` does once its arguments are parsed: one answer, headless.
 
-Human-readable by default: the answer, its numbered citations with titles, and a one-line verification
-summary. While the answer is being made, a terminal on stderr shows one live status line (searching, writing,
+Human-readable by default: the answer with every statement no verified source backs marked
+``[unverified]``, its numbered citations with titles, a one-line verification summary and the coverage line
+("4 of 5 statements backed by a verified source"); an answer that cites nothing says that nothing in it
+was checked. While the answer is being made, a terminal on stderr shows one live status line (searching, writing,
 a withdrawal's note, checking citations), cleared before the answer is printed; a pipe or a log gets none of
 it. ``--json`` prints every event as one JSON line (``events.to_json``); the last line is ``end`` or
 ``error``. Exit codes are the ones in ``hippo_tui.cli``.
@@ -34,6 +36,7 @@ from hippo_tui.commands._common import (
     settings_from_args,
 )
 from hippo_tui.config import ConfigError, Settings
+from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked
 from hippo_tui.events import (
     EndEvent,
     ErrorEvent,
@@ -53,11 +56,12 @@ if TYPE_CHECKING:
 
 
 CUT_NOTE = "(Cut short: the model reached its output limit; raise max_tokens for a longer answer.)"
+NOTHING_CHECKED = "Not verified: the answer cites no source, so nothing in it was checked."
 
 
 def summary_line(v: VerificationSummary) -> str:
     if not v.attempted:
-        return "Verification: no citations."
+        return NOTHING_CHECKED
     parts = [f"{v.attempted} cited", f"{v.confirmed} confirmed"]
     for name in ("missing", "retired", "grounded", "ungrounded", "unchecked"):
         n = getattr(v, name)
@@ -65,6 +69,17 @@ def summary_line(v: VerificationSummary) -> str:
             parts.append(f"{n} {name}")
     line = "Verification: " + ", ".join(parts) + f" ({v.seconds:.1f} s)."
     return f"{line} {v.note}." if v.note else line
+
+
+def checked_lines(end: EndEvent) -> list[str]:
+    """What was checked of a complete answer: the verification summary and its coverage, or that it was not."""
+    cov = end.coverage
+    if cov.abstained:
+        return [f"{cov.line}: the answer says so, and cites nothing."]
+    if not end.verification.attempted:
+        return [NOTHING_CHECKED]
+    marked = f"; unbacked ones marked{UNBACKED_MARK}" if cov.unbacked else ""
+    return [summary_line(end.verification), f"Coverage: {cov.line}{marked}."]
 
 
 def _columns(stream: TextIO) -> int:
@@ -207,7 +222,7 @@ def _print_human(last: EndEvent | ErrorEvent | None, note: str, out: TextIO, err
             print(last.text.strip(), file=out)
             print("(Cancelled: the answer stops here; none of its citations was checked.)", file=out)
             return
-        print(last.text.strip(), file=out)
+        print(mark_unbacked(last.text, last.coverage).strip(), file=out)
         if last.cut:
             print(CUT_NOTE, file=out)
         if last.citations:
@@ -216,7 +231,8 @@ def _print_human(last: EndEvent | ErrorEvent | None, note: str, out: TextIO, err
                 mark = "" if c.grounding == "grounded" else " (unchecked)"
                 print(f"[{c.number}] {c.title}{mark}", file=out)
         print(file=out)
-        print(summary_line(last.verification), file=out)
+        for line in checked_lines(last):
+            print(line, file=out)
     elif isinstance(last, ErrorEvent):
         if last.partial_text:
             print(last.partial_text.strip(), file=out)

@@ -60,6 +60,7 @@ def _check(c: CitationAttempt) -> str:
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:
+    from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked
     from hippo_tui.store import UnknownAnswer
 
     a = await store.get_answer(args.id)
@@ -77,7 +78,11 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     if a.error:  # on an answer that was still shown (cut at the output limit), a note rather than an error
         print(f"  {'error:' if a.outcome == 'error' else 'note: '}    {sanitize(a.error)}")
     print(f"\nquestion:\n  {sanitize(a.question)}")
-    print(f"\nfinal text:\n{sanitize(a.final_text) or '  (none)'}")
+    shown = mark_unbacked(a.final_text, a.coverage) if a.coverage is not None else a.final_text
+    print(f"\nfinal text:\n{sanitize(shown) or '  (none)'}")
+    if a.coverage is not None:
+        marked = f" (unbacked ones marked{UNBACKED_MARK})" if a.coverage.unbacked else ""
+        print(f"\ncoverage: {a.coverage.line}{marked}")
     if a.raw_text != a.final_text:
         print(f"\nraw text (withdrawn parts included):\n{sanitize(a.raw_text) or '  (none)'}")
     for r in a.resets:
@@ -114,11 +119,15 @@ def _pct(v: float | None) -> str:
 
 def _print_stats(stats: AuditStats) -> None:
     width = max(len(stats.by), *(len(clip(g.key, 40, flat=True)) for g in stats.groups))
-    print(f"{stats.by:<{width}}  answers  citations  flagged  ungrounded  unchecked  answers flagged")
+    print(
+        f"{stats.by:<{width}}  answers  citations  flagged  ungrounded  unchecked  answers flagged"
+        "  abstained  backed"
+    )
     for g in stats.groups:
         print(
             f"{clip(g.key, 40, flat=True):<{width}}  {g.answers:>7}  {g.citations:>9}  {_pct(g.flagged_pct):>7}  "
             f"{_pct(g.ungrounded_pct):>10}  {_pct(g.unchecked_pct):>9}  {_pct(g.answers_flagged_pct):>15}"
+            f"  {g.abstained:>9}  {_pct(g.backed_pct):>6}"
         )
     if stats.retired_sources:
         print("\nsources most often cited while retired:")

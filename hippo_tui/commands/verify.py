@@ -138,6 +138,7 @@ async def _verify_and_record(
         final_text=result.text,
         outcome="complete",
         timings={"verification": seconds, "total": seconds},
+        coverage=result.coverage,
     )
     return result, answer_id
 
@@ -195,6 +196,7 @@ class Report:
             "judge": self.judge,
             "grounding_step": self.result.grounding.step if self.result.grounding else None,
             "audit_id": self.audit_id,
+            "coverage": self.result.coverage.model_dump(mode="json"),
         }
         return {"citations": citations, "summary": summary, "text": self.result.text}
 
@@ -218,9 +220,18 @@ class Report:
                 f"Not checked: {numbers} name no source id (the input has no source list for them).",
                 "",
             ]
-        lines += ["Text as checked (citations that passed numbered, the others removed):", ""]
-        lines += [f"  {line}" for line in sanitize(self.result.text).strip().splitlines()] + [""]
+        from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked
+
+        coverage = self.result.coverage
+        marked = mark_unbacked(self.result.text, coverage)
+        lines += [
+            "Text as checked (citations that passed numbered, the others removed; "
+            f"statements no passed citation backs marked{UNBACKED_MARK}):",
+            "",
+        ]
+        lines += [f"  {line}" for line in sanitize(marked).strip().splitlines()] + [""]
         lines.append(self._result_line())
+        lines.append(f"Coverage: {coverage.line}.")
         lines.append(f"Audit record {self.audit_id}: hippo-tui audit show {self.audit_id}")
         return "\n".join(lines)
 

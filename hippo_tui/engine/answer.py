@@ -18,6 +18,7 @@ from hippo_tui.backends.errors import ModelError
 from hippo_tui.citations import PendingMarkers, finalize_markers
 from hippo_tui.events import (
     Citation,
+    Coverage,
     EndEvent,
     ErrorEvent,
     ErrorKind,
@@ -362,9 +363,17 @@ class Answer:
         self.done = True
         if result.attempts:
             await self.store.record_citations(self._id(), result.attempts, grounding=result.grounding)
-        await self._record("complete", final_text=result.text, error=CUT_NOTE if self.cut else None)
+        await self._record(
+            "complete", final_text=result.text, error=CUT_NOTE if self.cut else None, coverage=result.coverage
+        )
         self.engine.history.append((self.question, self.released))
-        yield self._end("complete", text=result.text, citations=result.citations, verification=result.summary)
+        yield self._end(
+            "complete",
+            text=result.text,
+            citations=result.citations,
+            verification=result.summary,
+            coverage=result.coverage,
+        )
 
     # -- ends and records ---------------------------------------------------------------------
 
@@ -379,11 +388,13 @@ class Answer:
         text: str = "",
         citations: list[Citation] | None = None,
         verification: VerificationSummary | None = None,
+        coverage: Coverage | None = None,
     ) -> EndEvent:
         return EndEvent(
             text=text,
             citations=citations or [],
             verification=verification or VerificationSummary(),
+            coverage=coverage or Coverage(),
             audit_id=self.answer_id,
             outcome=outcome,
             backend=self.backend.label,
@@ -434,7 +445,12 @@ class Answer:
         )
 
     async def _record(
-        self, outcome: AnswerOutcome, *, final_text: str = "", error: str | None = None
+        self,
+        outcome: AnswerOutcome,
+        *,
+        final_text: str = "",
+        error: str | None = None,
+        coverage: Coverage | None = None,
     ) -> None:
         await self.store.finish_answer(
             self._id(),
@@ -443,6 +459,7 @@ class Answer:
             outcome=outcome,
             timings=self.timings,
             error=error,
+            coverage=coverage,
         )
 
     async def _record_unshown(self, reason: str) -> None:

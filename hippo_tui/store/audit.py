@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hippo_tui.audit_stats import AuditStats, FailedAnswer, RetiredCitation, StatsBy, StatsGroup
+from hippo_tui.events import Coverage
 from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord, ResetRecord
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import UnknownAnswer
@@ -16,7 +17,7 @@ FINAL_OUTCOMES = ("complete", "cancelled", "withdrawn", "error")
 # audit_stats: what a group is keyed on (the day is the UTC date of ``created``), and its SELECTs' columns.
 _STATS_KEYS: dict[StatsBy, str] = {"model": "a.model", "day": "substr(a.created, 1, 10)"}
 _GROUP_FIELDS = ("key", "answers", "flagged_answers", "citations", "confirmed", "missing", "retired", "grounded",
-                 "ungrounded", "unchecked", "shown")  # fmt: skip
+                 "ungrounded", "unchecked", "shown", "abstained", "backed_share")  # fmt: skip
 _RETIRED_FIELDS = ("source_id", "title", "citations", "answers", "superseded_by", "last_cited")
 _FAILED_FIELDS = ("audit_id", "created", "model", "question", "failed", "citations")
 _ANSWER_COLUMNS = (
@@ -32,6 +33,7 @@ _ANSWER_COLUMNS = (
     "timings",
     "conversation_id",
     "grounding",
+    "coverage",
 )
 
 
@@ -43,6 +45,7 @@ def _answer(row: Sequence[Any]) -> AnswerRecord:
     data = dict(zip(_ANSWER_COLUMNS, row, strict=True))
     data["timings"] = json.loads(data["timings"] or "{}")
     data["grounding"] = json.loads(data["grounding"]) if data["grounding"] else None
+    data["coverage"] = json.loads(data["coverage"]) if data["coverage"] else None
     return AnswerRecord.model_validate(data)
 
 
@@ -116,15 +119,26 @@ class AuditMixin(StoreBase):
         outcome: str,
         timings: dict[str, float],
         error: str | None = None,
+        coverage: Coverage | None = None,
     ) -> None:
+        """The answer's ending; ``coverage`` (of ``final_text``) is written with the text its spans index."""
         if outcome not in FINAL_OUTCOMES:
             raise ValueError(f"outcome must be one of {', '.join(FINAL_OUTCOMES)}, not {outcome!r}")
         async with self._transaction() as db:
             await self._require_answer(answer_id)
             await db.execute(
                 "UPDATE answers SET raw_text = ?, final_text = ?, outcome = ?, timings = ?, error = ?, "
-                "finished = ? WHERE id = ?",
-                (raw_text, final_text, outcome, json.dumps(timings), error, _now(), answer_id),
+                "finished = ?, coverage = ? WHERE id = ?",
+                (
+                    raw_text,
+                    final_text,
+                    outcome,
+                    json.dumps(timings),
+                    error,
+                    _now(),
+                    coverage.model_dump_json() if coverage is not None else None,
+                    answer_id,
+                ),
             )
 
     async def _attach(self, answers: list[AnswerRecord]) -> list[AnswerRecord]:
@@ -193,12 +207,18 @@ class AuditMixin(StoreBase):
                        coalesce(sum(c.check_two = 'grounded'), 0) AS grounded,
                        coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'ungrounded'), 0) AS ungrounded,
                        coalesce(sum(c.check_one = 'confirmed' AND c.check_two = 'unchecked'), 0) AS unchecked,
-                       coalesce(sum(c.shown), 0) AS shown
+                       coalesce(sum(c.shown), 0) AS shown,
+                       coalesce(json_extract(a.coverage, '$.abstained'), 0) AS abstained,
+                       -- per answer, not per citation row; NULL when it has no statements (or no coverage)
+                       CASE WHEN json_extract(a.coverage, '$.statements') > 0
+                            THEN 1.0 * json_extract(a.coverage, '$.backed') / json_extract(a.coverage, '$.statements')
+                       END AS backed_share
                 FROM answers a LEFT JOIN citations c ON c.answer_id = a.id
                 GROUP BY a.id
             )
             SELECT key, count(*), sum(missing + retired + ungrounded > 0), sum(citations), sum(confirmed),
-                   sum(missing), sum(retired), sum(grounded), sum(ungrounded), sum(unchecked), sum(shown)
+                   sum(missing), sum(retired), sum(grounded), sum(ungrounded), sum(unchecked), sum(shown),
+                   sum(abstained), avg(backed_share)
             FROM per GROUP BY key ORDER BY key
         """
         retired_sql = """

@@ -131,6 +131,11 @@ _V3_DOCUMENTS: list[str] = [
     END""",
 ]
 
-MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING, _V3_DOCUMENTS]
+# What the final text says without a verified source (events.Coverage as JSON: statements, backed, the
+# unbacked spans into final_text, abstained), written with final_text. NULL when no complete answer was
+# verified (withdrawn, cancelled, failed, or recorded before coverage existed).
+_V4_COVERAGE: list[str] = ["ALTER TABLE answers ADD COLUMN coverage TEXT"]
+
+MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING, _V3_DOCUMENTS, _V4_COVERAGE]
 SCHEMA_VERSION = len(MIGRATIONS)
 OUR_TABLES = {"meta", "sources", "answers", "resets", "citations", "documents", "document_versions"}

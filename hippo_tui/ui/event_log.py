@@ -63,7 +63,7 @@ def compute_metrics(events: list[Event], *, closed: bool = False) -> AnswerMetri
         outcome = "cancelled"
     return AnswerMetrics(
         events=len(events),
-        counts=dict(counts),
+        counts={str(kind): n for kind, n in counts.items()},
         first_text_s=texts[0].t if texts else None,
         max_held=max(held, default=0),
         mean_held=sum(held) / len(held) if held else 0.0,

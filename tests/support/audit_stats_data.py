@@ -8,6 +8,7 @@ from hippo_tui.audit_stats import AuditStats, FailedAnswer, RetiredCitation, Sta
 MODEL_GROUPS = [
     StatsGroup(
         key="gpt-4o-mini",
+        backed_share=0.82,
         answers=12,
         flagged_answers=4,
         citations=40,
@@ -21,6 +22,7 @@ MODEL_GROUPS = [
     ),
     StatsGroup(
         key="llama3.1:8b",
+        backed_share=0.55,
         answers=5,
         flagged_answers=3,
         citations=16,
@@ -37,6 +39,7 @@ MODEL_GROUPS = [
 DAY_GROUPS = [
     StatsGroup(
         key="2026-11-28",
+        backed_share=0.61,
         answers=6,
         flagged_answers=3,
         citations=20,
@@ -50,6 +53,7 @@ DAY_GROUPS = [
     ),
     StatsGroup(
         key="2026-11-29",
+        backed_share=0.78,
         answers=9,
         flagged_answers=3,
         citations=26,
@@ -63,6 +67,7 @@ DAY_GROUPS = [
     ),
     StatsGroup(
         key="2026-11-30",
+        backed_share=0.7,
         answers=4,
         flagged_answers=1,
         citations=10,

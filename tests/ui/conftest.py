@@ -10,7 +10,7 @@ import pytest
 
 from hippo_tui.config import Settings
 from hippo_tui.ui.app import HippoApp
-from hippo_tui.ui.recorded import Recording, record_sync
+from tests.support.recorded import Recording, record_sync
 
 
 @pytest.fixture

@@ -122,8 +122,9 @@ async def test_escape_cancels_and_restores_the_question(make_app):
         await _settled(pilot, app, 5)
         assert app.prompt.disabled
         await pilot.press("escape")
-        await until(pilot, lambda: engine.cancelled == [QUESTION])
-        assert app.prompt.value == QUESTION and not app.prompt.disabled
+        assert engine.cancelled == [QUESTION]  # through the engine's cancel()
+        assert app.prompt.value == QUESTION and not app.prompt.disabled  # at once
+        await until(pilot, lambda: bool(app.turns))  # the engine's cancelled end
         assert app.turns[-1].outcome == "cancelled"
         assert _turn(app).outcome == "cancelled"
         assert "Cancelled" in app.status.phase
@@ -619,7 +620,8 @@ async def test_cancel_drops_pending_markers_nothing_was_checked(make_app):
         await _settled(pilot, app, 2)
         assert "[·1]" in _turn(app).source  # pending while it streams
         await pilot.press("escape")
-        await until(pilot, lambda: engine.cancelled == [QUESTION])
+        await until(pilot, lambda: bool(app.turns))
+        assert engine.cancelled == [QUESTION]
         assert "[·" not in _turn(app).source
         assert app.turns[-1].text == "Trimethoprim for 3 days. Nitrofurantoin is"
         await pilot.press("f7")
@@ -690,3 +692,52 @@ async def test_page_keys_scroll_the_sources_overlay_when_it_covers_the_answers(m
         await pilot.press("ctrl+b", "pageup")  # overlay closed: the page keys are the answers' again
         await pilot.pause()
         assert app.pane.scroll_y < answers_at
+
+
+async def test_sidebar_shows_the_pending_numbers_of_the_text_while_streaming_then_the_final_ones(make_app):
+    numbered = [
+        TextEvent(delta=f"Trimethoprim [{IDS[1]}]. ", display="Trimethoprim [·1]. ", numbers={IDS[1]: 1}),
+        TextEvent(delta="More.", display="More.", numbers={IDS[1]: 1}),
+    ]
+    events = [*answer_events()[:3], *numbered, *answer_events()[-2:]]
+    engine = ScriptedEngine(events, pause_after=5)
+    app = make_app(engine)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await _settled(pilot, app, 5)
+        text = _sidebar_text(app)
+        assert "[·1] Nitrofurantoin: dosing" in text  # the number the text shows for that source
+        assert "• Cystitis in adults" in text and "• Urine culture" in text  # not cited (yet)
+        engine.release()
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.pause()
+        text = _sidebar_text(app)
+        assert "[·" not in text and "[1] Cystitis in adults" in text and "[2] Nitrofurantoin" in text
+
+
+async def test_an_answer_cut_at_the_output_limit_says_so(make_app):
+    events = answer_events()
+    end = events[-1]
+    assert isinstance(end, EndEvent)
+    events[-1] = end.model_copy(update={"cut": True})
+    app = make_app(ScriptedEngine(events))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        await pilot.pause()
+        footer = str(_turn(app).footer.render())
+        assert "Cut at the output limit" in footer and "[1]" in footer
+        assert "Cut at the output limit" in app.status.phase
+        assert "[1]" in _turn(app).source  # what it wrote is kept, verified as usual
+
+
+async def test_an_error_shows_the_engines_final_text_of_what_was_released(make_app):
+    error = ErrorEvent(
+        kind="server", message="The server failed", partial_text="Trimethoprim for 3 days.", t=0.5
+    )
+    app = make_app(ScriptedEngine([*_marked_pieces(), error]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns))
+        assert _turn(app).source == "Trimethoprim for 3 days."  # the engine's text, not the pane's
+        assert app.turns[-1].text == "Trimethoprim for 3 days."

@@ -30,7 +30,7 @@ async def test_real_engine_answers_with_verified_citations(make_app):
         assert "[1]" in view.source and "[·" not in view.source
         sidebar = "\n".join(str(w.render()) for w in app.sidebar.query("Static"))
         assert "[1]" in sidebar and ("✓ verified" in sidebar or "? unchecked" in sidebar)
-        record = await app.engine.store.get_answer(turn.audit_id)
+        record = await app.engine.get_answer(turn.audit_id)
         assert record is not None and record.outcome == "complete"
 
 
@@ -64,3 +64,22 @@ async def test_cancelled_answer_opens_in_the_audit_and_inspector_as_cancelled(ma
         await until(pilot, lambda: isinstance(app.screen, InspectorScreen))
         metrics = str(app.screen.query_one("#inspector-metrics").render())
         assert "Answer 2 of 2 · cancelled" in metrics
+
+
+async def test_the_same_question_asked_twice_then_cancelled_opens_the_cancelled_answers_record(make_app):
+    app = make_app(offline_tokens_per_second=20)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: _ready(app), tries=2000)
+        await ask(pilot, QUESTION)
+        await pilot.press("escape")
+        await until(pilot, lambda: len(app.turns) == 1, tries=2000)
+        first = app.turns[0].audit_id
+        await ask(pilot, QUESTION)  # the same question again, cancelled again
+        await until(pilot, lambda: any(isinstance(e, TextEvent) for e in app.event_log.answers()[-1]))
+        await pilot.press("escape", "f3")
+        await until(pilot, lambda: isinstance(app.screen, AuditScreen), tries=2000)
+        record = app.screen.record
+        assert record is not None and record.outcome == "cancelled" and record.question == QUESTION
+        assert first is not None and record.id == app.turns[-1].audit_id and record.id != first
+        start = app.event_log.answers()[-1][0]
+        assert start.type == "start" and start.audit_id == record.id  # the id the engine announced

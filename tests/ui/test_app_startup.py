@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from hippo_tui.config import Settings
-from hippo_tui.ui.app import QUEUED
+from hippo_tui.ui.widgets.prompt import QUEUED
 from tests.ui.fakes import QUESTION, ScriptedEngine, answer_events, until
 
 

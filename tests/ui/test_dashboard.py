@@ -84,7 +84,7 @@ async def test_f9_opens_per_model_and_d_m_switch(dash_app):
         await open_dashboard(pilot)
         text = drawn(app)
         assert "Per model" in text and "gpt-4o-mini" in text
-        assert "15.0%" in text  # gpt-4o-mini: 6 of 40 citations flagged, printed beside its bar
+        assert "15.0%" in text and "82.0%" in text  # gpt-4o-mini: 6 of 40 flagged; 82% of statements backed
         await pilot.press("d")
         await app.screen.workers.wait_for_complete()
         await pilot.pause()

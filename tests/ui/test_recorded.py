@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from hippo_tui.events import EndEvent, ResetEvent
-from hippo_tui.ui.recorded import counter_clock
-from hippo_tui.ui.screenshots import SHOTS, capture
+from tests.support.recorded import counter_clock
+from tools.screenshots import SHOTS, capture
 
 
 def _end(events) -> EndEvent:

@@ -20,7 +20,6 @@ from hippo_tui.events import (
     ThinkingEvent,
     VerificationSummary,
 )
-from hippo_tui.ui.app import HIGH_CONTRAST
 from hippo_tui.ui.event_log import EventLog
 from hippo_tui.ui.screens import (
     AuditScreen,
@@ -32,6 +31,7 @@ from hippo_tui.ui.screens import (
 )
 from hippo_tui.ui.screens.audit import asked_text
 from hippo_tui.ui.screens.inspector import GAP_KEY, MAX_ROWS, describe, shown_rows
+from hippo_tui.ui.themes import HIGH_CONTRAST
 from tests.ui.panel_data import BINDINGS, drawn, flagged_record, two_answer_log
 
 THIN, NORMAL, TALL = (40, 20), (80, 24), (120, 60)

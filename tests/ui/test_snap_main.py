@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 
 from hippo_tui.events import Event
 from hippo_tui.ui.app import HippoApp
-from hippo_tui.ui.recorded import Recording, demo_settings, replay_factory
+from tests.support.recorded import Recording, demo_settings, replay_factory
 from tests.ui.fakes import QUESTION, ScriptedEngine, error_events, play, until
 
 SIZES = {"40x20": (40, 20), "80x24": (80, 24), "120x34": (120, 34)}

@@ -17,8 +17,9 @@ from textual.pilot import Pilot
 
 from hippo_tui.config import Settings
 from hippo_tui.ui.app import HippoApp
-from hippo_tui.ui.recorded import demo_settings, replay_factory
-from hippo_tui.ui.scripted import QUESTION, ScriptedEngine, ScriptedStore, answer_events, until
+from tests.support.pilot import until
+from tests.support.recorded import demo_settings, replay_factory
+from tests.support.scripted import QUESTION, ScriptedEngine, ScriptedStore, answer_events
 from tests.ui.panel_data import flagged_record
 
 SIZES = [

@@ -24,8 +24,9 @@ UNKNOWN = "?"
 class PanelScreen(ModalScreen[ResultT]):
     """A modal panel: a bordered frame (``#panel``) centred on wide terminals, edge to edge on thin ones."""
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (80, "-wide")]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (24, "-tall")]
+    # Instance attributes in Textual's typing (not ClassVar): mypy needs the same declaration.
+    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] | None = [(0, "-narrow"), (80, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS: list[tuple[int, str]] | None = [(0, "-short"), (24, "-tall")]  # noqa: RUF012
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
 
@@ -78,5 +79,5 @@ class PanelScreen(ModalScreen[ResultT]):
         if self.app.is_headless:
             for widget in self.query(Input):
                 widget.cursor_blink = False
-            for widget in self.query(TextArea):
-                widget.cursor_blink = False
+            for area in self.query(TextArea):
+                area.cursor_blink = False

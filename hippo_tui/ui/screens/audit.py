@@ -16,7 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Static
 
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.ui.screens._base import FAIL, OK, UNKNOWN, PanelScreen
 
 if TYPE_CHECKING:  # the records arrive built; the panel does not need the models loaded before it opens
@@ -30,12 +30,6 @@ WITHDRAWN_PREVIEW_CHARS = 120
 def short_id(source_id: str) -> str:
     """A UUID's first 8 characters, enough to tell sources apart on screen."""
     return source_id if len(source_id) <= 9 else f"{source_id[:8]}…"
-
-
-def _clip(text: str, limit: int) -> str:
-    """Sanitised, on one line, cut to ``limit`` characters."""
-    flat = " ".join(sanitize(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def check_one_label(attempt: CitationAttempt) -> str:
@@ -65,7 +59,7 @@ def shown_label(attempt: CitationAttempt) -> str:
 
 def attempt_content(attempt: CitationAttempt) -> Content:
     """One attempt as wrapped lines: shown/hidden, title, id, both checks, reason, claims."""
-    title = _clip(attempt.title, 200) if attempt.title else "(no title: not in the knowledge base)"
+    title = clip(attempt.title, 200, flat=True) if attempt.title else "(no title: not in the knowledge base)"
     parts: list[str | tuple[str, str]] = [
         (shown_label(attempt), "bold"),
         "  ",
@@ -76,11 +70,11 @@ def attempt_content(attempt: CitationAttempt) -> Content:
         f"check 2: {check_two_label(attempt)}",
     ]
     if attempt.reason:
-        parts += ["\n", ("reason: ", "bold"), _clip(attempt.reason, 300)]
+        parts += ["\n", ("reason: ", "bold"), clip(attempt.reason, 300, flat=True)]
     if attempt.claims:
         parts += ["\n", (f"claims ({len(attempt.claims)}):", "bold")]
         for claim in attempt.claims[:CLAIMS_SHOWN]:
-            parts += ["\n", f"  “{_clip(claim, CLAIM_CHARS)}”"]
+            parts += ["\n", f"  “{clip(claim, CLAIM_CHARS, flat=True)}”"]
         if len(attempt.claims) > CLAIMS_SHOWN:
             parts += ["\n", f"  … and {len(attempt.claims) - CLAIMS_SHOWN} more"]
     return Content.assemble(*parts)
@@ -90,15 +84,15 @@ _RESET_REASONS = {"safety": "safety check", "tool_call": "looked something up"}
 
 
 def reset_content(index: int, reset: ResetRecord) -> Content:
-    why = _RESET_REASONS.get(reset.reason) or _clip(reset.reason, 40)
-    rule = f" (rule: {_clip(reset.rule, 60)})" if reset.rule else ""
+    why = _RESET_REASONS.get(reset.reason) or clip(reset.reason, 40, flat=True)
+    rule = f" (rule: {clip(reset.rule, 60, flat=True)})" if reset.rule else ""
     noun = "character" if reset.withdrawn_chars == 1 else "characters"
     parts: list[str | tuple[str, str]] = [
         (f"{index}. {why}{rule}", "bold"),
         f"\nat {reset.at:.2f} s: {reset.withdrawn_chars} {noun} withdrawn",
     ]
     if reset.withdrawn.strip():
-        parts.append(f"\nwithdrawn: “{_clip(reset.withdrawn, WITHDRAWN_PREVIEW_CHARS)}”")
+        parts.append(f"\nwithdrawn: “{clip(reset.withdrawn, WITHDRAWN_PREVIEW_CHARS, flat=True)}”")
     return Content.assemble(*parts)
 
 
@@ -107,7 +101,7 @@ def asked_text(created: str) -> str:
     try:
         when = datetime.fromisoformat(created.replace("Z", "+00:00"))
     except ValueError:
-        return _clip(created, 40)
+        return clip(created, 40, flat=True)
     if when.utcoffset() is not None:
         when = when.astimezone(UTC)
     return when.strftime("%Y-%m-%d %H:%M:%S") + (" UTC" if when.tzinfo else "")
@@ -116,12 +110,12 @@ def asked_text(created: str) -> str:
 def summary_content(record: AnswerRecord) -> Content:
     attempts = record.citations
     shown = sum(a.shown for a in attempts)
-    flagged = sum(a.check_one != "confirmed" for a in attempts)
+    flagged = sum(a.flagged for a in attempts)
     ungrounded = sum(a.check_one == "confirmed" and a.check_two == "ungrounded" for a in attempts)
     unchecked = sum(a.check_one == "confirmed" and a.check_two == "unchecked" for a in attempts)
     parts: list[str | tuple[str, str]] = [
         ("Question: ", "bold"),
-        _clip(record.question, 300),
+        clip(record.question, 300, flat=True),
         "\n",
         ("Outcome: ", "bold"),
         f"{record.outcome} · {sanitize(record.backend)} · {sanitize(record.model)}",
@@ -137,10 +131,10 @@ def summary_content(record: AnswerRecord) -> Content:
         f"{len(record.resets)}",
     ]
     if record.timings:
-        timings = " · ".join(f"{_clip(k, 20)} {v:.2f} s" for k, v in record.timings.items())
+        timings = " · ".join(f"{clip(k, 20, flat=True)} {v:.2f} s" for k, v in record.timings.items())
         parts += ["\n", ("Timings: ", "bold"), timings]
     if record.error:
-        parts += ["\n", ("Error: ", "bold"), _clip(record.error, 300)]
+        parts += ["\n", ("Error: ", "bold"), clip(record.error, 300, flat=True)]
     return Content.assemble(*parts)
 
 

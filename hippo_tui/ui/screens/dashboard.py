@@ -31,12 +31,15 @@ if TYPE_CHECKING:
     from hippo_tui.audit_stats import AuditStats, FailedAnswer, RetiredCitation, StatsBy, StatsGroup
     from hippo_tui.engine.protocol import AnswerEngine
 
-# (label, percentage of the group's citations) — one row of bars per entry, in this order.
+# (label, a percentage of the group's) — one row of bars per entry, in this order. The first three are of the
+# citations attempted; "backed" is the mean share of statements backed by a verified citation (coverage).
 METRICS: list[tuple[str, Callable[[StatsGroup], float | None]]] = [
     ("flagged", lambda g: g.flagged_pct),
     ("ungrounded", lambda g: g.ungrounded_pct),
     ("unchecked", lambda g: g.unchecked_pct),
+    ("backed", lambda g: g.backed_pct),
 ]
+LEGEND = "Bars: % of citations; backed: % of statements backed by a verified citation."
 LIMIT = 10  # retired sources and failed answers listed
 EMPTY = "The audit record is empty: no answers yet. Ask a question, then open the dashboard again."
 
@@ -171,7 +174,8 @@ class DashboardScreen(PanelScreen[None]):
         per = "Per day (UTC)" if stats.by == "day" else "Per model"
         most = max(g.answers for g in stats.groups)
         widgets: list[Widget] = [
-            Static(f"{per}: % of citations", classes="dash-section", id="dash-by")
+            Static(per, classes="dash-section", id="dash-by"),
+            Static(LEGEND, classes="panel-hint"),
         ]
         widgets += [GroupBars(g, most) for g in stats.groups]
         widgets.append(Static(f"Cited while retired ({len(stats.retired_sources)})", classes="dash-section"))

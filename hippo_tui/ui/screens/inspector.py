@@ -27,7 +27,7 @@ from hippo_tui.events import (
     TextEvent,
     ThinkingEvent,
 )
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import clip
 from hippo_tui.ui.event_log import AnswerMetrics, EventLog, compute_metrics
 from hippo_tui.ui.screens._base import PanelScreen
 
@@ -40,8 +40,7 @@ GAP_KEY = "gap"
 
 def _flat(text: str, limit: int) -> str:
     """Sanitised, newlines shown as ⏎, cut to ``limit`` characters."""
-    flat = sanitize(text).replace("\r\n", "\n").replace("\n", "⏎").replace("\t", " ")
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return clip(text.replace("\r\n", "\n").replace("\n", "⏎").replace("\t", " "), limit)
 
 
 def describe(event: Event) -> str:
@@ -121,7 +120,8 @@ class InspectorScreen(PanelScreen[None]):
     ]
 
     # The detail pane needs room: below 30 rows it opens with d instead of sharing the height.
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (30, "-tall")]
+    # Instance attributes in Textual's typing (not ClassVar): mypy needs the same declaration.
+    VERTICAL_BREAKPOINTS: list[tuple[int, str]] | None = [(0, "-short"), (30, "-tall")]  # noqa: RUF012
 
     DEFAULT_CSS = """
     InspectorScreen {
@@ -232,5 +232,4 @@ class InspectorScreen(PanelScreen[None]):
 
 
 def _flat_json(raw: str) -> str:
-    text = sanitize(raw)
-    return text if len(text) <= DETAIL_PANE_CHARS else text[: DETAIL_PANE_CHARS - 1] + "…"
+    return clip(raw, DETAIL_PANE_CHARS)

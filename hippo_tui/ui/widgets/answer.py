@@ -28,6 +28,8 @@ MAX_TURNS = 20
 # compositor's work once scrolled out of view.
 SEGMENT_CHARS = 1_500
 
+CUT_NOTE = "⚠ Cut at the output limit: the model stopped before it finished."
+
 
 def _open_fence(text: str) -> bool:
     """Whether ``text`` ends inside a fenced code block (an odd number of fence lines)."""
@@ -106,7 +108,7 @@ class Segment(Markdown):
         self.styles.height = height
         await self.remove_children()
 
-    async def expand(self) -> None:
+    async def restore(self) -> None:
         """Back near the view: mount the blocks again from the text."""
         if not self.collapsed:
             return
@@ -166,7 +168,6 @@ class TurnView:
         self.pane = pane
         self.question = question
         self.display_text = ""  # every display piece shown so far, withdrawn parts removed
-        self.final_text: str | None = None
         self.outcome = "in_flight"
         self.segments: list[tuple[Segment, str]] = []
         self._stream: MarkdownStream | None = None
@@ -299,44 +300,52 @@ class TurnView:
                 await md.remove()
 
     async def withdraw(self, reset: ResetEvent) -> None:
-        """Remove exactly the withdrawn display text from the end and say why, where the answer is."""
+        """Remove exactly the withdrawn display text from the end and say why, where the answer is.
+
+        The engine's ``withdrawn_display`` is the tail it displayed; should the two ever differ, the end's
+        final text (every answer ends with one) sets the answer right.
+        """
         cut = reset.withdrawn_display
         if cut and self.display_text.endswith(cut):
             self.display_text = self.display_text[: -len(cut)]
-        elif cut:
-            # The engine and the pane disagree about what is out; drop as much so nothing withdrawn stays.
-            self.display_text = self.display_text[: max(0, len(self.display_text) - len(cut))]
         await self.set_text(safe(self.display_text))
         mark = "⚠" if reset.reason == "safety" else "↺"
         self._note(f"{mark} {one_line(reset.note)} ({len(cut)} characters)")
 
     async def finish(self, end: EndEvent) -> None:
-        """The final update: verified ``[n]`` markers, failed ones gone."""
+        """The final update: verified ``[n]`` markers, failed ones gone; or how it was stopped."""
+        if end.outcome == "cancelled":
+            await self._settle(end.text)
+            self.outcome = "cancelled"
+            self._set_footer("✗ Cancelled: the answer was stopped before it finished.")
+            return
         self.outcome = end.outcome
-        self.final_text = end.text
         await self.set_text(safe(end.text), final=end.outcome != "withdrawn")
         if end.outcome == "withdrawn":
             self.display_text = ""
             self._set_footer("✗ Answer withdrawn by the safety check; nothing of it is shown.")
-        else:
-            self._set_footer(citation_footer(end))
+            return
+        footer = citation_footer(end)
+        if end.cut:
+            footer += f"\n{CUT_NOTE}"
+        self._set_footer(footer)
 
-    async def _settle(self, text: str | None) -> None:
-        """An answer that ends unverified shows ``text``: its pending markers gone, as nothing was checked."""
+    async def _settle(self, text: str) -> None:
+        """An answer that ends unverified shows the engine's final ``text`` (no pending markers: nothing
+        was checked)."""
         await self.close_stream()
-        if text is not None and text != self.display_text and self.is_attached:
+        if text != self.display_text and self.is_attached:
             self.display_text = text
             await self.set_text(safe(text), final=True)
 
     async def fail(self, error: ErrorEvent, text: str | None = None) -> None:
-        await self._settle(text)
+        """``text``: the error's final display text; None keeps what is shown (no engine said otherwise)."""
+        if text is None:
+            await self.close_stream()
+        else:
+            await self._settle(text)
         self.outcome = "error"
         self._set_footer(f"✗ Error: {one_line(error.message)}")
-
-    async def cancel(self, text: str | None = None) -> None:
-        await self._settle(text)
-        self.outcome = "cancelled"
-        self._set_footer("✗ Cancelled: the answer was stopped before it finished.")
 
     async def remove(self) -> None:
         await self.close_stream()
@@ -418,7 +427,7 @@ class AnswerPane(VerticalScroll):
                 region = md.virtual_region
                 near = region.bottom >= top and region.y <= bottom
                 if near and md.collapsed:
-                    await md.expand()
+                    await md.restore()
                 elif not near and not md.collapsed:
                     await md.collapse()
 

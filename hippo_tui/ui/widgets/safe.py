@@ -12,7 +12,7 @@ import re
 from markdown_it import MarkdownIt
 from textual.content import Content, Span
 
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import clip, sanitize
 
 __all__ = ["MARK_STYLE", "markdown_parser", "marked_line", "one_line", "safe", "safe_content", "sanitize"]
 
@@ -30,10 +30,7 @@ def safe(text: str) -> str:
 
 def one_line(text: str, limit: int | None = None) -> str:
     """Sanitised text collapsed onto one line, optionally cut to ``limit`` characters."""
-    flat = " ".join(sanitize(text).split())
-    if limit is not None and len(flat) > limit:
-        return flat[: max(0, limit - 1)] + "…"
-    return flat
+    return clip(text, limit, flat=True)
 
 
 def marked_line(text: str, limit: int | None = None, *, style: str = MARK_STYLE) -> Content:

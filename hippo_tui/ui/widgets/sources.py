@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Static
 
 from hippo_tui.events import EndEvent, SourcePreview
@@ -28,6 +29,11 @@ class SourceItem(Vertical):
         self._lines = lines
         self._snippet = snippet
 
+    def set_title(self, title: Content) -> None:
+        self._title = title
+        if self.is_mounted:
+            self.query_one(".title", Static).update(title)
+
     def compose(self) -> ComposeResult:
         yield Static(self._title, classes="title")
         for line in self._lines:
@@ -42,8 +48,8 @@ class SourceItem(Vertical):
 class SourcesPanel(VerticalScroll):
     """Retrieved sources for the latest answer.
 
-    While streaming each preview shows as a bullet (the pending numbers in the text are the engine's,
-    not ours to guess). After verification the shown citations carry their final number with ✓ or ?,
+    While streaming each preview shows as a bullet, or, once the answer cites it, with the pending number
+    the text shows (``[·n]``, from the engine's ``TextEvent.numbers``). After verification the shown citations carry their final number with ✓ or ?,
     and flagged/ungrounded ones are only counted, pointing at the audit panel.
     """
 
@@ -59,6 +65,8 @@ class SourcesPanel(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.previews: dict[str, SourcePreview] = {}
+        self.pending: dict[str, int] = {}  # source id → the pending number the streaming text shows
+        self._items: dict[str, SourceItem] = {}
         self.audit_key = "f3"
 
     def compose(self) -> ComposeResult:
@@ -67,6 +75,8 @@ class SourcesPanel(VerticalScroll):
 
     async def clear(self) -> None:
         self.previews.clear()
+        self.pending = {}
+        self._items = {}
         await self.remove_children()
         await self.mount_all(
             [Static("Sources", classes="heading"), Static("Searching…", classes="subheading")]
@@ -79,11 +89,21 @@ class SourcesPanel(VerticalScroll):
             self.previews[p.id] = p
         for sub in self.query_children(".subheading"):
             await sub.remove()
-        await self.mount_all([_preview(p) for p in fresh])
+        items = [_preview(p, self.pending.get(p.id)) for p in fresh]
+        self._items.update((p.id, item) for p, item in zip(fresh, items, strict=True))
+        await self.mount_all(items)
+
+    def set_pending(self, numbers: dict[str, int]) -> None:
+        """The pending numbers of the answer so far (a reset starts them again): previews follow the text."""
+        if numbers == self.pending:
+            return
+        self.pending = dict(numbers)
+        for source_id, item in self._items.items():
+            item.set_title(_preview_title(self.previews[source_id], numbers.get(source_id)))
 
     async def show_verified(self, end: EndEvent) -> None:
         cited = {c.id for c in end.citations}
-        items: list[Static] = [Static("Sources", classes="heading")]
+        items: list[Widget] = [Static("Sources", classes="heading")]
         for c in sorted(end.citations, key=lambda c: c.number):
             mark = "✓ verified" if c.grounding == "grounded" else "? unchecked"
             preview = self.previews.get(c.id)
@@ -103,6 +123,7 @@ class SourcesPanel(VerticalScroll):
         if others:
             items.append(Static("Retrieved, not cited:", classes="subheading"))
             items += [_preview(p, classes="-uncited") for p in others]
+        self._items = {}
         if not end.citations and not others:
             items.append(Static("No sources.", classes="subheading"))
         with self.app.batch_update():
@@ -110,5 +131,10 @@ class SourcesPanel(VerticalScroll):
             await self.mount_all(items)
 
 
-def _preview(p: SourcePreview, classes: str = "") -> SourceItem:
-    return SourceItem(Content(f"• {one_line(p.title)}"), snippet=p.snippet, classes=classes)
+def _preview_title(p: SourcePreview, number: int | None) -> Content:
+    mark = "•" if number is None else f"[·{number}]"
+    return Content(f"{mark} {one_line(p.title)}")
+
+
+def _preview(p: SourcePreview, number: int | None = None, classes: str = "") -> SourceItem:
+    return SourceItem(_preview_title(p, number), snippet=p.snippet, classes=classes)

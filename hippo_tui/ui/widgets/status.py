@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from hippo_tui.events import EndEvent
+from hippo_tui.safe_text import clip
+from hippo_tui.ui.widgets.answer import verification_line
 from hippo_tui.ui.widgets.safe import one_line
+
+if TYPE_CHECKING:
+    from hippo_tui.engine.protocol import EngineInfo
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -43,10 +50,10 @@ class StatusBar(Widget):
 
     def __init__(self, *, animate: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._animate = animate
+        self._spin = animate
 
     def on_mount(self) -> None:
-        if self._animate:
+        if self._spin:
             self.set_interval(0.1, self._tick)
 
     def _tick(self) -> None:
@@ -61,6 +68,25 @@ class StatusBar(Widget):
 
     def set_info(self, *, backend: str, model: str, kb: str) -> None:
         self.backend, self.model, self.kb = one_line(backend), one_line(model), one_line(kb)
+
+    def show_info(self, info: EngineInfo) -> None:
+        kb = f"{info.kb_name} ({info.kb_size})" if info.kb_name else ""
+        self.set_info(backend=info.backend, model=info.model, kb=kb)
+
+    def show_end(self, end: EndEvent) -> None:
+        """How the latest answer ended, in words: withdrawn, cut, verified or left unchecked."""
+        line = verification_line(end)
+        v = end.verification
+        if end.outcome == "withdrawn":
+            self.set_phase("✗ Answer withdrawn by the safety check", short="✗ Withdrawn")
+        elif end.cut:
+            self.set_phase(f"⚠ Cut at the output limit · {line}", short="⚠ Cut at the limit")
+        elif v.note:
+            self.set_phase(f"⚠ {line}", short=f"⚠ {one_line(v.note)}")
+        else:
+            mark = "✓ " if end.citations else ""
+            short = f"✓ {v.grounded}/{v.attempted} verified" if v.attempted else line
+            self.set_phase(f"{mark}{line}", short=short)
 
     def _info(self, backend: str) -> str:
         model = backend if self.model in backend else f"{backend} · {self.model}"
@@ -92,4 +118,4 @@ class StatusBar(Widget):
 
 
 def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+    return clip(text, width)

@@ -1,4 +1,4 @@
-"""Write SVG screenshots of the app's key states: ``python -m hippo_tui.ui.screenshots OUTDIR``.
+"""Write SVG screenshots of the app's key states: ``python -m tools.screenshots OUTDIR``.
 
 The screenshots show the real product: the real engine answers the demo questions first (offline backend,
 demo KB, two bundled cassettes; a counter for a clock), in a throwaway data folder; each state then runs
@@ -20,8 +20,9 @@ from textual.pilot import Pilot
 
 from hippo_tui.events import Event
 from hippo_tui.ui.app import HippoApp
-from hippo_tui.ui.recorded import Recording, demo_settings, record_sync, replay_factory
-from hippo_tui.ui.scripted import QUESTION, ScriptedEngine, error_events, play, until
+from tests.support.pilot import play, until
+from tests.support.recorded import Recording, demo_settings, record_sync, replay_factory
+from tests.support.scripted import QUESTION, ScriptedEngine, error_events
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,7 @@ def capture(shot: Shot, home: Path, recordings: dict[str, Recording]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hippo_tui.ui.screenshots", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.screenshots", description=__doc__)
     parser.add_argument("outdir", type=Path, help="folder to write the SVG files into")
     parser.add_argument("--only", nargs="*", help="names of states to capture (default: all)")
     args = parser.parse_args(argv)

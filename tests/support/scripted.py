@@ -1,17 +1,18 @@
-"""A scripted stand-in for the engine: yields given events, optionally pausing at a point.
+"""A scripted engine implementing ``AnswerEngine``: yields given events, optionally pausing at a point.
 
-Used by the UI tests, the screenshot script and the UI benchmark, so every screen state can be
-reached deterministically (no model, no clock, no network). It exposes the same surface the app
-uses from the real ``Engine``.
+Used by the UI tests, the screenshot tool and the UI benchmark, so every screen state can be reached
+deterministically (no model, no clock, no network). Like the real engine, ``cancel()`` ends the answer
+being written with a ``cancelled`` end holding what was released (markers removed) and its audit id.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 
-from textual.pilot import Pilot
-
+from hippo_tui.audit_stats import AuditStats, StatsBy, StatsGroup
+from hippo_tui.citations import finalize_markers
+from hippo_tui.engine.protocol import EngineInfo
 from hippo_tui.events import (
     Citation,
     EndEvent,
@@ -20,6 +21,7 @@ from hippo_tui.events import (
     ResetEvent,
     SourcePreview,
     SourcesEvent,
+    StartEvent,
     TextEvent,
     ThinkingEvent,
     VerificationSummary,
@@ -28,10 +30,7 @@ from hippo_tui.models import AnswerRecord, CitationAttempt, ResetRecord
 
 
 class ScriptedStore:
-    """The part of the store the app reads: KB name and size, and audit records by id.
-
-    Holds the audit records of the demo scripts below, so the audit panel opens on real content.
-    """
+    """The audit records and KB the scripted engine answers from (the demo scripts' records)."""
 
     def __init__(self, kb_name: str = "demo", size: int = 64) -> None:
         self.kb_name = kb_name
@@ -45,15 +44,28 @@ class ScriptedStore:
     async def get_answer(self, answer_id: int) -> AnswerRecord | None:
         return self.records.get(answer_id)
 
+    async def list_answers(self, limit: int = 50) -> list[AnswerRecord]:
+        return sorted(self.records.values(), key=lambda r: r.id, reverse=True)[:limit]
+
     async def close(self) -> None:
         return None
+
+
+def _audit_id(script: Sequence[Event]) -> int | None:
+    """The audit id a script's answer carries (its start, end or error event)."""
+    for event in script:
+        if isinstance(event, StartEvent):
+            return event.audit_id
+        if isinstance(event, EndEvent | ErrorEvent):
+            return event.audit_id
+    return None
 
 
 class ScriptedEngine:
     """Plays one script of events per question (the last script repeats).
 
-    ``pause_after=n`` blocks each answer after its first ``n`` events until ``release()`` is called,
-    so a mid-stream state can be inspected or snapshotted.
+    ``pause_after=n`` blocks each answer after its first ``n`` events until ``release()`` (or
+    ``cancel()``) is called, so a mid-stream state can be inspected or snapshotted.
     """
 
     def __init__(
@@ -73,14 +85,19 @@ class ScriptedEngine:
         self.backend_label = backend_label
         self.model = model
         self.store = store or ScriptedStore()
-        self.default_system_prompt = "Answer from the given sources and cite each claim."
-        self.system_prompt = self.default_system_prompt
+        self._default_prompt = "Answer from the given sources and cite each claim."
+        self.system_prompt = self._default_prompt
         self.asked: list[str] = []
         self.cancelled: list[str] = []
         self.new_conversations = 0
         self.reconfigured: list[dict[str, str | None]] = []
         self.closed = False
         self._gate: asyncio.Event | None = None
+        self._cancel: asyncio.Event | None = None  # set by cancel() for the answer being written
+
+    @property
+    def default_system_prompt(self) -> str:
+        return self._default_prompt
 
     def release(self) -> None:
         """Let paused answers continue (and stop pausing later ones)."""
@@ -88,26 +105,83 @@ class ScriptedEngine:
         if self._gate is not None:
             self._gate.set()
 
+    async def info(self) -> EngineInfo:
+        return EngineInfo(
+            backend=self.backend_label,
+            model=self.model,
+            kb_name=self.store.kb_name,
+            kb_size=await self.store.count(),
+        )
+
+    async def get_answer(self, audit_id: int) -> AnswerRecord | None:
+        return await self.store.get_answer(audit_id)
+
+    async def list_answers(self, limit: int = 50) -> list[AnswerRecord]:
+        return await self.store.list_answers(limit=limit)
+
+    async def audit_stats(self, by: StatsBy = "model", *, limit: int = 10) -> AuditStats:
+        """Per model or per day, counted from the scripted records (no retired or failed lists)."""
+        groups: dict[str, StatsGroup] = {}
+        for record in await self.list_answers(limit=1000):
+            key = record.model if by == "model" else record.created[:10]
+            g = groups.get(key) or StatsGroup(key=key)
+            groups[key] = g.model_copy(update={"answers": g.answers + 1, "citations": g.citations + len(record.citations)})
+        return AuditStats(by=by, groups=list(groups.values())[:limit], retired_sources=[], most_failed=[])
+
+    async def _paused(self, cancel: asyncio.Event) -> None:
+        if self._gate is None or self._gate.is_set():
+            self._gate = asyncio.Event()
+        gate = asyncio.ensure_future(self._gate.wait())
+        stop = asyncio.ensure_future(cancel.wait())
+        try:
+            await asyncio.wait([gate, stop], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gate.cancel()
+            stop.cancel()
+
     async def ask(self, question: str) -> AsyncIterator[Event]:
         script = self.scripts[min(len(self.asked), len(self.scripts) - 1)]
         self.asked.append(question)
+        cancel = self._cancel = asyncio.Event()
+        raw = ""  # released text with its markers, withdrawn parts removed
         try:
             for i, event in enumerate(script):
                 if self.pause_after is not None and i == self.pause_after:
-                    if self._gate is None or self._gate.is_set():
-                        self._gate = asyncio.Event()
-                    await self._gate.wait()
+                    await self._paused(cancel)
+                if cancel.is_set():
+                    yield _cancelled_end(finalize_markers(raw, {}), _audit_id(script), event.t)
+                    return
+                if isinstance(event, TextEvent):
+                    raw += event.delta
+                elif isinstance(event, ResetEvent) and event.withdrawn:
+                    raw = raw[: -len(event.withdrawn)]
+                elif isinstance(event, ErrorEvent) and raw and not event.partial_text:
+                    # Like the real engine: an error carries the final display text of what was released.
+                    event = event.model_copy(update={"partial_text": finalize_markers(raw, {})})
                 yield event
                 await asyncio.sleep(0)
         except (asyncio.CancelledError, GeneratorExit):
             self.cancelled.append(question)
             raise
+        finally:
+            if self._cancel is cancel:
+                self._cancel = None
+
+    async def cancel(self) -> None:
+        if self._cancel is not None and not self._cancel.is_set():
+            self.cancelled.append(self.asked[-1])
+            self._cancel.set()
 
     def new_conversation(self) -> None:
         self.new_conversations += 1
 
     async def reconfigure(
-        self, *, base_url: str | None, model: str | None, api_key: str | None, backend: str | None = None
+        self,
+        *,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key: str | None = None,
+        backend: str | None = None,
     ) -> None:
         self.reconfigured.append({"base_url": base_url, "model": model, "backend": backend})
         if model:
@@ -117,6 +191,10 @@ class ScriptedEngine:
 
     async def close(self) -> None:
         self.closed = True
+
+
+def _cancelled_end(text: str, audit_id: int | None, t: float) -> EndEvent:
+    return EndEvent(text=text, citations=[], audit_id=audit_id, outcome="cancelled", t=t)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -383,39 +461,3 @@ def withdrawn_record(audit_id: int = 4) -> AnswerRecord:
             )
         ],
     )
-
-
-# ---------------------------------------------------------------------------------------------
-# Driving the app to a state (tests and the screenshot script).
-
-
-async def until(pilot: Pilot, condition: Callable[[], bool], *, tries: int = 400) -> None:
-    """Let the app process messages until ``condition()`` holds (no wall-clock sleeps)."""
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause()
-    raise AssertionError("condition never became true")
-
-
-async def ask(pilot: Pilot, question: str) -> None:
-    """Type a question into the prompt and press Enter."""
-    app = pilot.app
-    await until(pilot, lambda: not app.prompt.disabled)  # type: ignore[attr-defined]
-    app.prompt.value = question  # type: ignore[attr-defined]
-    app.prompt.focus()  # type: ignore[attr-defined]
-    await pilot.press("enter")
-
-
-async def play(pilot: Pilot, question: str, events: int | None) -> None:
-    """Ask, then wait for ``events`` events (the engine's pause point) or, with None, for the answer's end."""
-    app = pilot.app
-    await ask(pilot, question)
-    if events is None:
-        await until(pilot, lambda: bool(app.turns))  # type: ignore[attr-defined]
-    else:
-        await until(pilot, lambda: len(app.event_log.entries) >= events)  # type: ignore[attr-defined]
-        view = app.pane.turns[-1]  # type: ignore[attr-defined]
-        # The MarkdownStream renders in the background: wait until it shows everything released.
-        await until(pilot, lambda: view.source == view.text)
-    await pilot.pause()

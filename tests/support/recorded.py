@@ -19,7 +19,7 @@ from typing import Any
 from hippo_tui.config import Settings
 from hippo_tui.events import Event
 from hippo_tui.prompts import DEFAULT_SYSTEM_PROMPT
-from hippo_tui.ui.scripted import ScriptedEngine
+from tests.support.scripted import ScriptedEngine
 
 CASSETTES = resources.files("hippo_tui") / "data" / "cassettes"
 
@@ -84,7 +84,8 @@ async def record(home: Path, names: list[str] | None = None) -> dict[str, Record
         engine = await Engine.create(demo_settings(home, demo), clock=counter_clock())
         try:
             events = [event async for event in engine.ask(demo.question)]
-            out[name] = Recording(demo.question, events, str(engine.backend_label), str(engine.model))
+            info = await engine.info()
+            out[name] = Recording(demo.question, events, info.backend, info.model)
         finally:
             await engine.close()
     return out
@@ -140,7 +141,7 @@ def replay_factory(
         backend_label=recording.backend_label,
         model=recording.model,
     )
-    engine.default_system_prompt = engine.system_prompt = DEFAULT_SYSTEM_PROMPT  # the real engine's
+    engine._default_prompt = engine.system_prompt = DEFAULT_SYSTEM_PROMPT  # the real engine's
 
     async def factory(settings: Settings) -> RecordedEngine:
         from hippo_tui.store import open_store

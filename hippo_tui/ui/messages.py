@@ -1,0 +1,113 @@
+"""One Textual message per engine event type, posted by the answer's consumer and handled by the app's
+``on_answer_…`` handlers. Each carries the ``Answer`` it belongs to (a new question may start while an
+earlier answer still verifies)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from textual.message import Message
+
+from hippo_tui.events import (
+    EndEvent,
+    ErrorEvent,
+    Event,
+    ResetEvent,
+    SourcesEvent,
+    StartEvent,
+    TextEvent,
+    ThinkingEvent,
+)
+from hippo_tui.ui.session import Answer
+
+
+class AnswerMessage(Message):
+    def __init__(self, answer: Answer) -> None:
+        super().__init__()
+        self.answer = answer
+        self.drawn = asyncio.Event()  # set once its handler has run: the consumer then reads on
+
+
+M = TypeVar("M", bound=AnswerMessage)
+
+
+def acknowledges(
+    handler: Callable[[Any, M], Awaitable[None] | None],
+) -> Callable[[Any, M], Awaitable[None]]:
+    """For an ``on_answer_…`` handler: tell the consumer its message is drawn, however the handler ends."""
+
+    @functools.wraps(handler)
+    async def handle(self: Any, message: M) -> None:
+        try:
+            result = handler(self, message)
+            if inspect.isawaitable(result):
+                await result
+        finally:
+            message.drawn.set()
+
+    return handle
+
+
+class AnswerStarted(AnswerMessage):
+    def __init__(self, answer: Answer, event: StartEvent) -> None:
+        super().__init__(answer)
+        self.event = event
+
+
+class AnswerThinking(AnswerMessage):
+    def __init__(self, answer: Answer, event: ThinkingEvent) -> None:
+        super().__init__(answer)
+        self.event = event
+
+
+class AnswerSources(AnswerMessage):
+    def __init__(self, answer: Answer, event: SourcesEvent) -> None:
+        super().__init__(answer)
+        self.event = event
+
+
+class AnswerText(AnswerMessage):
+    def __init__(self, answer: Answer, event: TextEvent) -> None:
+        super().__init__(answer)
+        self.event = event
+
+
+class AnswerReset(AnswerMessage):
+    def __init__(self, answer: Answer, event: ResetEvent) -> None:
+        super().__init__(answer)
+        self.event = event
+
+
+class AnswerEnded(AnswerMessage):
+    def __init__(self, answer: Answer, event: EndEvent) -> None:
+        super().__init__(answer)
+        self.event = event
+
+
+class AnswerFailed(AnswerMessage):
+    def __init__(self, answer: Answer, event: ErrorEvent) -> None:
+        super().__init__(answer)
+        self.event = event
+
+
+def message_for(answer: Answer, event: Event) -> AnswerMessage:
+    """The message that carries ``event`` to its handler."""
+    match event:
+        case StartEvent():
+            return AnswerStarted(answer, event)
+        case ThinkingEvent():
+            return AnswerThinking(answer, event)
+        case SourcesEvent():
+            return AnswerSources(answer, event)
+        case TextEvent():
+            return AnswerText(answer, event)
+        case ResetEvent():
+            return AnswerReset(answer, event)
+        case EndEvent():
+            return AnswerEnded(answer, event)
+        case ErrorEvent():
+            return AnswerFailed(answer, event)

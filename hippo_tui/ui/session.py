@@ -1,0 +1,161 @@
+"""The answer session: which answer is being written, the question waiting for the engine, cancel, and the
+conversation's turns with their audit ids. No Textual here: the app draws, this decides.
+
+One ``Answer`` per question. Its events are consumed by ``run`` and handed to a ``deliver`` callback (the app
+posts one message per event type); the app reports back how each answer ended (``finish``), so the turns
+and the audit ids stay in one place. The audit id comes from the engine's ``start`` event (or, for an
+answer that never had one, its ``end``/``error``), never from matching question text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from hippo_tui.events import EndEvent, ErrorEvent, Event, StartEvent
+from hippo_tui.export import Turn
+
+if TYPE_CHECKING:  # the engine package pulls in the model client: not before the app's first frame
+    from hippo_tui.engine.protocol import AnswerEngine
+
+STREAM_CUT_ACTION = "Ask again; if it keeps happening, pick another model (F6)."
+INTERNAL_ACTION = "Ask again; the event inspector (F4) shows what happened."
+
+
+@dataclass(eq=False)
+class Answer:
+    """One question being answered: where it is, and what the engine said about it so far."""
+
+    question: str
+    number: int  # the n-th question of the session: its key in the event log
+    conversation: int
+    audit_id: int | None = None
+    writing: bool = True  # until phase "checking" (or the end): the prompt is taken meanwhile
+    cancelled: bool = False  # Esc was pressed: the engine's cancelled end is on its way
+    ended: asyncio.Event = field(default_factory=asyncio.Event)  # its end or error was drawn
+
+    @property
+    def done(self) -> bool:
+        return self.ended.is_set()
+
+
+# Returns once the event is drawn: the next one is read only then, so a fast engine never floods the app.
+Deliver = Callable[[Answer, Event], Awaitable[None]]
+
+
+class AnswerSession:
+    """The answers of one app session against one engine (set once it has opened)."""
+
+    def __init__(self, engine: AnswerEngine | None = None) -> None:
+        self.engine = engine
+        self.queued: str | None = None  # asked before the engine was ready: asked once it is
+        self.active: Answer | None = None  # the answer being written (holds the prompt)
+        self.latest: Answer | None = None  # the answer the sidebar and status bar follow
+        self.turns: list[Turn] = []
+        self.conversation = 0
+        self.asked = 0
+
+    # -- asking ------------------------------------------------------------------------------
+
+    def queue(self, question: str) -> bool:
+        """Keep a question asked before the engine opened; False when one is already waiting."""
+        if self.queued is not None:
+            return False
+        self.queued = question
+        return True
+
+    def take_queued(self) -> str | None:
+        question, self.queued = self.queued, None
+        return question
+
+    def start(self, question: str) -> Answer:
+        """A new answer: it holds the prompt and owns the sidebar and status bar from now on."""
+        if self.engine is None:
+            raise RuntimeError("the engine is not open yet")
+        if self.active is not None:
+            raise RuntimeError("an answer is still being written")
+        self.asked += 1
+        answer = Answer(question=question, number=self.asked, conversation=self.conversation)
+        self.active = self.latest = answer
+        return answer
+
+    async def run(self, answer: Answer, deliver: Deliver) -> None:
+        """Consume the answer's events into ``deliver``; whatever the engine does, the last one is an end
+        or an error (a stream that stops early or an engine bug becomes an error event)."""
+        assert self.engine is not None
+        events = self.engine.ask(answer.question)
+        last: Event | None = None
+        try:
+            async for event in events:
+                if isinstance(event, StartEvent):
+                    answer.audit_id = event.audit_id
+                last = event
+                await deliver(answer, event)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # an engine bug must not take the app down or keep the prompt
+            message = f"{type(e).__name__}: {e}"
+            await deliver(answer, ErrorEvent(kind="internal", message=message, action=INTERNAL_ACTION))
+            return
+        finally:
+            if isinstance(events, AsyncGenerator):  # stopped early (the app quits): its record is written now
+                await events.aclose()
+        if not isinstance(last, EndEvent | ErrorEvent):
+            message = "The answer stopped without an end."
+            await deliver(answer, ErrorEvent(kind="stream_cut", message=message, action=STREAM_CUT_ACTION))
+
+    # -- where an answer is --------------------------------------------------------------------
+
+    def is_current(self, answer: Answer) -> bool:
+        """Whether this answer still owns the sidebar and status bar (a newer one takes them over)."""
+        return answer is self.latest and answer.conversation == self.conversation
+
+    def release(self, answer: Answer) -> bool:
+        """The answer no longer holds the prompt (phase "checking", or its end); True when it just did."""
+        answer.writing = False
+        if self.active is not answer:
+            return False
+        self.active = None
+        return True
+
+    async def cancel(self) -> Answer | None:
+        """Esc: ask the engine to stop the answer being written; its stream ends with the cancelled end."""
+        answer = self.active
+        if answer is None or self.engine is None:
+            return None
+        answer.cancelled = True
+        self.release(answer)
+        await self.engine.cancel()
+        return answer
+
+    def finish(self, answer: Answer, end: EndEvent | ErrorEvent, text: str) -> Turn | None:
+        """The answer ended as drawn (``text``): its turn, unless a new conversation began meanwhile."""
+        if end.audit_id is not None:
+            answer.audit_id = end.audit_id
+        self.release(answer)
+        turn = None
+        if answer.conversation == self.conversation:
+            if isinstance(end, EndEvent):
+                turn = Turn(answer.question, text, list(end.citations), end.outcome, answer.audit_id)
+            else:
+                turn = Turn(answer.question, text, [], "error", answer.audit_id)
+            self.turns.append(turn)
+        answer.ended.set()
+        return turn
+
+    def new_conversation(self) -> None:
+        self.conversation += 1
+        self.latest = None
+        self.turns = []
+        if self.engine is not None:
+            self.engine.new_conversation()
+
+    async def latest_audit_id(self) -> int | None:
+        """The audit id of the latest answer of this conversation, once a cancelled one has ended (its
+        record is written by then)."""
+        latest = self.latest
+        if latest is not None and latest.cancelled and latest.conversation == self.conversation:
+            await latest.ended.wait()
+        return next((t.audit_id for t in reversed(self.turns) if t.audit_id is not None), None)

@@ -1,0 +1,39 @@
+"""Driving the app to a state from a test or the screenshot tool: no wall-clock sleeps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+
+async def until(pilot: Pilot, condition: Callable[[], bool], *, tries: int = 400) -> None:
+    """Let the app process messages until ``condition()`` holds (no wall-clock sleeps)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause()
+    raise AssertionError("condition never became true")
+
+
+async def ask(pilot: Pilot, question: str) -> None:
+    """Type a question into the prompt and press Enter."""
+    app = pilot.app
+    await until(pilot, lambda: not app.prompt.disabled)  # type: ignore[attr-defined]
+    app.prompt.value = question  # type: ignore[attr-defined]
+    app.prompt.focus()  # type: ignore[attr-defined]
+    await pilot.press("enter")
+
+
+async def play(pilot: Pilot, question: str, events: int | None) -> None:
+    """Ask, then wait for ``events`` events (the engine's pause point) or, with None, for the answer's end."""
+    app = pilot.app
+    await ask(pilot, question)
+    if events is None:
+        await until(pilot, lambda: bool(app.turns))  # type: ignore[attr-defined]
+    else:
+        await until(pilot, lambda: len(app.event_log.entries) >= events)  # type: ignore[attr-defined]
+        view = app.pane.turns[-1]  # type: ignore[attr-defined]
+        # The MarkdownStream renders in the background: wait until it shows everything released.
+        await until(pilot, lambda: view.source == view.text)
+    await pilot.pause()
