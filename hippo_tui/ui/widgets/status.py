@@ -116,9 +116,13 @@ class StatusBar(Widget):
             # The phase matters more than the model line: the right side gets at most 40% when both are
             # long, and then drops the backend's description ("offline (extractive, no LLM)" → "offline")
             # before it cuts anything, so the KB stays readable.
-            room = max(width - len(left) - 2, int(width * 0.4))
+            # Last, the model line gives way to the KB alone, so a whole phase fits where it can.
+            fit = width - len(left) - 2
+            room = max(fit, int(width * 0.4))
             choices = [self._info(self.backend), self._info(_SHORT_LABEL.sub("", self.backend))]
             right = next((c for c in choices if len(c) <= room), choices[-1])
+            if len(right) > fit and self.kb and len(f"kb: {self.kb}") <= fit:
+                right = f"kb: {self.kb}"
             right = _cut(right, room)
         room = width - len(right) - 2
         if room < 8:  # too thin for both: the phase wins
