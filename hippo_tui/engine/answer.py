@@ -165,12 +165,21 @@ class Answer:
 
     async def _begin(self) -> AsyncGenerator[Event, None]:
         backend = self.backend
-        self.answer_id = await self.store.begin_answer(
-            question=self.question,
-            model=backend.model,
-            backend=backend.label,
-            conversation_id=self.engine.conversation_id,
+        begin = asyncio.ensure_future(
+            self.store.begin_answer(
+                question=self.question,
+                model=backend.model,
+                backend=backend.label,
+                conversation_id=self.engine.conversation_id,
+            )
         )
+        try:
+            self.answer_id = await asyncio.shield(begin)
+        except asyncio.CancelledError:
+            # Cancelled while the row was being written: it exists (or will in a moment), so take its id and let
+            # the way out record it as cancelled, never leave it "in flight".
+            self.answer_id = await begin
+            raise
         yield StartEvent(
             audit_id=self.answer_id,
             question=sanitize(self.question),
