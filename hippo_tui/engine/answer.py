@@ -36,6 +36,7 @@ from hippo_tui.events import (
 from hippo_tui.guard import SafetyPolicy, StreamGuard, new_canary
 from hippo_tui.models import AnswerOutcome, ResetRecord, SearchHit
 from hippo_tui.prompts import SEARCH_TOOL, SEARCH_TOOL_NAME, system_message, tool_error, tool_result
+from hippo_tui.provenance import where
 from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.store import StoreError
 from hippo_tui.verify import unshown_attempts, verify
@@ -61,6 +62,7 @@ def preview(hit: SearchHit) -> SourcePreview:
         snippet=sanitize(hit.snippet),
         publisher=sanitize(hit.publisher) if hit.publisher else None,
         updated=hit.updated.isoformat() if hit.updated else None,
+        where=where(hit.title, hit.provenance) if hit.provenance is not None else None,
     )
 
 

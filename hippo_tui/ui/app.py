@@ -24,6 +24,7 @@ from hippo_tui.config import Settings
 from hippo_tui.events import ErrorEvent, Event
 from hippo_tui.export import Turn, answer_with_citations
 from hippo_tui.ui import keys, themes
+from hippo_tui.ui.coverage_text import shown_text
 from hippo_tui.ui.event_log import EventLog
 from hippo_tui.ui.exporting import write_export
 from hippo_tui.ui.messages import (
@@ -370,7 +371,7 @@ class HippoApp(App[int]):
         if view is not None:
             await view.finish(end)
         was_writing = self._release_prompt(answer)
-        self.session.finish(answer, end, end.text)
+        self.session.finish(answer, end, shown_text(end))
         if end.outcome == "cancelled":
             if was_writing:  # stopped by the engine, not by Esc (which has given the question back)
                 self._show_cancelled(answer)
