@@ -52,6 +52,8 @@ class SourcePreview(BaseModel):
     snippet: str
     publisher: str | None = None
     updated: str | None = None
+    # Where an ingested passage comes from ("Document › Section, p. 3"); None for a hand-written source.
+    where: str | None = None
 
 
 class SourcesEvent(_Event):

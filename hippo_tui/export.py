@@ -37,6 +37,9 @@ class Turn:
     citations: list[Citation] = field(default_factory=list)
     outcome: str = "complete"
     audit_id: int | None = None
+    # "4 of 5 statements backed by a verified source" (unbacked ones are marked in ``text``); None when the
+    # answer did not complete or has no statement.
+    coverage: str | None = None
 
 
 def _label(c: Citation) -> str:
@@ -61,6 +64,8 @@ def answer_with_citations(turn: Turn) -> str:
         parts.append(f"({note})")
     if turn.citations:
         parts.append("Sources:\n" + "\n".join(_citation_line(c) for c in _sorted(turn.citations)))
+    if turn.coverage:
+        parts.append(f"Coverage: {sanitize(turn.coverage)}")
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -88,6 +93,8 @@ def to_markdown(turns: Sequence[Turn]) -> str:
                 status = "verified" if c.grounding == "grounded" else "unchecked"
                 out.append(f"{c.number}. {_label(c)} — {status} (source `{c.id}`)")
             out.append("")
+        if turn.coverage:
+            out += [f"_Coverage: {sanitize(turn.coverage)}_", ""]
         if turn.audit_id is not None:
             out += [f"_Audit record {turn.audit_id}: `hippo-tui audit show {turn.audit_id}`_", ""]
     return "\n".join(out)
@@ -104,6 +111,7 @@ def to_json(turns: Sequence[Turn]) -> str:
                 "text": t.text,
                 "outcome": t.outcome,
                 "audit_id": t.audit_id,
+                "coverage": t.coverage,
                 "citations": [c.model_dump() for c in _sorted(t.citations)],
             }
             for t in turns
@@ -123,6 +131,7 @@ def from_json(data: str) -> list[Turn]:
             text=t["text"],
             outcome=t.get("outcome", "complete"),
             audit_id=t.get("audit_id"),
+            coverage=t.get("coverage"),
             citations=[Citation.model_validate(c) for c in t.get("citations", [])],
         )
         for t in payload["turns"]

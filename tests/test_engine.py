@@ -777,3 +777,29 @@ async def test_engine_satisfies_the_protocol(offline: Engine):
     assert isinstance(offline, AnswerEngine)
     info = await offline.info()
     assert info.kb_size > 0 and info.backend.startswith("offline") and info.kb_name
+
+
+async def test_cancel_while_the_record_is_being_written_still_finishes_it(offline: Engine, store: Store, monkeypatch):
+    written, gate = asyncio.Event(), asyncio.Event()
+    begin = store.begin_answer
+
+    async def slow_begin(**kw: Any) -> int:
+        answer_id = await begin(**kw)
+        written.set()
+        await gate.wait()  # the row exists; the call has not returned yet
+        return answer_id
+
+    monkeypatch.setattr(store, "begin_answer", slow_begin)
+    events: list[Event] = []
+
+    async def consume() -> None:
+        events.extend([e async for e in offline.ask("What dose of amlodipine?")])
+
+    task = asyncio.create_task(consume())
+    await written.wait()
+    await offline.cancel()
+    gate.set()
+    await asyncio.wait_for(task, 10)
+    (record,) = await store.list_answers()
+    assert record.outcome == "cancelled"  # never left "in flight"
+    assert isinstance(events[-1], EndEvent) and events[-1].outcome == "cancelled"

@@ -150,3 +150,20 @@ def test_json_round_trips_any_conversation(turns):
 def test_markdown_and_copy_text_are_inert_for_any_text(turns):
     for out in (to_markdown(turns), *(answer_with_citations(t) for t in turns)):
         assert not has_special(out)
+
+
+def test_copy_markdown_and_json_carry_the_coverage_line():
+    line = "1 of 2 statements backed by a verified source"
+    turn = Turn("Q?", "Backed [1]. Not backed. [unverified]\n", [CITATION_FOR_COVERAGE], coverage=line)
+    assert answer_with_citations(turn).rstrip().endswith(f"Coverage: {line}")
+    assert f"_Coverage: {line}_" in to_markdown([turn])
+    (back,) = from_json(to_json([turn]))
+    assert back.coverage == line and "[unverified]" in back.text
+    # An answer that did not complete has no coverage line, and an old export reads back without one.
+    assert "Coverage" not in answer_with_citations(Turn("Q?", "Part", outcome="cancelled"))
+    old = json.loads(to_json([Turn("Q?", "A.")]))
+    del old["turns"][0]["coverage"]
+    assert from_json(json.dumps(old))[0].coverage is None
+
+
+CITATION_FOR_COVERAGE = Citation(id="a" * 8, number=1, title="Source", grounding="grounded")

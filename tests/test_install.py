@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -31,6 +32,8 @@ def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("install")
+    # setuptools reuses build/ between builds and keeps files the source no longer has: start from none.
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
     build = _run(
         [
             sys.executable,

@@ -36,6 +36,7 @@ from hippo_tui.events import (
 from hippo_tui.guard import SafetyPolicy, StreamGuard, new_canary
 from hippo_tui.models import AnswerOutcome, ResetRecord, SearchHit
 from hippo_tui.prompts import SEARCH_TOOL, SEARCH_TOOL_NAME, system_message, tool_error, tool_result
+from hippo_tui.provenance import where
 from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.store import StoreError
 from hippo_tui.verify import unshown_attempts, verify
@@ -61,6 +62,7 @@ def preview(hit: SearchHit) -> SourcePreview:
         snippet=sanitize(hit.snippet),
         publisher=sanitize(hit.publisher) if hit.publisher else None,
         updated=hit.updated.isoformat() if hit.updated else None,
+        where=where(hit.title, hit.provenance) if hit.provenance is not None else None,
     )
 
 
@@ -163,12 +165,21 @@ class Answer:
 
     async def _begin(self) -> AsyncGenerator[Event, None]:
         backend = self.backend
-        self.answer_id = await self.store.begin_answer(
-            question=self.question,
-            model=backend.model,
-            backend=backend.label,
-            conversation_id=self.engine.conversation_id,
+        begin = asyncio.ensure_future(
+            self.store.begin_answer(
+                question=self.question,
+                model=backend.model,
+                backend=backend.label,
+                conversation_id=self.engine.conversation_id,
+            )
         )
+        try:
+            self.answer_id = await asyncio.shield(begin)
+        except asyncio.CancelledError:
+            # Cancelled while the row was being written: it exists (or will in a moment), so take its id and let
+            # the way out record it as cancelled, never leave it "in flight".
+            self.answer_id = await begin
+            raise
         yield StartEvent(
             audit_id=self.answer_id,
             question=sanitize(self.question),

@@ -24,6 +24,7 @@ from hippo_tui.config import Settings
 from hippo_tui.events import ErrorEvent, Event
 from hippo_tui.export import Turn, answer_with_citations
 from hippo_tui.ui import keys, themes
+from hippo_tui.ui.coverage_text import shown_text
 from hippo_tui.ui.event_log import EventLog
 from hippo_tui.ui.exporting import write_export
 from hippo_tui.ui.messages import (
@@ -370,7 +371,7 @@ class HippoApp(App[int]):
         if view is not None:
             await view.finish(end)
         was_writing = self._release_prompt(answer)
-        self.session.finish(answer, end, end.text)
+        self.session.finish(answer, end, shown_text(end))
         if end.outcome == "cancelled":
             if was_writing:  # stopped by the engine, not by Esc (which has given the question back)
                 self._show_cancelled(answer)
@@ -469,7 +470,6 @@ class HippoApp(App[int]):
     def action_show_help(self) -> None:
         from hippo_tui.ui.screens.help import HelpScreen  # each panel loads when first opened (start-up)
 
-
         self.push_screen(HelpScreen(self.key_table()))
 
     async def action_show_audit(self) -> None:
@@ -493,9 +493,16 @@ class HippoApp(App[int]):
 
         self.push_screen(AuditScreen(record))
 
+    def action_show_dashboard(self) -> None:
+        if self.engine is None:
+            self.notify("The engine is not ready yet.", severity="warning")
+            return
+        from hippo_tui.ui.screens.dashboard import DashboardScreen
+
+        self.push_screen(DashboardScreen(self.engine))
+
     def action_show_inspector(self) -> None:
         from hippo_tui.ui.screens.inspector import InspectorScreen
-
 
         self.push_screen(InspectorScreen(self.event_log))
 

@@ -22,6 +22,7 @@ BINDINGS: list[Binding] = [
     Binding("f5", "edit_prompt", "Prompt", id="edit_prompt", show=False),
     Binding("f6", "switch_model", "Model", id="switch_model", show=False),
     Binding("f8", "export", "Export", id="export", show=False),
+    Binding("f9", "show_dashboard", "Dashboard", id="show_dashboard", show=False),
     # The prompt keeps focus; these scroll the answers from there.
     Binding("pageup", "scroll_answers(-1)", "Scroll up", id="scroll_up", show=False),
     Binding("pagedown", "scroll_answers(1)", "Scroll down", id="scroll_down", show=False),
@@ -34,6 +35,11 @@ COMMANDS_TABLE: list[tuple[str, str, str]] = [
     ("toggle_sidebar", "Toggle sources", "Show or hide the sources sidebar"),
     ("new_conversation", "New conversation", "Forget earlier turns and start again"),
     ("show_audit", "Audit citations", "Every citation attempt of the latest answer, with status and reason"),
+    (
+        "show_dashboard",
+        "Audit dashboard",
+        "Per model or day: flagged, ungrounded, unchecked; retired sources; the most failed answers",
+    ),
     ("show_inspector", "Event inspector", "Raw events with timestamps and timings"),
     ("edit_prompt", "Edit system prompt", "Change the system prompt for the next question"),
     ("switch_model", "Switch model or endpoint", "Pick the backend, server, model and key"),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from hippo_tui.events import EndEvent, ErrorEvent, Event, StartEvent
 from hippo_tui.export import Turn
+from hippo_tui.ui.coverage_text import coverage_line
 
 if TYPE_CHECKING:  # the engine package pulls in the model client: not before the app's first frame
     from hippo_tui.engine.protocol import AnswerEngine
@@ -142,7 +143,14 @@ class AnswerSession:
         turn = None
         if answer.conversation == self.conversation:
             if isinstance(end, EndEvent):
-                turn = Turn(answer.question, text, list(end.citations), end.outcome, answer.audit_id)
+                turn = Turn(
+                    answer.question,
+                    text,
+                    list(end.citations),
+                    end.outcome,
+                    answer.audit_id,
+                    coverage_line(end),
+                )
             else:
                 turn = Turn(answer.question, text, [], "error", answer.audit_id)
             self.turns.append(turn)

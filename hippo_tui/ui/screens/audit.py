@@ -130,6 +130,8 @@ def summary_content(record: AnswerRecord) -> Content:
         ("Resets: ", "bold"),
         f"{len(record.resets)}",
     ]
+    if record.coverage is not None:
+        parts += ["\n", ("Coverage: ", "bold"), record.coverage.line]
     if record.timings:
         timings = " · ".join(f"{clip(k, 20, flat=True)} {v:.2f} s" for k, v in record.timings.items())
         parts += ["\n", ("Timings: ", "bold"), timings]

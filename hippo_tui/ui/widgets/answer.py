@@ -17,6 +17,7 @@ from textual.widgets import Markdown, Static
 from textual.widgets._markdown import MarkdownBlock, MarkdownParagraph, MarkdownStream
 
 from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent
+from hippo_tui.ui.coverage_text import coverage_footer, shown_text
 from hippo_tui.ui.widgets.safe import markdown_parser, one_line, safe, safe_content
 
 # Past this many turns the oldest are dropped from the pane (the conversation itself is kept for export).
@@ -325,7 +326,7 @@ class TurnView:
             self._set_footer("✗ Cancelled: the answer was stopped before it finished.")
             return
         self.outcome = end.outcome
-        await self.set_text(safe(end.text), final=end.outcome != "withdrawn")
+        await self.set_text(safe(shown_text(end)), final=end.outcome != "withdrawn")
         if end.outcome == "withdrawn":
             self.display_text = ""
             self._set_footer("✗ Answer withdrawn by the safety check; nothing of it is shown.")
@@ -334,6 +335,8 @@ class TurnView:
         if end.cut:
             footer += f"\n{CUT_NOTE}"
         self._set_footer(footer)
+        # An answer nothing of which was checked must not look like a verified one.
+        self.footer.set_class(end.coverage.statements > 0 and not end.coverage.backed, "-unchecked")
 
     async def _settle(self, text: str) -> None:
         """An answer that ends unverified shows the engine's final ``text`` (no pending markers: nothing
@@ -363,8 +366,8 @@ def citation_footer(end: EndEvent) -> str:
     for c in sorted(end.citations, key=lambda c: c.number):
         mark = "✓ verified" if c.grounding == "grounded" else "? unchecked"
         parts.append(f"[{c.number}] {one_line(c.title, 48)} ({mark})")
-    summary = verification_line(end)
-    return "\n".join([*parts, summary]) if parts else summary
+    coverage = coverage_footer(end)
+    return "\n".join([*parts, verification_line(end), *([coverage] if coverage else [])])
 
 
 def verification_line(end: EndEvent) -> str:
@@ -386,6 +389,7 @@ class AnswerPane(VerticalScroll):
     AnswerPane > .question { text-style: bold; color: $text-accent; }
     AnswerPane > .notes { color: $text-warning; display: none; }
     AnswerPane > .footer { color: $text-muted; display: none; margin: 0 0 1 0; }
+    AnswerPane > .footer.-unchecked { color: $text-warning; }
     AnswerPane > .notes.-on, AnswerPane > .footer.-on { display: block; }
     AnswerPane > .pruned, AnswerPane > .empty { color: $text-muted; }
     """

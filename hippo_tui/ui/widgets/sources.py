@@ -107,7 +107,7 @@ class SourcesPanel(VerticalScroll):
         for c in sorted(end.citations, key=lambda c: c.number):
             mark = "✓ verified" if c.grounding == "grounded" else "? unchecked"
             preview = self.previews.get(c.id)
-            title = Content(f"[{c.number}] {one_line(c.title)}")
+            title = Content(f"[{c.number}] {one_line(c.where or c.title)}")
             snippet = preview.snippet if preview is not None else ""
             items.append(SourceItem(title, Content(mark), snippet=snippet, classes="-cited"))
         hidden = max(0, end.verification.attempted - len(end.citations))
@@ -133,7 +133,8 @@ class SourcesPanel(VerticalScroll):
 
 def _preview_title(p: SourcePreview, number: int | None) -> Content:
     mark = "•" if number is None else f"[·{number}]"
-    return Content(f"{mark} {one_line(p.title)}")
+    # An ingested passage says where it comes from: its document › section path and page.
+    return Content(f"{mark} {one_line(p.where or p.title)}")
 
 
 def _preview(p: SourcePreview, number: int | None = None, classes: str = "") -> SourceItem:

@@ -11,6 +11,7 @@ from textual.widget import Widget
 
 from hippo_tui.events import EndEvent
 from hippo_tui.safe_text import clip
+from hippo_tui.ui.coverage_text import coverage_line, coverage_mark, coverage_short
 from hippo_tui.ui.widgets.answer import verification_line
 from hippo_tui.ui.widgets.safe import one_line
 
@@ -36,6 +37,7 @@ class StatusBar(Widget):
     DEFAULT_CSS = """
     StatusBar { height: 1; background: $panel; color: $text; padding: 0 1; }
     StatusBar.-error { background: $error-muted; }
+    StatusBar.-unchecked { background: $warning-muted; }
     """
 
     phase: reactive[str] = reactive("Starting…")
@@ -65,6 +67,7 @@ class StatusBar(Widget):
         self.short_phase = one_line(short) if short else ""
         self.busy = busy
         self.set_class(error, "-error")
+        self.remove_class("-unchecked")
 
     def set_info(self, *, backend: str, model: str, kb: str) -> None:
         self.backend, self.model, self.kb = one_line(backend), one_line(model), one_line(kb)
@@ -74,19 +77,26 @@ class StatusBar(Widget):
         self.set_info(backend=info.backend, model=info.model, kb=kb)
 
     def show_end(self, end: EndEvent) -> None:
-        """How the latest answer ended, in words: withdrawn, cut, verified or left unchecked."""
+        """How the latest answer ended, in words: withdrawn, cut, verified or left unchecked, and how
+        much of it a verified source backs."""
         line = verification_line(end)
         v = end.verification
+        covered, short_cover = coverage_line(end), coverage_short(end)
         if end.outcome == "withdrawn":
             self.set_phase("✗ Answer withdrawn by the safety check", short="✗ Withdrawn")
         elif end.cut:
             self.set_phase(f"⚠ Cut at the output limit · {line}", short="⚠ Cut at the limit")
         elif v.note:
             self.set_phase(f"⚠ {line}", short=f"⚠ {one_line(v.note)}")
+        elif covered is not None and short_cover is not None:
+            # The citations' own count is in the turn's footer; the status line says what is backed.
+            self.set_phase(f"{coverage_mark(end)} {covered}", short=short_cover)
         else:
             mark = "✓ " if end.citations else ""
             short = f"✓ {v.grounded}/{v.attempted} verified" if v.attempted else line
             self.set_phase(f"{mark}{line}", short=short)
+        unchecked = end.outcome == "complete" and end.coverage.statements > 0 and not end.coverage.backed
+        self.set_class(unchecked, "-unchecked")
 
     def _info(self, backend: str) -> str:
         model = backend if self.model in backend else f"{backend} · {self.model}"
@@ -106,9 +116,13 @@ class StatusBar(Widget):
             # The phase matters more than the model line: the right side gets at most 40% when both are
             # long, and then drops the backend's description ("offline (extractive, no LLM)" → "offline")
             # before it cuts anything, so the KB stays readable.
-            room = max(width - len(left) - 2, int(width * 0.4))
+            # Last, the model line gives way to the KB alone, so a whole phase fits where it can.
+            fit = width - len(left) - 2
+            room = max(fit, int(width * 0.4))
             choices = [self._info(self.backend), self._info(_SHORT_LABEL.sub("", self.backend))]
             right = next((c for c in choices if len(c) <= room), choices[-1])
+            if len(right) > fit and self.kb and len(f"kb: {self.kb}") <= fit:
+                right = f"kb: {self.kb}"
             right = _cut(right, room)
         room = width - len(right) - 2
         if room < 8:  # too thin for both: the phase wins
