@@ -741,3 +741,22 @@ async def test_an_error_shows_the_engines_final_text_of_what_was_released(make_a
         await until(pilot, lambda: bool(app.turns))
         assert _turn(app).source == "Trimethoprim for 3 days."  # the engine's text, not the pane's
         assert app.turns[-1].text == "Trimethoprim for 3 days."
+
+
+async def test_a_long_session_keeps_bounded_windows(make_app):
+    """Many answers in one session: the pane, the event log and the session's turns keep their windows."""
+    short = [
+        ThinkingEvent(text="Checking citations…", phase="checking"),
+        EndEvent(text="Short answer.", citations=[], audit_id=None),
+    ]
+    app = make_app(ScriptedEngine(short))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.pane.max_turns, app.event_log.max_answers, app.session.max_turns = 2, 3, 4
+        for i in range(9):
+            await ask(pilot, f"q{i}")
+            await until(pilot, lambda i=i: app.session.asked == i + 1 and app.session.active is None)
+        await until(pilot, lambda: len(app.turns) == 4)
+        assert [t.question for t in app.turns] == ["q5", "q6", "q7", "q8"]
+        assert app.session.dropped_turns == 5
+        assert [t.question for t in app.pane.turns] == ["q7", "q8"]
+        assert len(app.event_log.answers()) == 3

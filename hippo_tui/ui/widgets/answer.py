@@ -20,7 +20,7 @@ from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent
 from hippo_tui.ui.coverage_text import coverage_footer, shown_text
 from hippo_tui.ui.widgets.safe import markdown_parser, one_line, safe, safe_content
 
-# Past this many turns the oldest are dropped from the pane (the conversation itself is kept for export).
+# Past this many turns the oldest are dropped from the pane (export keeps the session's window; the audit all).
 MAX_TURNS = 20
 
 # A long answer is a column of Markdown segments of about this many characters, cut at blank lines
@@ -451,7 +451,7 @@ class AnswerPane(VerticalScroll):
             for turn in old:
                 await turn.remove()
             if not self.query_children(".pruned"):
-                note = Static("Earlier answers are hidden here; export keeps them all.", classes="pruned")
+                note = Static("Older answers: F3 / hippo-tui audit list.", classes="pruned")
                 await self.mount(note, before=0)
         self.anchor()
         return view
