@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import sys
 import tempfile
 import time
@@ -54,7 +55,16 @@ def lift_bounds(app: HippoApp, engine: Engine) -> None:
     engine.max_history = UNBOUNDED
 
 
-async def soak(home: Path, answers: int, checkpoints: list[int], *, bounded: bool, trace: bool) -> list[dict]:
+def print_row(name: str, row: dict) -> None:
+    print(
+        f"{name:<18} {row['n']:>8} {row['rss']:>8.1f} {row['per_answer'] * 1000:>10.1f} {row['cpu'] * 1000:>10.1f}",
+        flush=True,
+    )
+
+
+async def soak(
+    name: str, home: Path, answers: int, checkpoints: list[int], *, bounded: bool, trace: bool
+) -> list[dict]:
     gc.collect()
     settings = Settings(home=home, offline_tokens_per_second=0)
     engine = await Engine.create(settings)
@@ -66,8 +76,9 @@ async def soak(home: Path, answers: int, checkpoints: list[int], *, bounded: boo
             lift_bounds(app, engine)
         await pilot.pause()
         times: list[float] = []
+        cpus: list[float] = []
         for n in range(1, answers + 1):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             # The app's own ask (what Enter in the prompt calls); the pilot's key press would wait
             # for the screen to go idle, which measures the pilot more than the app.
             await app.ask(QUESTIONS[n % len(QUESTIONS)])
@@ -76,10 +87,18 @@ async def soak(home: Path, answers: int, checkpoints: list[int], *, bounded: boo
             await answer.ended.wait()
             await pilot.pause()
             times.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
             if n in checkpoints:
                 gc.collect()
-                recent = times[-WINDOW:]
-                rows.append({"n": n, "rss": rss_mb(), "per_answer": sum(recent) / len(recent)})
+                recent, recent_cpu = times[-WINDOW:], cpus[-WINDOW:]
+                row = {
+                    "n": n,
+                    "rss": rss_mb(),
+                    "per_answer": sum(recent) / len(recent),
+                    "cpu": sum(recent_cpu) / len(recent_cpu),
+                }
+                rows.append(row)
+                print_row(name, row)  # as it is reached: a run cut short still gives its numbers
                 if trace:
                     snapshots.append(tracemalloc.take_snapshot())
     await engine.close()
@@ -102,19 +121,16 @@ def main() -> int:
         tracemalloc.start(8)
     naive_n = args.naive_answers or args.answers
     runs = [("ours", True, args.answers)] + ([] if args.no_naive else [("naive, unbounded", False, naive_n)])
+    print(f"Soak: {args.answers} answers in one session, offline backend at unlimited speed, terminal 100x34")
+    print(f"(time per answer: mean of the {WINDOW} answers before the checkpoint; load average {os.getloadavg()[0]:.2f})")
+    print(f"{'run':<18} {'answers':>8} {'RSS MB':>8} {'ms/answer':>10} {'CPU ms':>10}", flush=True)
     results = {}
     for name, bounded, n in runs:
         points = [c for c in checkpoints if c <= n] or [n]
         with tempfile.TemporaryDirectory() as tmp:
-            results[name] = asyncio.run(soak(Path(tmp), n, points, bounded=bounded, trace=args.trace))
-
-    print(f"Soak: {args.answers} answers in one session, offline backend at unlimited speed, terminal 100x34")
-    print(f"(time per answer: mean of the {WINDOW} answers before the checkpoint)")
-    print(f"{'run':<18} {'answers':>8} {'RSS MB':>8} {'ms/answer':>10}")
+            results[name] = asyncio.run(soak(name, Path(tmp), n, points, bounded=bounded, trace=args.trace))
     verdicts = []
     for name, rows in results.items():
-        for row in rows:
-            print(f"{name:<18} {row['n']:>8} {row['rss']:>8.1f} {row['per_answer'] * 1000:>10.1f}")
         first, last = rows[0], rows[-1]
         growth = last["rss"] - first["rss"]
         slowdown = last["per_answer"] / first["per_answer"]
