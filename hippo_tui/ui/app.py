@@ -305,8 +305,8 @@ class HippoApp(App[int]):
         )
         self.refresh_bindings()
 
-    async def _post(self, answer: Answer, event: Event) -> None:
-        message = message_for(answer, event)
+    async def _post(self, answer: Answer, batch: list[Event]) -> None:
+        message = message_for(answer, batch)
         if self.post_message(message):  # False once the app is closing
             await message.drawn.wait()
 
@@ -342,13 +342,15 @@ class HippoApp(App[int]):
 
     @acknowledges
     async def on_answer_text(self, message: AnswerText) -> None:
-        answer, event = message.answer, message.event
-        view = self._take(answer, event)
+        answer = message.answer
+        for event in message.events[:-1]:
+            self.event_log.add(event, answer=answer.number)
+        view = self._take(answer, message.events[-1])
         if view is None:
             return
-        await view.append(event.display)
+        await view.append(message.display)  # the batch at once: one draw, however many pieces
         if self.session.is_current(answer):
-            self.sidebar.set_pending(event.numbers)
+            self.sidebar.set_pending(message.numbers)
 
     @acknowledges
     async def on_answer_reset(self, message: AnswerReset) -> None:

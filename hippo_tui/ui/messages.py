@@ -1,6 +1,7 @@
 """One Textual message per engine event type, posted by the answer's consumer and handled by the app's
 ``on_answer_…`` handlers. Each carries the ``Answer`` it belongs to (a new question may start while an
-earlier answer still verifies)."""
+earlier answer still verifies). Text comes as a batch: the text events the engine had released by the
+time the previous batch was drawn, drawn at once."""
 
 from __future__ import annotations
 
@@ -71,9 +72,18 @@ class AnswerSources(AnswerMessage):
 
 
 class AnswerText(AnswerMessage):
-    def __init__(self, answer: Answer, event: TextEvent) -> None:
+    def __init__(self, answer: Answer, events: list[TextEvent]) -> None:
         super().__init__(answer)
-        self.event = event
+        self.events = events
+
+    @property
+    def display(self) -> str:
+        return "".join(e.display for e in self.events)
+
+    @property
+    def numbers(self) -> dict[str, int]:
+        """The pending numbers after the batch (each event carries every number of its turn so far)."""
+        return self.events[-1].numbers
 
 
 class AnswerReset(AnswerMessage):
@@ -94,8 +104,11 @@ class AnswerFailed(AnswerMessage):
         self.event = event
 
 
-def message_for(answer: Answer, event: Event) -> AnswerMessage:
-    """The message that carries ``event`` to its handler."""
+def message_for(answer: Answer, batch: list[Event]) -> AnswerMessage:
+    """The message that carries ``batch`` (one event, or consecutive text events) to its handler."""
+    if all(isinstance(e, TextEvent) for e in batch):
+        return AnswerText(answer, [e for e in batch if isinstance(e, TextEvent)])
+    [event] = batch
     match event:
         case StartEvent():
             return AnswerStarted(answer, event)
@@ -103,11 +116,10 @@ def message_for(answer: Answer, event: Event) -> AnswerMessage:
             return AnswerThinking(answer, event)
         case SourcesEvent():
             return AnswerSources(answer, event)
-        case TextEvent():
-            return AnswerText(answer, event)
         case ResetEvent():
             return AnswerReset(answer, event)
         case EndEvent():
             return AnswerEnded(answer, event)
         case ErrorEvent():
             return AnswerFailed(answer, event)
+    raise TypeError(f"no message for {type(event).__name__}")

@@ -1,8 +1,9 @@
 """The answer session: which answer is being written, the question waiting for the engine, cancel, and the
 conversation's turns with their audit ids. No Textual here: the app draws, this decides.
 
-One ``Answer`` per question. Its events are consumed by ``run`` and handed to a ``deliver`` callback (the app
-posts one message per event type); the app reports back how each answer ended (``finish``), so the turns
+One ``Answer`` per question. Its events are consumed by ``run`` and handed to a ``deliver`` callback in batches
+(ui/event_batches.py: a run of text events already read, or one other event; the app posts one message per
+batch); the app reports back how each answer ended (``finish``), so the turns
 and the audit ids stay in one place. The audit id comes from the engine's ``start`` event (or, for an
 answer that never had one, its ``end``/``error``), never from matching question text.
 """
@@ -10,13 +11,14 @@ answer that never had one, its ``end``/``error``), never from matching question 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hippo_tui.events import EndEvent, ErrorEvent, Event, StartEvent
 from hippo_tui.export import Turn
 from hippo_tui.ui.coverage_text import coverage_line
+from hippo_tui.ui.event_batches import EventBatches
 
 if TYPE_CHECKING:  # the engine package pulls in the model client: not before the app's first frame
     from hippo_tui.engine.protocol import AnswerEngine
@@ -44,8 +46,9 @@ class Answer:
         return self.ended.is_set()
 
 
-# Returns once the event is drawn: the next one is read only then, so a fast engine never floods the app.
-Deliver = Callable[[Answer, Event], Awaitable[None]]
+# Returns once the batch (one event, or consecutive text events) is drawn: the next batch is taken only then,
+# and the engine runs at most a bounded read-ahead in front of the screen.
+Deliver = Callable[[Answer, list[Event]], Awaitable[None]]
 
 
 class AnswerSession:
@@ -90,26 +93,26 @@ class AnswerSession:
         """Consume the answer's events into ``deliver``; whatever the engine does, the last one is an end
         or an error (a stream that stops early or an engine bug becomes an error event)."""
         assert self.engine is not None
-        events = self.engine.ask(answer.question)
+        batches = EventBatches(self.engine.ask(answer.question))
         last: Event | None = None
         try:
-            async for event in events:
-                if isinstance(event, StartEvent):
-                    answer.audit_id = event.audit_id
-                last = event
-                await deliver(answer, event)
+            async for batch in batches:
+                for event in batch:
+                    if isinstance(event, StartEvent):
+                        answer.audit_id = event.audit_id
+                last = batch[-1]
+                await deliver(answer, batch)
         except asyncio.CancelledError:
             raise
         except Exception as e:  # an engine bug must not take the app down or keep the prompt
             message = f"{type(e).__name__}: {e}"
-            await deliver(answer, ErrorEvent(kind="internal", message=message, action=INTERNAL_ACTION))
+            await deliver(answer, [ErrorEvent(kind="internal", message=message, action=INTERNAL_ACTION)])
             return
-        finally:
-            if isinstance(events, AsyncGenerator):  # stopped early (the app quits): its record is written now
-                await events.aclose()
+        finally:  # stopped early (the app quits): the engine's record is written now
+            await batches.close()
         if not isinstance(last, EndEvent | ErrorEvent):
             message = "The answer stopped without an end."
-            await deliver(answer, ErrorEvent(kind="stream_cut", message=message, action=STREAM_CUT_ACTION))
+            await deliver(answer, [ErrorEvent(kind="stream_cut", message=message, action=STREAM_CUT_ACTION)])
 
     # -- where an answer is --------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ class Drawn:
     def __init__(self, session: AnswerSession) -> None:
         self.session = session
         self.events: dict[int, list[Event]] = {}
+        self.batches: dict[int, list[list[Event]]] = {}
         self._more = asyncio.Event()
 
     async def until(self, number: int, count: int) -> None:
@@ -29,9 +30,11 @@ class Drawn:
             self._more.clear()
             await self._more.wait()
 
-    async def __call__(self, answer: Answer, event: Event) -> None:
-        self.events.setdefault(answer.number, []).append(event)
+    async def __call__(self, answer: Answer, batch: list[Event]) -> None:
+        self.events.setdefault(answer.number, []).extend(batch)
+        self.batches.setdefault(answer.number, []).append(batch)
         self._more.set()
+        event = batch[-1]
         if isinstance(event, EndEvent):
             self.session.finish(answer, event, event.text)
         elif isinstance(event, ErrorEvent):

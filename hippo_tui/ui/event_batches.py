@@ -1,0 +1,90 @@
+"""An answer's events read ahead of the drawing and handed over in batches. No Textual here.
+
+Drawing one event costs at least a frame's share of work, so a fast engine (a remote server's burst, a
+replayed cassette, the offline backend at full speed) would wait on the screen event by event. A reader
+task keeps up to ``READ_AHEAD`` events waiting (then the engine waits: memory stays bounded) and the
+drawing takes, each time, every text event already there as one batch. Nothing waits for a batch to
+fill: a slow model's pieces are drawn one by one as they come, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass
+
+from hippo_tui.events import Event, TextEvent
+
+# Events the engine may run ahead of the screen; at 24 characters a piece, a few screens of text.
+READ_AHEAD = 256
+# Characters of one batch at most: about a Markdown segment, so one draw never mounts a whole answer.
+BATCH_CHARS = 2_000
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The engine raised instead of yielding its next event."""
+
+    error: Exception
+
+
+class EventBatches:
+    """``async for batch in EventBatches(events)``: lists of events in order, never empty.
+
+    A batch is one event, or a run of consecutive text events; anything else (a reset, the end) comes
+    alone, after the text before it, so a withdrawal still applies to exactly what was shown before it.
+    Should the engine raise, its exception is raised here once the events before it are handed out.
+    """
+
+    def __init__(self, events: AsyncIterator[Event], *, read_ahead: int = READ_AHEAD) -> None:
+        self._events = events
+        self._queue: asyncio.Queue[Event | Failed | None] = asyncio.Queue(maxsize=read_ahead)
+        self._held: Event | Failed | None = None  # taken from the queue, belongs to the next batch
+        self._done = False
+        self._reader: asyncio.Task[None] | None = None
+
+    async def _read(self) -> None:
+        try:
+            async for event in self._events:
+                await self._queue.put(event)
+        except Exception as e:  # an engine bug: the events before it are drawn first
+            await self._queue.put(Failed(e))
+            return
+        await self._queue.put(None)
+
+    def __aiter__(self) -> EventBatches:
+        return self
+
+    async def __anext__(self) -> list[Event]:
+        if self._done:
+            raise StopAsyncIteration
+        if self._reader is None:
+            self._reader = asyncio.create_task(self._read())
+        first = self._held if self._held is not None else await self._queue.get()
+        self._held = None
+        if first is None:
+            self._done = True
+            raise StopAsyncIteration
+        if isinstance(first, Failed):
+            self._done = True
+            raise first.error
+        batch: list[Event] = [first]
+        chars = len(first.display) if isinstance(first, TextEvent) else BATCH_CHARS
+        while chars < BATCH_CHARS and not self._queue.empty():
+            item = self._queue.get_nowait()
+            if not isinstance(item, TextEvent):
+                self._held = item
+                break
+            batch.append(item)
+            chars += len(item.display)
+        return batch
+
+    async def close(self) -> None:
+        """Stop reading (the answer is done, or its consumer was stopped) and close the engine's stream,
+        so an answer stopped early still writes its record."""
+        self._done = True
+        if self._reader is not None:
+            self._reader.cancel()
+            await asyncio.wait({self._reader})  # a cancellation of the caller still goes through
+        if isinstance(self._events, AsyncGenerator):
+            await self._events.aclose()
