@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from hippo_tui.events import Event, TextEvent
 
-# Events the engine may run ahead of the screen; at 24 characters a piece, a few screens of text.
-READ_AHEAD = 256
+# Events the engine may run ahead of the screen (about 1,500 characters at 24 a piece): the more it may,
+# the more is still to draw when the model stops, which is when the reader waits for "verified".
+READ_AHEAD = 64
 # Characters of one batch at most: about a Markdown segment, so one draw never mounts a whole answer.
 BATCH_CHARS = 2_000
 

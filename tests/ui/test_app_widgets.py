@@ -55,7 +55,6 @@ async def test_streamed_text_is_cut_into_sealed_segments():
         pane = app.query_one(AnswerPane)
         text = PARA * 80
         view = await _stream(pane, text)
-        await view.close_stream()
         await pilot.pause()
         assert view.text == text and view.source == text
         assert len(view.segments) > 2
@@ -79,7 +78,6 @@ async def test_reset_across_segments_removes_exactly_the_withdrawn_text():
         assert view.display_text == kept and view.text == kept and view.source == kept
         assert view.segments[0][0] is first_segment  # untouched segments are not drawn again
         await view.append("Then the real answer.")
-        await view.close_stream()
         assert view.source == kept + "Then the real answer."
 
 

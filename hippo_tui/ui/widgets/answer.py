@@ -14,7 +14,12 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 # MarkdownParagraph is not re-exported by textual.widgets.markdown; textual is pinned exactly (pyproject).
-from textual.widgets._markdown import MarkdownBlock, MarkdownParagraph, MarkdownStream
+from textual.widgets._markdown import (
+    MarkdownBlock,
+    MarkdownBlockQuote,
+    MarkdownList,
+    MarkdownParagraph,
+)
 
 from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent
 from hippo_tui.ui.coverage_text import coverage_footer, shown_text
@@ -118,11 +123,11 @@ class Segment(Markdown):
         await self.update(self.source)
 
     async def patch(self, text: str) -> None:
-        """Change the text in place, re-mounting only the blocks whose source lines changed.
+        """Change the text in place: only the blocks whose source lines changed are parsed again.
 
-        The final update differs from what streamed only in its citation markers, so most blocks
-        are equal and paragraphs that differ take their new content in place. Relies on Textual's
-        block internals (pinned): any structural difference falls back to a full ``update()``.
+        The final update differs from what streamed only in its citation markers (same lines), so most
+        blocks are equal, and the paragraphs that differ take their new content in place, inside lists
+        too. Relies on Textual's block internals (pinned): anything else falls back to ``replace()``.
         """
         await self.stream_done()
         if self.collapsed:
@@ -130,26 +135,40 @@ class Segment(Markdown):
             return
         old_lines = self.source.splitlines(keepends=True)
         new_lines = text.splitlines(keepends=True)
-        new_blocks = list(self._parse_markdown(markdown_parser().parse(text)))
-        old_blocks = [c for c in self.children if isinstance(c, MarkdownBlock)]
-        if len(old_blocks) != len(new_blocks) or any(
-            type(a) is not type(b) for a, b in zip(old_blocks, new_blocks, strict=True)
-        ):
+        blocks = [c for c in self.children if isinstance(c, MarkdownBlock)]
+        changed = _changed_blocks(blocks, old_lines, new_lines)
+        if changed is None:
             await self.replace(text)
             return
         self.sealed = False
         self._markdown = text
-        for old, new in zip(old_blocks, new_blocks, strict=True):
-            (o0, o1), (n0, n1) = old.source_range, new.source_range
-            old.source_range = new.source_range
-            if old_lines[o0:o1] == new_lines[n0:n1]:
-                continue
-            if isinstance(old, MarkdownParagraph):
-                await old._update_from_block(new)  # in place
-            else:
-                await self.mount(new, before=old)
-                await old.remove()
+        for block in changed:
+            start, end = block.source_range
+            if not await self._patch_block(block, "".join(new_lines[start:end])):
+                await self.replace(text)
+                return
         self.seal()
+
+    async def _patch_block(self, old: MarkdownBlock, source: str) -> bool:
+        """Give ``old`` the content of ``source`` (its own lines, parsed alone); False: not the same kind."""
+        parsed = list(self._parse_markdown(markdown_parser().parse(source)))
+        if len(parsed) != 1 or type(parsed[0]) is not type(old):
+            return False
+        new = parsed[0]
+        new.source_range = old.source_range
+        if isinstance(old, MarkdownParagraph):
+            await old._update_from_block(new)  # in place
+            return True
+        old_paragraphs = list(old.query(MarkdownParagraph))
+        new_paragraphs = list(_paragraphs(new))
+        if isinstance(old, MarkdownList | MarkdownBlockQuote) and len(old_paragraphs) == len(new_paragraphs):
+            for o, n in zip(old_paragraphs, new_paragraphs, strict=True):
+                await o._update_from_block(n)
+            old._copy_context(new)
+            return True
+        await self.mount(new, before=old)
+        await old.remove()
+        return True
 
     async def stream_done(self) -> None:
         """Wait for the Markdown lock: no append may still be running."""
@@ -157,12 +176,45 @@ class Segment(Markdown):
             pass
 
 
+def _changed_blocks(
+    blocks: list[MarkdownBlock], old_lines: list[str], new_lines: list[str]
+) -> list[MarkdownBlock] | None:
+    """The blocks whose lines differ; None when the change is not confined to whole blocks (a line
+    count, a blank line or a block's range that does not fit)."""
+    if len(old_lines) != len(new_lines):
+        return None
+    covered = [False] * len(old_lines)
+    changed = []
+    for block in blocks:
+        start, end = block.source_range
+        if not 0 <= start <= end <= len(old_lines):
+            return None
+        covered[start:end] = [True] * (end - start)
+        if old_lines[start:end] != new_lines[start:end]:
+            changed.append(block)
+    if any(a != b and not seen for a, b, seen in zip(old_lines, new_lines, covered, strict=True)):
+        return None
+    return changed
+
+
+def _paragraphs(block: MarkdownBlock) -> list[MarkdownParagraph]:
+    """The paragraphs of a block not mounted yet (its children are still in ``_blocks``), in order."""
+    found: list[MarkdownParagraph] = []
+    for child in block._blocks:
+        if isinstance(child, MarkdownParagraph):
+            found.append(child)
+        else:
+            found += _paragraphs(child)
+    return found
+
+
 class TurnView:
     """One question and its answer: a question line, notes, Markdown segments and a footer line.
 
-    While streaming, display pieces go through a MarkdownStream into the last segment (it batches
-    appends when the model outruns the renderer). A reset or the end sets the text once, and only
-    the segments whose text changed are drawn again.
+    While streaming, each batch of display pieces is appended to the last segment, and the append
+    is awaited: the consumer takes its next batch (everything the engine released meanwhile) only
+    once this one is drawn, so nothing piles up undrawn behind the screen. A reset or the end sets
+    the text once, and only the segments whose text changed are drawn again.
     """
 
     def __init__(self, pane: AnswerPane, question: str) -> None:
@@ -171,7 +223,6 @@ class TurnView:
         self.display_text = ""  # every display piece shown so far, withdrawn parts removed
         self.outcome = "in_flight"
         self.segments: list[tuple[Segment, str]] = []
-        self._stream: MarkdownStream | None = None
         self._notes: list[str] = []
         self.question_line = Static(
             Content.assemble(("› ", "bold"), safe_content(question)), classes="question"
@@ -236,7 +287,6 @@ class TurnView:
         head, tail = merged[: cut + 2], merged[cut + 2 :]
         self.segments[-1] = (md, head)
         await self._write(md, head[len(live) :])
-        await self.close_stream()
         md.seal()
         self.pane.schedule_virtualize()
         await self._new_segment()
@@ -244,21 +294,8 @@ class TurnView:
             await self._append(tail)
 
     async def _write(self, md: Segment, piece: str) -> None:
-        if not piece:
-            return
-        if self._stream is None or self._stream.markdown_widget is not md:
-            await self.close_stream()
-            self._stream = Markdown.get_stream(md)
-        await self._stream.write(piece)
-
-    async def close_stream(self, *, discard: bool = False) -> None:
-        """Stop streaming. ``discard``: drop the fragments not drawn yet, for a caller that sets the
-        text itself (the end): draining a backlog only to patch it again was most of the pause there."""
-        if self._stream is not None:
-            stream, self._stream = self._stream, None
-            if discard:
-                stream._pending.clear()  # Textual's queue (pinned): the stream appends what is left on stop
-            await stream.stop()
+        if piece:
+            await md.append(piece)
 
     async def set_text(self, text: str, *, final: bool = False) -> None:
         """Show exactly ``text``, drawing again only the segments that changed (a reset touches the tail).
@@ -267,7 +304,6 @@ class TurnView:
         each segment is patched in place with its own lines.
         """
         lines_kept = final and self.segments and text.count("\n") == sum(t.count("\n") for _, t in self.segments)
-        await self.close_stream(discard=bool(lines_kept))
         if lines_kept:
             lines = text.splitlines(keepends=True)
             parts, at = [], 0
@@ -278,7 +314,7 @@ class TurnView:
             parts.append("".join(lines[at:]))
             with self.pane.app.batch_update():
                 for (md, _), part in zip(self.segments, parts, strict=True):
-                    if md.source != part:  # what is drawn: the live segment may lag its discarded backlog
+                    if md.source != part:
                         await md.patch(part)
             self.segments = [(md, part) for (md, _), part in zip(self.segments, parts, strict=True)]
             return
@@ -341,22 +377,18 @@ class TurnView:
     async def _settle(self, text: str) -> None:
         """An answer that ends unverified shows the engine's final ``text`` (no pending markers: nothing
         was checked)."""
-        await self.close_stream()
         if text != self.display_text and self.is_attached:
             self.display_text = text
             await self.set_text(safe(text), final=True)
 
     async def fail(self, error: ErrorEvent, text: str | None = None) -> None:
         """``text``: the error's final display text; None keeps what is shown (no engine said otherwise)."""
-        if text is None:
-            await self.close_stream()
-        else:
+        if text is not None:
             await self._settle(text)
         self.outcome = "error"
         self._set_footer(f"✗ Error: {one_line(error.message)}")
 
     async def remove(self) -> None:
-        await self.close_stream()
         await self.pane.remove_children(self.widgets)
 
 
@@ -457,8 +489,6 @@ class AnswerPane(VerticalScroll):
         return view
 
     async def clear(self, note: str = "") -> None:
-        for turn in self.turns:
-            await turn.close_stream()
         self.turns = []
         await self.remove_children()
         if note:
