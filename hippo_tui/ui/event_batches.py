@@ -4,12 +4,14 @@ Drawing one event costs at least a frame's share of work, so a fast engine (a re
 replayed cassette, the offline backend at full speed) would wait on the screen event by event. A reader
 task keeps up to ``READ_AHEAD`` events waiting (then the engine waits: memory stays bounded) and the
 drawing takes, each time, every text event already there as one batch. Nothing waits for a batch to
-fill: a slow model's pieces are drawn one by one as they come, as before.
+fill: a slow model's pieces are drawn one by one as they come, as before; only text that comes faster
+than ``DRAW_INTERVAL`` waits for the next draw (and a reset or the end never waits).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 
@@ -18,6 +20,10 @@ from hippo_tui.events import Event, TextEvent
 # Events the engine may run ahead of the screen (about 1,500 characters at 24 a piece): the more it may,
 # the more is still to draw when the model stops, which is when the reader waits for "verified".
 READ_AHEAD = 64
+# Text is drawn at most this often (seconds): what comes sooner joins the next batch. A frame of the
+# answer pane costs tens of milliseconds here, so drawing on every 60 Hz tick would spend the time on
+# frames the reader cannot tell apart.
+DRAW_INTERVAL = 1 / 30
 # Characters of one batch at most: about a Markdown segment, so one draw never mounts a whole answer.
 BATCH_CHARS = 2_000
 
@@ -43,6 +49,7 @@ class EventBatches:
         self._held: Event | Failed | None = None  # taken from the queue, belongs to the next batch
         self._done = False
         self._reader: asyncio.Task[None] | None = None
+        self._last_text = 0.0
 
     async def _read(self) -> None:
         try:
@@ -69,6 +76,11 @@ class EventBatches:
         if isinstance(first, Failed):
             self._done = True
             raise first.error
+        if isinstance(first, TextEvent):
+            wait = self._last_text + DRAW_INTERVAL - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._last_text = time.monotonic()
         batch: list[Event] = [first]
         chars = len(first.display) if isinstance(first, TextEvent) else BATCH_CHARS
         while chars < BATCH_CHARS and not self._queue.empty():
