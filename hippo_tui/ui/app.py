@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from hippo_tui.config import Settings
-from hippo_tui.events import ErrorEvent, Event
+from hippo_tui.events import EndEvent, ErrorEvent, Event
 from hippo_tui.export import Turn, answer_with_citations
 from hippo_tui.ui import keys, themes
 from hippo_tui.ui.coverage_text import shown_text
@@ -378,8 +378,10 @@ class HippoApp(App[int]):
             if was_writing:  # stopped by the engine, not by Esc (which has given the question back)
                 self._show_cancelled(answer)
         elif view is not None and self.session.is_current(answer):
-            await self.sidebar.show_verified(end)
             self.status.show_end(end)
+            # The verified answer is painted first; the sidebar's marks follow right after that frame
+            # (re-mounting the sidebar made the reader wait for the answer's own marks).
+            self.call_after_refresh(self._show_verified_sources, answer, end)
             if end.outcome == "withdrawn":
                 self.notify(
                     f"The answer was withdrawn by the safety check. The audit panel ({self._key_for('show_audit')}) says why.",
@@ -387,6 +389,10 @@ class HippoApp(App[int]):
                     severity="warning",
                 )
         self.refresh_bindings()
+
+    async def _show_verified_sources(self, answer: Answer, end: EndEvent) -> None:
+        if self.session.is_current(answer):  # not once a newer question owns the sidebar
+            await self.sidebar.show_verified(end)
 
     @acknowledges
     async def on_answer_failed(self, message: AnswerFailed) -> None:

@@ -35,6 +35,11 @@ class Failed:
     error: Exception
 
 
+@dataclass(frozen=True)
+class Finished:
+    """The engine's stream ended."""
+
+
 class EventBatches:
     """``async for batch in EventBatches(events)``: lists of events in order, never empty.
 
@@ -43,10 +48,19 @@ class EventBatches:
     Should the engine raise, its exception is raised here once the events before it are handed out.
     """
 
-    def __init__(self, events: AsyncIterator[Event], *, read_ahead: int = READ_AHEAD) -> None:
+    def __init__(
+        self,
+        events: AsyncIterator[Event],
+        *,
+        read_ahead: int = READ_AHEAD,
+        draw_interval: float = DRAW_INTERVAL,
+        batch_chars: int = BATCH_CHARS,
+    ) -> None:
         self._events = events
-        self._queue: asyncio.Queue[Event | Failed | None] = asyncio.Queue(maxsize=read_ahead)
-        self._held: Event | Failed | None = None  # taken from the queue, belongs to the next batch
+        self._draw_interval = draw_interval
+        self._batch_chars = batch_chars
+        self._queue: asyncio.Queue[Event | Failed | Finished] = asyncio.Queue(maxsize=read_ahead)
+        self._held: Event | Failed | Finished | None = None  # taken from the queue, for the next batch
         self._done = False
         self._reader: asyncio.Task[None] | None = None
         self._last_text = 0.0
@@ -58,7 +72,7 @@ class EventBatches:
         except Exception as e:  # an engine bug: the events before it are drawn first
             await self._queue.put(Failed(e))
             return
-        await self._queue.put(None)
+        await self._queue.put(Finished())
 
     def __aiter__(self) -> EventBatches:
         return self
@@ -70,20 +84,20 @@ class EventBatches:
             self._reader = asyncio.create_task(self._read())
         first = self._held if self._held is not None else await self._queue.get()
         self._held = None
-        if first is None:
+        if isinstance(first, Finished):
             self._done = True
             raise StopAsyncIteration
         if isinstance(first, Failed):
             self._done = True
             raise first.error
         if isinstance(first, TextEvent):
-            wait = self._last_text + DRAW_INTERVAL - time.monotonic()
+            wait = self._last_text + self._draw_interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             self._last_text = time.monotonic()
         batch: list[Event] = [first]
-        chars = len(first.display) if isinstance(first, TextEvent) else BATCH_CHARS
-        while chars < BATCH_CHARS and not self._queue.empty():
+        chars = len(first.display) if isinstance(first, TextEvent) else self._batch_chars
+        while chars < self._batch_chars and not self._queue.empty():
             item = self._queue.get_nowait()
             if not isinstance(item, TextEvent):
                 self._held = item
