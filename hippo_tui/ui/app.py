@@ -41,6 +41,7 @@ from hippo_tui.ui.messages import (
 from hippo_tui.ui.session import Answer, AnswerSession
 from hippo_tui.ui.settings_mirror import mirror_endpoint, save_prompt, saved_prompt
 from hippo_tui.ui.widgets.answer import AnswerPane, TurnView
+from hippo_tui.ui.widgets.footer import KeyFooter
 from hippo_tui.ui.widgets.prompt import PLACEHOLDER, QUEUED, PromptInput
 from hippo_tui.ui.widgets.safe import one_line
 from hippo_tui.ui.widgets.sources import SourcesPanel
@@ -128,7 +129,7 @@ class HippoApp(App[int]):
             yield SourcesPanel(id="sidebar")
         yield StatusBar(animate=self.animated, id="status")
         yield PromptInput(id="prompt", blink=self.animated)
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def prompt(self) -> PromptInput:

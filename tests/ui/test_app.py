@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
+
+from textual.widget import Widget
 
 from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent, SourcesEvent, TextEvent, ThinkingEvent
 from hippo_tui.models import AnswerRecord
@@ -760,3 +763,19 @@ async def test_a_long_session_keeps_bounded_windows(make_app):
         assert app.session.dropped_turns == 5
         assert [t.question for t in app.pane.turns] == ["q7", "q8"]
         assert len(app.event_log.answers()) == 3
+
+
+async def test_a_long_session_does_not_keep_the_widgets_it_removed(make_app):
+    """The pane's pruned turns, the sidebar's old sources and the footer's old keys (it is rebuilt as the
+    keys change, several times an answer) are all let go: a clinic's day of answers does not pile up."""
+    app = make_app(ScriptedEngine(answer_events()))
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.pane.max_turns = 2
+        for i in range(6):
+            await ask(pilot, f"q{i}")
+            await until(pilot, lambda i=i: app.session.asked == i + 1 and app.session.active is None)
+            await until(pilot, lambda i=i: len(app.turns) == i + 1)
+        await pilot.pause()
+        gc.collect()
+        kept = [o for o in gc.get_objects() if isinstance(o, Widget) and not o.is_attached]
+        assert kept == []
