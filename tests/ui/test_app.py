@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import itertools
 from pathlib import Path
 
 from textual.widget import Widget
@@ -779,3 +780,31 @@ async def test_a_long_session_does_not_keep_the_widgets_it_removed(make_app):
         gc.collect()
         kept = [o for o in gc.get_objects() if isinstance(o, Widget) and not o.is_attached]
         assert kept == []
+
+
+async def test_a_fast_engines_2000_pieces_stream_in_steps_and_end_with_the_full_text(make_app, monkeypatch):
+    """An engine far faster than the screen: the pane still shows the answer growing (several draws, each a
+    prefix of the answer ending where an engine piece ends) and ends with the whole final text, every
+    event logged for the inspector."""
+    events = long_answer_events(24_000, 12)  # 2,000 text events
+    final = events[-1]
+    assert isinstance(final, EndEvent)
+    pieces = [e.display for e in events if isinstance(e, TextEvent)]
+    streamed = "".join(pieces)
+    boundaries = set(itertools.accumulate(len(p) for p in pieces))
+    drawn: list[str] = []
+    append = TurnView.append
+
+    async def noting(self: TurnView, display: str) -> None:
+        await append(self, display)
+        drawn.append(self.source)
+
+    monkeypatch.setattr(TurnView, "append", noting)
+    app = make_app(ScriptedEngine(events))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, QUESTION)
+        await until(pilot, lambda: bool(app.turns), tries=4_000)
+        assert _turn(app).source == final.text
+        assert app.event_log.metrics().counts["text"] == 2_000
+    assert 5 < len(drawn) < 2_000  # drawn in steps, not once at the end nor piece by piece
+    assert all(streamed.startswith(d) and len(d) in boundaries for d in drawn)
