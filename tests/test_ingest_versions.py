@@ -14,7 +14,7 @@ from hippo_tui.ingest.document import IngestError
 from hippo_tui.ingest.reading import Overrides, collect
 from hippo_tui.ingest.run import ingest_paths
 from hippo_tui.ingest.versions import DocumentReport
-from hippo_tui.store import SCHEMA_VERSION, Store
+from hippo_tui.store import SCHEMA_VERSION, Store, documents
 from hippo_tui.store.schema import MIGRATIONS
 
 DOCS = Path(__file__).parent / "data" / "docs"
@@ -184,17 +184,13 @@ async def test_an_error_while_writing_rolls_the_whole_run_back(
     folder.mkdir()
     for name in ("a", "b"):
         (folder / f"{name}.md").write_text(f"# {name}\n\nText of {name}. More text of {name}.\n")
-    calls = 0
-    real = Store._write_plan
+    real = documents._write_plans
 
-    async def fail_second(self, db, item, p, when):  # type: ignore[no-untyped-def]
-        nonlocal calls
-        calls += 1
-        if calls == 2:
-            raise sqlite3.OperationalError("disk I/O error")
-        await real(self, db, item, p, when)
+    async def fail_after_writing(db, plans, when):  # type: ignore[no-untyped-def]
+        await real(db, plans, when)  # every row of both documents is written, then the disk fails
+        raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(Store, "_write_plan", fail_second)
+    monkeypatch.setattr(documents, "_write_plans", fail_after_writing)
     with pytest.raises(Exception, match="disk I/O error"):
         await ingest(empty, folder)
     assert await empty.count(status=None) == 0 and await empty.list_documents() == []
