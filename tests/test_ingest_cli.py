@@ -22,6 +22,7 @@ from hippo_tui.events import EndEvent
 from hippo_tui.export import Turn, to_markdown
 from hippo_tui.store import Store
 from hippo_tui.verify import verify
+from tests.support.documents import pdf_bytes
 
 DOCS = Path(__file__).parent / "data" / "docs"
 QUESTION = "What is the first-line nitrofurantoin dose for uncomplicated cystitis in adults?"
@@ -212,3 +213,34 @@ def test_export_and_import_carry_provenance(
     code, _, _ = run(capsys, "kb", "import", str(exported))
     code, out, _ = run(capsys, "kb", "show", ingested[0]["id"], "--json")
     assert code == 0 and json.loads(out)["provenance"] == ingested[0]["provenance"]
+
+
+AMOXICILLIN_PAGES = [
+    ["Give amoxicillin 500 mg three times daily for 5 days to adults.", "Reduce the dose in severe renal impairment."],
+    ["Children are given amoxicillin 40 mg/kg a day in three doses.", "Review the child at 48 hours."],
+]
+
+
+def write_amoxicillin_pdf(folder: Path) -> Path:
+    path = folder / "amoxicillin.pdf"
+    outline = [("Adults", 0), ("Children", 1)]
+    path.write_bytes(pdf_bytes(AMOXICILLIN_PAGES, title="Amoxicillin guideline", outline=outline))
+    return path
+
+
+async def test_the_audit_names_the_pdf_page_a_citation_comes_from(
+    capsys: pytest.CaptureFixture[str], guidance: Path, hippo_home: Path
+) -> None:
+    write_amoxicillin_pdf(guidance)
+    code, _, _ = await asyncio.to_thread(run, capsys, "kb", "ingest", str(guidance))
+    assert code == 0
+    end, _ = await ask(hippo_home, "What amoxicillin dose for children?")
+    (cited,) = end.citations
+    assert cited.where == "Amoxicillin guideline › Children, p. 2"
+    code, out, _ = await asyncio.to_thread(run, capsys, "audit", "show", str(end.audit_id))
+    assert code == 0
+    (line,) = [line for line in out.splitlines() if line.startswith("  [1]")]
+    assert line.endswith(f"{cited.id} Amoxicillin guideline › Children, p. 2")
+    code, out, _ = await asyncio.to_thread(run, capsys, "audit", "show", str(end.audit_id), "--json")
+    (attempt,) = [a for a in json.loads(out)["citations"] if a["source_id"] == cited.id]
+    assert (attempt["title"], attempt["where"]) == ("Amoxicillin guideline › Children", cited.where)
