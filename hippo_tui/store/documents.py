@@ -13,7 +13,17 @@ import aiosqlite
 
 from hippo_tui.ingest.document import Document
 from hippo_tui.ingest.passages import Passage
-from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem, Plan, StoredPassage, plan
+from hippo_tui.ingest.versions import (
+    REMOVED_VERSION,
+    DocumentHead,
+    DocumentReport,
+    IngestItem,
+    Plan,
+    StoredPassage,
+    document_label,
+    plan,
+    removed_reason,
+)
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.sources import COLUMNS, UPSERT_SQL
 
@@ -23,6 +33,11 @@ _RETIRE = "UPDATE sources SET status = 'retired', retired_reason = ?, superseded
 _REFRESH = (
     "UPDATE sources SET doc_version = ?, ingested = ?, publisher = ?, url = ?, updated = ? WHERE id = ?"
 )
+_RETIRE_DOCUMENT = (
+    "UPDATE sources SET status = 'retired', retired_reason = ?, superseded_by = NULL "
+    "WHERE doc_key = ? AND status = 'active'"
+)
+_MARK_REMOVED = "UPDATE documents SET version = ?, ingested = ? WHERE key = ?"
 _MOVE = "UPDATE sources SET title = ?, body = ?, section = ?, page = ? WHERE id = ?"
 _UPSERT_DOCUMENT = (
     "INSERT INTO documents (key, title, format, version, publisher, url, updated, ingested) "
@@ -52,10 +67,6 @@ class DocumentInfo:
     versions: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _document_label(doc: Document) -> str:
-    return f"{doc.title} ({doc.path.name})"
-
-
 def _row(doc: Document, p: Passage, when: str, updated: str | None) -> tuple[Any, ...]:
     """A new passage as a sources row in UPSERT_SQL's column order (no Source model: thousands per run)."""
     values = {
@@ -71,12 +82,24 @@ class DocumentsMixin(StoreBase):
 
     async def document_heads(self, keys: Sequence[str]) -> dict[str, DocumentHead]:
         """The stored version of each of ``keys`` that is stored, in one query."""
+        return await self._heads("d.key IN (SELECT value FROM json_each(?))", keys)
+
+    async def documents_under(self, folders: Sequence[str]) -> dict[str, DocumentHead]:
+        """Every stored document whose key (path) lies under one of ``folders`` (each ending in a path
+        separator), except those already removed."""
+        where = (
+            "EXISTS (SELECT 1 FROM json_each(?) f WHERE substr(d.key, 1, length(f.value)) = f.value) "
+            "AND d.version != ?"
+        )
+        return await self._heads(where, folders, REMOVED_VERSION)
+
+    async def _heads(self, where: str, values: Sequence[str], *more: str) -> dict[str, DocumentHead]:
         with self._errors():
             cur = await self._db.execute(
                 "SELECT d.key, d.version, d.title, d.format, d.publisher, d.updated, "
                 "(SELECT count(*) FROM sources s WHERE s.doc_key = d.key AND s.status = 'active') "
-                "FROM documents d WHERE d.key IN (SELECT value FROM json_each(?))",
-                (json.dumps(list(keys)),),
+                f"FROM documents d WHERE {where}",
+                (json.dumps(list(values)), *more),
             )
             return {r[0]: DocumentHead(*r[1:]) for r in await cur.fetchall()}
 
@@ -106,16 +129,24 @@ class DocumentsMixin(StoreBase):
         dry_run: bool = False,
         retire: Sequence[tuple[str, str]] = (),
         kb_name: str | None = None,
+        remove: Sequence[str] = (),
     ) -> list[DocumentReport]:
         """Compare each document's passages with the stored ones and write the result, all in ONE transaction.
 
-        ``retire`` are (id, reason) pairs retired in the same transaction (the demo KB an ingest replaces),
-        and ``kb_name`` renames the knowledge base in it too. With ``dry_run`` nothing is written and the
-        reports say what would have been.
+        ``remove`` are the keys of stored documents whose files are gone: all their active passages are
+        retired ("removed from <document> on <date>"). ``retire`` are (id, reason) pairs retired in the same
+        transaction (the demo KB an ingest replaces), and ``kb_name`` renames the knowledge base in it too.
+        With ``dry_run`` nothing is written and the reports say what would have been.
         """
         async with self._reading() if dry_run else self._transaction() as db:
             reports = await self._plan_and_write(db, items, when, dry_run)
+            removed = await self.document_heads(remove) if remove else {}
+            reports += [
+                DocumentReport(key, h.title, h.format, h.version, "removed", removed=h.passages)
+                for key, h in removed.items()
+            ]
             if not dry_run:
+                await _write_removals(db, removed, when)
                 await db.executemany(_RETIRE, [(reason, None, sid) for sid, reason in retire])
                 if kb_name:
                     await db.execute(SET_KB_NAME, (kb_name,))
@@ -173,7 +204,8 @@ async def _write_plans(
         moved += [(x.title, x.body, x.anchor, x.page, x.id) for x in p.moved]
         refresh += [(doc.version, stamp, doc.publisher, doc.url, updated, x.id) for x in p.unchanged]
         retire += [
-            (r.reason, r.superseded_by, r.id) for r in p.retirements(_document_label(doc), when.date())
+            (r.reason, r.superseded_by, r.id)
+            for r in p.retirements(document_label(doc.title, doc.key), when.date())
         ]
         docs.append((doc.key, doc.title, doc.format, doc.version, doc.publisher, doc.url, updated, stamp))
         versions.append((doc.key, doc.version, stamp, *p.counts().values()))
@@ -181,3 +213,17 @@ async def _write_plans(
                       (_UPSERT_DOCUMENT, docs), (_ADD_VERSION, versions)):  # fmt: skip
         if rows:
             await db.executemany(sql, rows)
+
+
+async def _write_removals(db: aiosqlite.Connection, removed: dict[str, DocumentHead], when: datetime) -> None:
+    """Each gone document's active passages retired, the document marked removed (``REMOVED_VERSION``) and
+    the removal kept among its versions."""
+    if not removed:
+        return
+    stamp = when.isoformat(timespec="seconds")
+    reasons = [(removed_reason(document_label(h.title, key), when.date()), key) for key, h in removed.items()]
+    await db.executemany(_RETIRE_DOCUMENT, reasons)
+    await db.executemany(_MARK_REMOVED, [(REMOVED_VERSION, stamp, key) for key in removed])
+    await db.executemany(
+        _ADD_VERSION, [(key, REMOVED_VERSION, stamp, 0, 0, 0, h.passages) for key, h in removed.items()]
+    )
