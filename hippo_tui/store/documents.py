@@ -49,6 +49,7 @@ _ADD_VERSION = (
     "INSERT INTO document_versions (key, version, ingested, added, unchanged, revised, removed) "
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
+_WRITE_ORDER = (UPSERT_SQL, _MOVE, _REFRESH, _RETIRE, _UPSERT_DOCUMENT, _ADD_VERSION)
 
 
 @dataclass
@@ -196,7 +197,9 @@ async def _write_plans(
     """Every document's changes, one ``executemany`` per kind of write for the whole run: a round trip to
     SQLite's thread per statement kind, not per document (a first ingest of 1,000 files made 6,000)."""
     stamp = when.isoformat(timespec="seconds")
-    fresh, moved, refresh, retire, docs, versions = [], [], [], [], [], []  # type: ignore[var-annotated]
+    rows: dict[str, list[tuple[Any, ...]]] = {sql: [] for sql in _WRITE_ORDER}
+    fresh, moved, refresh = rows[UPSERT_SQL], rows[_MOVE], rows[_REFRESH]
+    retire, docs, versions = rows[_RETIRE], rows[_UPSERT_DOCUMENT], rows[_ADD_VERSION]
     for item, p in plans:
         doc = item.doc
         updated = doc.updated.isoformat() if doc.updated else None
@@ -209,10 +212,9 @@ async def _write_plans(
         ]
         docs.append((doc.key, doc.title, doc.format, doc.version, doc.publisher, doc.url, updated, stamp))
         versions.append((doc.key, doc.version, stamp, *p.counts().values()))
-    for sql, rows in ((UPSERT_SQL, fresh), (_MOVE, moved), (_REFRESH, refresh), (_RETIRE, retire),
-                      (_UPSERT_DOCUMENT, docs), (_ADD_VERSION, versions)):  # fmt: skip
-        if rows:
-            await db.executemany(sql, rows)
+    for sql in _WRITE_ORDER:
+        if rows[sql]:
+            await db.executemany(sql, rows[sql])
 
 
 async def _write_removals(db: aiosqlite.Connection, removed: dict[str, DocumentHead], when: datetime) -> None:
