@@ -61,7 +61,7 @@ async def ingest_paths(
     """
     heads = await store.document_heads([str(p) for p in paths])
     under = await store.documents_under([os.path.join(f, "") for f in folders]) if folders else {}
-    missing = gone(under, paths)
+    missing = await asyncio.to_thread(gone, under, paths)
     items, done = await asyncio.to_thread(read_all, paths, heads, overrides, tick)
     reports = await store.apply_ingest(
         items, when=when, dry_run=dry_run, retire=retire, kb_name=kb_name, remove=missing if prune else ()
