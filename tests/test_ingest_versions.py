@@ -325,8 +325,12 @@ async def test_a_deleted_file_that_comes_back_gets_its_ids_back(empty: Store, fo
 async def test_prune_only_looks_under_the_folders_given(empty: Store, folder: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere.md"
     elsewhere.write_text("# Elsewhere\n\nOne sentence here. Another one there.\n", encoding="utf-8")
+    sibling = folder / "guidance-old" / "old.md"  # its path starts like the folder's, but is not under it
+    sibling.parent.mkdir()
+    sibling.write_text("# Old\n\nAn older sentence. And another.\n", encoding="utf-8")
     await ingest(empty, folder, elsewhere)
     elsewhere.unlink()
+    sibling.unlink()
     for path in (folder / "guidance").iterdir():
         path.unlink()
     reports = await prune(empty, folder / "guidance")  # a folder left empty is no error with --prune
@@ -336,6 +340,7 @@ async def test_prune_only_looks_under_the_folders_given(empty: Store, folder: Pa
     assert {s.provenance.document for s in await empty.list_sources(status="active") if s.provenance} == {
         resolved(folder / "formulary-note.txt"),
         resolved(elsewhere),  # not under the folder given: kept, though its file is gone
+        resolved(sibling),
     }
     with pytest.raises(IngestError, match="no documents found"):
         collect([folder / "guidance"])  # without --prune, an empty folder is still an error
