@@ -195,6 +195,7 @@ def main() -> int:
     parser.add_argument("--piece", type=int, default=24, help="characters per model chunk (~6 tokens)")
     parser.add_argument("--runs", type=int, default=3, help="runs of ours; the best is reported")
     parser.add_argument("--no-launch", action="store_true", help="skip the first-frame measurement")
+    parser.add_argument("--no-naive", action="store_true", help="skip the naive baseline (no ratio)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -204,7 +205,11 @@ def main() -> int:
         ours_prefix = max(
             (asyncio.run(run_ours(args.prefix, args.piece, home)) for _ in range(args.runs)), key=_cps
         )
-        naive = asyncio.run(run_naive(args.prefix, args.piece))
+        naive = (
+            {"chars": args.prefix, "seconds": float("nan"), "cpu": float("nan"), "cps": float("nan")}
+            if args.no_naive
+            else asyncio.run(run_naive(args.prefix, args.piece))
+        )
         launch = float("nan") if args.no_launch else first_frame_seconds(home)
 
     ratio = ours_prefix["cps"] / naive["cps"]

@@ -45,7 +45,7 @@ async def _drain(batches: EventBatches) -> list[list[Event]]:
 async def test_a_fast_engines_text_comes_in_few_batches_with_nothing_lost_or_reordered():
     events = [ThinkingEvent(text="Searching", phase="searching"), *_texts(2_000)]
     events.append(EndEvent(text="done", citations=[], audit_id=1))
-    batches = await _drain(EventBatches(Engine(events).ask(), draw_interval=0))
+    batches = await _drain(EventBatches(Engine(events).ask(), read_ahead=64, draw_interval=0))
     flat = [e for b in batches for e in b]
     assert flat == events
     assert len(batches) < 200  # not one draw per piece
