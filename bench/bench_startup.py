@@ -52,6 +52,9 @@ COMMANDS: list[tuple[str, list[str], float | None]] = [
 def _env(home: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HIPPO_", "OPENAI_"))}
     env["HIPPO_HOME"] = home
+    # A user's runs find the bytecode cached (pip compiles it; an editable install writes it on the first
+    # run): without this, a shell that sets it would have every run compile the package from source.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 

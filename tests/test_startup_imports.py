@@ -32,6 +32,8 @@ except SystemExit:
 )
 
 HEAVY = {"openai", "httpx", "textual", "pydantic", "aiosqlite"}
+# Standard-library packages a parser does not need (the event loop alone is a fifth of a bare start).
+NOT_FOR_THE_PARSER = {"asyncio", "ssl", "concurrent"}
 
 
 def loaded(home: Path, *argv: str, code: str = PROBE) -> tuple[set[str], str]:
@@ -53,6 +55,7 @@ def test_version_and_help_import_none_of_the_heavy_packages(hippo_home, argv):
     modules, output = loaded(hippo_home, *argv)
     assert "hippo_tui" in modules and output  # the probe ran the command
     assert modules & HEAVY == set()
+    assert modules & NOT_FOR_THE_PARSER == set()
 
 
 def test_version_prints_the_version(hippo_home):

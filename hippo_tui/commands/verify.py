@@ -15,7 +15,6 @@ answer: nothing in it was checked, and a script that gates on exit 0 must not ta
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from dataclasses import dataclass
@@ -78,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     except AnswerFileError as e:
         print(f"hippo-tui: {sanitize(str(e))}", file=sys.stderr)
         return EXIT_USAGE
+    import asyncio  # here, not at the top: `--version` and `--help` do not pay for the event loop
+
     return asyncio.run(_check(settings, answer, name, as_json=args.json, out=sys.stdout, err=sys.stderr))
 
 
