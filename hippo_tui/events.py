@@ -11,7 +11,6 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-
 # Each model builds its validator when first used, not on import: the app's first frame and `kb search`
 # import this module and never make an event; building all of them costs more than Textual's CSS.
 FROZEN = ConfigDict(frozen=True, defer_build=True)
@@ -143,7 +142,7 @@ class Coverage(BaseModel):
 
     @property
     def line(self) -> str:
-        """"4 of 5 statements backed by a verified source", or what to say when nothing was checked."""
+        """ "4 of 5 statements backed by a verified source", or what to say when nothing was checked."""
         if self.abstained:
             return "The knowledge base does not cover this question"
         if self.statements and not self.backed:
@@ -211,6 +210,7 @@ Event = Annotated[
     StartEvent | ThinkingEvent | SourcesEvent | TextEvent | ResetEvent | EndEvent | ErrorEvent,
     Field(discriminator="type"),
 ]
+
 
 @functools.cache
 def _adapter() -> TypeAdapter[Event]:

@@ -11,7 +11,6 @@ from hippo_tui.citations import canonical_id
 from hippo_tui.events import Coverage
 
 
-
 class _Record(BaseModel):
     """Builds its validator when first used, not on import: `kb search` touches a few of these records."""
 
