@@ -84,18 +84,14 @@ async def soak(home: Path, answers: int, checkpoints: list[int], *, bounded: boo
                     snapshots.append(tracemalloc.take_snapshot())
     await engine.close()
     if trace and len(snapshots) > 1:
-        print(
-            f"\ntracemalloc, {'ours' if bounded else 'naive'}: growth from answer {checkpoints[0]} to {answers}"
-        )
+        print(f"\ntracemalloc, {'ours' if bounded else 'naive'}: growth from answer {checkpoints[0]} to {answers}")
         for stat in snapshots[-1].compare_to(snapshots[0], "lineno")[:12]:
             print(f"  {stat}")
     return rows
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--answers", type=int, default=600)
     parser.add_argument("--trace", action="store_true", help="tracemalloc: print what grows (slower)")
     parser.add_argument("--no-naive", action="store_true", help="skip the unbounded baseline")
