@@ -49,14 +49,7 @@ def loaded(home: Path, *argv: str, code: str = PROBE) -> tuple[set[str], str]:
 
 @pytest.mark.parametrize(
     "argv",
-    [
-        ["--version"],
-        ["--help"],
-        ["ask", "--help"],
-        ["verify", "--help"],
-        ["kb", "--help"],
-        ["eval", "--help"],
-    ],
+    [["--version"], ["--help"], ["ask", "--help"], ["verify", "--help"], ["kb", "--help"], ["eval", "--help"]],
 )
 def test_version_and_help_import_none_of_the_heavy_packages(hippo_home, argv):
     modules, output = loaded(hippo_home, *argv)
@@ -93,7 +86,5 @@ def test_the_app_reaches_its_first_frame_without_the_model_client(hippo_home):
 
 def test_typing_against_the_engine_protocol_does_not_load_the_model_client(tmp_path):
     # A front end imports the protocol at the top; the local engine (and openai) come only when used.
-    modules, _ = loaded(
-        tmp_path, code="import hippo_tui.engine.protocol\nimport hippo_tui.engine\n" + LIST_MODULES
-    )
+    modules, _ = loaded(tmp_path, code="import hippo_tui.engine.protocol\nimport hippo_tui.engine\n" + LIST_MODULES)
     assert not modules & {"openai", "httpx", "textual"}
