@@ -9,7 +9,8 @@ read against the excerpt for the things a judge most often waves through:
   3 to 6 months and 100 mg for 1 to 4 years;
 - comparators: "over 80" is not "under 80", "more than" is not "less than";
 - direction: "lowers the INR" is not "raises the INR", "before surgery" is not "after surgery";
-- negation: "give" is not "do not give", "avoid" or "contraindicated".
+- negation: "give" is not "do not give", "avoid" or "contraindicated";
+- route: "intravenously" is not "oral", "intramuscular" is not "subcutaneous".
 
 It only ever vetoes on evidence: a claim the excerpt does not mention at all is the judge's call, and a
 difference it cannot place (two equally good readings) is left alone, so that honest paraphrase stands.
@@ -374,6 +375,45 @@ def _check_negation(clauses: Sequence[Span], sentences: Sequence[Sentence]) -> s
     return None
 
 
+# How a drug is given, each spelling to one name. Abbreviations only where they are not also common words.
+_ROUTE_NAMES = {
+    "oral": "oral", "orally": "oral", "by mouth": "oral", "po": "oral",
+    "intravenous": "intravenous", "intravenously": "intravenous", "iv": "intravenous",
+    "intramuscular": "intramuscular", "intramuscularly": "intramuscular",
+    "subcutaneous": "subcutaneous", "subcutaneously": "subcutaneous", "subcut": "subcutaneous",
+    "topical": "topical", "topically": "topical",
+    "inhaled": "inhaled", "nebulised": "inhaled", "nebulized": "inhaled", "inhaler": "inhaled",
+    "rectal": "rectal", "rectally": "rectal",
+    "sublingual": "sublingual", "sublingually": "sublingual",
+    "transdermal": "transdermal",
+}  # fmt: skip
+_ROUTE = re.compile(r"\b(?:" + "|".join(sorted(_ROUTE_NAMES, key=len, reverse=True)) + r")\b")
+_ROUTE_WORDS = frozenset(w for name in _ROUTE_NAMES for w in judge_words(name))
+
+
+def _routes(text: str) -> dict[str, str]:
+    """The routes ``text`` names: name -> the spelling used."""
+    return {_ROUTE_NAMES[m.group()]: m.group() for m in _ROUTE.finditer(text)}
+
+
+def _check_route(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
+    """A route the excerpt never names, where the piece most about the same drug names another one."""
+    said = {name for s in sentences for name in _routes(s.text)}
+    excerpt = [(p, s, _routes(p.text)) for s in sentences for p in s.pieces]
+    for piece in pieces:
+        want = _plain(piece.words) - _ROUTE_WORDS
+        for name, spelled in _routes(piece.text).items():
+            if name in said:
+                continue  # named somewhere: which drug it goes with is the judge's call
+            # Scored as for directions: its own piece counts most, its sentence half as much.
+            scored = [(len(want & p.words) + len(want & s.words) / 2, p, r) for p, s, r in excerpt if r]
+            best = max((n for n, _, _ in scored), default=0)
+            if best >= MIN_SHARED:
+                _, p, r = next(x for x in scored if x[0] == best)
+                return f"claim says {spelled}, excerpt says {next(iter(r.values()))} for {_quote(p.text)}"
+    return None
+
+
 _GOES = re.compile(r"\b(?:go|goes|going|went|gone)\s+(up|down)\b")
 
 
@@ -383,7 +423,8 @@ def _prepared(text: str) -> str:
 
 
 def check_claim(claim: str, excerpt: str) -> str | None:
-    """Why ``claim`` cannot be grounded in ``excerpt`` (numbers, comparators, direction, negation), or None."""
+    """Why ``claim`` cannot be grounded in ``excerpt`` (numbers, comparators, direction, negation, route),
+    or None."""
     text = _prepared(claim)
     qs = tuple(find(text))
     clauses = _spans(text, 0, qs, _CLAUSE)
@@ -395,6 +436,7 @@ def check_claim(claim: str, excerpt: str) -> str | None:
         _check_numbers(clauses, pieces, sentences)
         or _check_directions(pieces, sentences)
         or _check_negation(pieces, sentences)
+        or _check_route(pieces, sentences)
     )
     return sanitize(reason) if reason else None  # it quotes the claim and the excerpt: untrusted text
 

@@ -20,6 +20,10 @@ CK = "Stop the statin if creatine kinase is more than five times the upper limit
 INR = (
     "Clarithromycin can raise the INR in people taking warfarin. Check the INR within a week of starting it."
 )
+BIRTH = (
+    "After a vaginal birth, give oxytocin 10 units intramuscularly to reduce the risk of postpartum haemorrhage. "
+    "Tranexamic acid 1 g intravenously is added if bleeding continues."
+)
 
 
 @pytest.mark.parametrize(
@@ -39,6 +43,12 @@ INR = (
         ("Check the INR within 14 days of starting clarithromycin.", INR, "claim says within 14 days"),
         ("Stop the statin if creatine kinase is less than five times the upper limit.", CK, "less than five"),
         ("Clarithromycin can raise the INR in people not taking warfarin.", INR, "negat"),
+        (
+            "Give oxytocin 10 units subcutaneously after a vaginal birth.",
+            BIRTH,
+            "claim says subcutaneously, excerpt says intramuscularly",
+        ),
+        ("Oxytocin after a vaginal birth is given by mouth.", BIRTH, "claim says by mouth"),
     ],
 )
 def test_what_a_reader_cannot_forgive_is_vetoed_with_its_reason(claim: str, excerpt: str, reason: str):
@@ -56,6 +66,11 @@ def test_what_a_reader_cannot_forgive_is_vetoed_with_its_reason(claim: str, exce
         ("Ceftriaxone 2000 mg is given once daily.", "Ceftriaxone 2 g is given intravenously once daily."),
         ("Isotretinoin must not be used in pregnancy.", "Isotretinoin is contraindicated in pregnancy."),
         ("Metformin reduces glucose.", CK),  # nothing to place: the judge's call, not the veto's
+        # The claim's route is in the excerpt (with the other drug): which goes with which is the judge's call.
+        ("Tranexamic acid 1000 mg is given intravenously if bleeding continues.", BIRTH),
+        # An abbreviation it does not read ("IM") is not another route.
+        ("Oxytocin 10 units is given intramuscularly after a birth.", BIRTH.replace("intramuscularly", "IM")),
+        ("Paracetamol can be given IV.", "Paracetamol 1 g every 4 to 6 hours, maximum 4 g a day."),  # no route said
     ],
 )
 def test_honest_paraphrase_and_unrelated_claims_are_left_to_the_judge(claim: str, excerpt: str):
