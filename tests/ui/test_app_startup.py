@@ -74,21 +74,24 @@ async def test_a_queued_question_comes_back_when_the_engine_cannot_open(make_app
 @pytest.mark.parametrize(
     ("size", "expected"), [((60, 20), {"-narrow", "-short"}), ((100, 40), {"-wide", "-tall"})]
 )
-async def test_the_first_frame_is_drawn_in_the_layout_of_the_terminal_size(
+async def test_the_first_frame_is_drawn_once_in_the_layout_of_the_terminal_size(
     make_app, monkeypatch, size, expected
 ):
-    # Thin or wide, short or tall: the screen has its layout's classes when the app mounts, before anything
-    # is drawn, rather than getting them with the first resize event (a first frame drawn twice).
-    seen: list[set[str]] = []
+    # Thin or wide, short or tall: when the app mounts, before anything is drawn, the screen has its
+    # layout's classes (rather than getting them with the first resize event: a first frame styled and drawn
+    # twice), and the prompt has the focus.
+    seen: list[tuple[set[str], str | None]] = []
     on_mount = HippoApp.on_mount
 
     async def recording(app: HippoApp) -> None:
-        seen.append(set(app.screen.classes))
+        focused = app.screen.focused
+        seen.append((set(app.screen.classes), focused.id if focused else None))
         await on_mount(app)
 
     monkeypatch.setattr(HippoApp, "on_mount", recording)
     app = make_app(engine=ScriptedEngine(answer_events()))
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        assert len(seen) == 1 and expected <= seen[0]
-        assert expected <= set(app.screen.classes)
+        [(classes, focused)] = seen
+        assert expected <= classes and focused == "prompt"
+        assert expected <= set(app.screen.classes) and app.prompt.has_focus
