@@ -32,8 +32,9 @@ except SystemExit:
 )
 
 HEAVY = {"openai", "httpx", "textual", "pydantic", "aiosqlite"}
-# Standard-library packages a parser does not need (the event loop alone is a fifth of a bare start).
-NOT_FOR_THE_PARSER = {"asyncio", "ssl", "concurrent"}
+# Standard-library packages a parser does not need (the event loop alone is a fifth of a bare start;
+# dataclasses brings inspect, ast and tokenize).
+NOT_FOR_THE_PARSER = {"asyncio", "ssl", "concurrent", "dataclasses", "inspect"}
 
 
 def loaded(home: Path, *argv: str, code: str = PROBE) -> tuple[set[str], str]:
@@ -49,7 +50,15 @@ def loaded(home: Path, *argv: str, code: str = PROBE) -> tuple[set[str], str]:
 
 @pytest.mark.parametrize(
     "argv",
-    [["--version"], ["--help"], ["ask", "--help"], ["verify", "--help"], ["kb", "--help"], ["eval", "--help"]],
+    [
+        ["--version"],
+        ["--help"],
+        ["ask", "--help"],
+        ["verify", "--help"],
+        ["kb", "--help"],
+        ["eval", "--help"],
+        ["audit", "--help"],
+    ],
 )
 def test_version_and_help_import_none_of_the_heavy_packages(hippo_home, argv):
     modules, output = loaded(hippo_home, *argv)
