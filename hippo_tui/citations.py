@@ -344,6 +344,9 @@ _LINE_OF_NUMBERED = re.compile(
 )
 
 
+_PAREN_OR_LINE = re.compile(r"[()\n]")
+
+
 def _sentence_spans(
     text: str,
     code: list[tuple[int, int, bool]],
@@ -364,12 +367,12 @@ def _sentence_spans(
         j = run_end(trailing, masked, run_end(_CLOSERS, masked, m.end()))
         if j < n and not masked[j].isspace():
             continue  # "2.5", "e.g.," or a dot inside a word
-        for c in masked[scanned:j]:
+        for c in _PAREN_OR_LINE.findall(masked, scanned, j):  # only the characters that move the depth
             if c == "(":
                 depth += 1
             elif c == ")":
                 depth = max(0, depth - 1)
-            elif c == "\n":
+            else:
                 depth = 0
         scanned = j
         if depth:

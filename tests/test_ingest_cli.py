@@ -22,6 +22,7 @@ from hippo_tui.events import EndEvent
 from hippo_tui.export import Turn, to_markdown
 from hippo_tui.store import Store
 from hippo_tui.verify import verify
+from tests.support.documents import pdf_bytes
 
 DOCS = Path(__file__).parent / "data" / "docs"
 QUESTION = "What is the first-line nitrofurantoin dose for uncomplicated cystitis in adults?"
@@ -46,7 +47,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def revise_dose(folder: Path) -> None:  # the revision a clinic's antimicrobial group makes
     path = folder / "cystitis-protocol.md"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("twice daily for 3 days is the first", "twice daily for 5 days is the first"))
+    path.write_text(
+        text.replace("twice daily for 3 days is the first", "twice daily for 5 days is the first")
+    )
 
 
 def judge() -> openai.AsyncOpenAI:
@@ -118,7 +121,9 @@ def test_ingest_report_docs_and_show(capsys: pytest.CaptureFixture[str], guidanc
     assert "Uncomplicated cystitis in adults  [markdown]" in out and "6 active, 0 retired passages" in out
     code, out, _ = run(capsys, "kb", "docs", "--json")
     docs = [json.loads(line) for line in out.splitlines()]
-    assert {d["format"] for d in docs} == {"markdown", "html", "text"} and all(len(d["versions"]) == 1 for d in docs)
+    assert {d["format"] for d in docs} == {"markdown", "html", "text"} and all(
+        len(d["versions"]) == 1 for d in docs
+    )
     code, out, _ = run(capsys, "kb", "search", "clarithromycin sore throat", "-k", "1", "--json")
     hit = json.loads(out)
     assert hit["provenance"]["section"] == "alternatives"
@@ -148,7 +153,9 @@ def test_keep_demo_publisher_updated_and_dry_run(capsys: pytest.CaptureFixture[s
     assert e.value.code == EXIT_USAGE and "'yesterday' is not a date (YYYY-MM-DD)" in capsys.readouterr().err
 
 
-def test_a_bad_file_names_itself_and_imports_nothing(capsys: pytest.CaptureFixture[str], guidance: Path) -> None:
+def test_a_bad_file_names_itself_and_imports_nothing(
+    capsys: pytest.CaptureFixture[str], guidance: Path
+) -> None:
     (guidance / "z-scan.pdf").write_bytes(b"%PDF-1.4\n")
     code, out, err = run(capsys, "kb", "ingest", str(guidance))
     assert code == EXIT_USAGE and out == ""
@@ -207,8 +214,85 @@ def test_export_and_import_carry_provenance(
     code, _, _ = run(capsys, "kb", "export", "-o", str(exported))
     rows = [json.loads(line) for line in exported.read_text(encoding="utf-8").splitlines()]
     ingested = [r for r in rows if "provenance" in r]
-    assert len(ingested) == 3 and all(r["provenance"]["document"].endswith("penicillin-allergy.html") for r in ingested)
+    assert len(ingested) == 3 and all(
+        r["provenance"]["document"].endswith("penicillin-allergy.html") for r in ingested
+    )
     monkeypatch.setenv("HIPPO_HOME", str(tmp_path / "elsewhere"))
     code, _, _ = run(capsys, "kb", "import", str(exported))
     code, out, _ = run(capsys, "kb", "show", ingested[0]["id"], "--json")
     assert code == 0 and json.loads(out)["provenance"] == ingested[0]["provenance"]
+
+
+AMOXICILLIN_PAGES = [
+    [
+        "Give amoxicillin 500 mg three times daily for 5 days to adults.",
+        "Reduce the dose in severe renal impairment.",
+    ],
+    ["Children are given amoxicillin 40 mg/kg a day in three doses.", "Review the child at 48 hours."],
+]
+
+
+def write_amoxicillin_pdf(folder: Path) -> Path:
+    path = folder / "amoxicillin.pdf"
+    outline = [("Adults", 0), ("Children", 1)]
+    path.write_bytes(pdf_bytes(AMOXICILLIN_PAGES, title="Amoxicillin guideline", outline=outline))
+    return path
+
+
+async def test_the_audit_names_the_pdf_page_a_citation_comes_from(
+    capsys: pytest.CaptureFixture[str], guidance: Path, hippo_home: Path
+) -> None:
+    write_amoxicillin_pdf(guidance)
+    code, _, _ = await asyncio.to_thread(run, capsys, "kb", "ingest", str(guidance))
+    assert code == 0
+    end, _ = await ask(hippo_home, "What amoxicillin dose for children?")
+    (cited,) = end.citations
+    assert cited.where == "Amoxicillin guideline › Children, p. 2"
+    code, out, _ = await asyncio.to_thread(run, capsys, "audit", "show", str(end.audit_id))
+    assert code == 0
+    (line,) = [line for line in out.splitlines() if line.startswith("  [1]")]
+    assert line.endswith(f"{cited.id} Amoxicillin guideline › Children, p. 2")
+    code, out, _ = await asyncio.to_thread(run, capsys, "audit", "show", str(end.audit_id), "--json")
+    (attempt,) = [a for a in json.loads(out)["citations"] if a["source_id"] == cited.id]
+    assert (attempt["title"], attempt["where"]) == ("Amoxicillin guideline › Children", cited.where)
+
+
+async def test_prune_retires_a_deleted_guideline_and_an_old_answer_citing_it_is_flagged(
+    capsys: pytest.CaptureFixture[str], guidance: Path, hippo_home: Path
+) -> None:
+    write_amoxicillin_pdf(guidance)
+    code, _, _ = await asyncio.to_thread(run, capsys, "kb", "ingest", str(guidance))
+    end, raw = await ask(hippo_home, "What amoxicillin dose for children?")
+    (cited,) = end.citations
+    (guidance / "amoxicillin.pdf").unlink()
+
+    code, out, err = await asyncio.to_thread(run, capsys, "kb", "ingest", str(guidance))
+    assert (
+        code == 0
+        and "missing   " in out
+        and "amoxicillin.pdf: no longer on disk; its 2 passages stay citable" in out
+    )
+    assert "1 document is no longer on disk: --prune retires their passages" in err
+    code, out, _ = await asyncio.to_thread(
+        run, capsys, "kb", "ingest", str(guidance), "--prune", "--dry-run", "--json"
+    )
+    (gone,) = [d for d in json.loads(out)["documents"] if d["status"] == "removed"]
+    assert (gone["title"], gone["removed"], json.loads(out)["totals"]["removed"]) == (
+        "Amoxicillin guideline",
+        2,
+        2,
+    )
+    code, out, err = await asyncio.to_thread(run, capsys, "kb", "ingest", str(guidance), "--prune")
+    assert (
+        code == 0
+        and "amoxicillin.pdf: added 0 · unchanged 0 · revised 0 · removed 2  (Amoxicillin guideline)" in out
+    )
+    assert "(0 new, 0 revised, 3 unchanged, 1 removed)" in err
+
+    async with Store.open(hippo_home / "hippo.db") as store:
+        v = await verify(raw, store=store, client=judge(), model="offline")
+    (attempt,) = [a for a in v.attempts if a.source_id == cited.id]
+    assert attempt.check_one == "retired" and not attempt.shown
+    assert "removed from Amoxicillin guideline (amoxicillin.pdf) on " in attempt.reason
+    code, out, _ = await asyncio.to_thread(run, capsys, "kb", "docs")
+    assert "removed (file gone) of " in out and "0 active, 2 retired passages" in out

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hippo_tui.ingest.document import Document, IngestError
 from hippo_tui.ingest.passages import passages
@@ -200,3 +203,25 @@ def test_identical_passages_in_one_document_get_two_ids(tmp_path: Path) -> None:
     assert [p.id for p in again] == [p.id for p in ps]
     other = passages(parse_document(tmp_path / "e.md", text.encode(), Overrides()))
     assert not {p.id for p in other} & {p.id for p in ps}  # the same wording in another document
+
+
+_MARKDOWN_PIECES = [*"ab c\n\t*_[]()<>&;#!`\\-+.:1|", "&amp;", "**x**", "[l](u)", "![alt](i.png)", "  \n",
+                    "<b>", "\\*", "`c`", "# ", "- ", "> ", "1. "]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_MARKDOWN_PIECES), max_size=30).map("".join))
+def test_markdown_text_is_what_the_full_inline_parser_reads(text: str) -> None:
+    """Plain lines skip markdown-it's inline parser: the text read must be what the parser would give."""
+    from markdown_it import MarkdownIt
+
+    from hippo_tui.ingest import markdown
+    from hippo_tui.ingest.document import clean
+
+    def inline_text(token: Any) -> str:
+        kinds = {"text": 1, "code_inline": 1, "image": 1, "softbreak": 0, "hardbreak": 0}
+        return "".join(c.content if kinds[c.type] else " " for c in token.children if c.type in kinds)
+
+    full = [t for t in MarkdownIt("commonmark").enable("table").parse(text) if t.type == "inline"]
+    fast = [t for t in markdown._MD.parse(text) if t.type == "inline"]
+    assert [clean(markdown._inline_text(t)) for t in fast] == [clean(inline_text(t)) for t in full]

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.ingest.document import IngestError
-from hippo_tui.ingest.reading import Overrides, collect
+from hippo_tui.ingest.reading import Overrides, collect, folders_of
 from hippo_tui.ingest.run import ingest_paths
 from hippo_tui.ingest.versions import DocumentReport
-from hippo_tui.store import SCHEMA_VERSION, Store
+from hippo_tui.store import SCHEMA_VERSION, Store, documents
 from hippo_tui.store.schema import MIGRATIONS
 
 DOCS = Path(__file__).parent / "data" / "docs"
@@ -37,7 +37,9 @@ def protocol(tmp_path: Path) -> Path:
     return Path(shutil.copy(DOCS / "cystitis-protocol.md", folder / "cystitis-protocol.md"))
 
 
-async def ingest(store: Store, *paths: Path, when: datetime = FIRST, dry_run: bool = False) -> list[DocumentReport]:
+async def ingest(
+    store: Store, *paths: Path, when: datetime = FIRST, dry_run: bool = False
+) -> list[DocumentReport]:
     return await ingest_paths(store, collect(list(paths)), overrides=Overrides(), when=when, dry_run=dry_run)
 
 
@@ -106,7 +108,10 @@ async def test_revised_section_retires_its_passage_with_a_successor(empty: Store
     old = await empty.get(before[old_excerpt])
     assert old is not None and old.status == "retired"
     assert old.superseded_by == after[new_excerpt] != old.id
-    assert old.retired_reason == "revised in Uncomplicated cystitis in adults (cystitis-protocol.md) on 2026-12-01"
+    assert (
+        old.retired_reason
+        == "revised in Uncomplicated cystitis in adults (cystitis-protocol.md) on 2026-12-01"
+    )
     # Every other passage kept its id: a citation made before the revision still resolves.
     assert {e: i for e, i in after.items() if e != new_excerpt} == {
         e: i for e, i in before.items() if e != old_excerpt
@@ -128,7 +133,10 @@ async def test_removed_passage_and_added_section(empty: Store, protocol: Path) -
     (gone,) = [i for e, i in before.items() if e.startswith("Advise the patient to return")]
     src = await empty.get(gone)
     assert src is not None and src.status == "retired" and src.superseded_by is None
-    assert src.retired_reason == "removed from Uncomplicated cystitis in adults (cystitis-protocol.md) on 2026-12-01"
+    assert (
+        src.retired_reason
+        == "removed from Uncomplicated cystitis in adults (cystitis-protocol.md) on 2026-12-01"
+    )
 
 
 async def test_wording_that_comes_back_gets_its_old_id_back(empty: Store, protocol: Path) -> None:
@@ -149,7 +157,9 @@ async def test_revision_writes_only_that_documents_rows(empty: Store, tmp_path: 
     folder = tmp_path / "many"
     folder.mkdir()
     for i in range(5):
-        (folder / f"doc{i}.md").write_text(f"# Doc {i}\n\n## Dose\n\nGive {i + 1} mg daily. Review in a week.\n")
+        (folder / f"doc{i}.md").write_text(
+            f"# Doc {i}\n\n## Dose\n\nGive {i + 1} mg daily. Review in a week.\n"
+        )
     await ingest(empty, folder)
     edit(folder / "doc3.md", "Give 4 mg", "Give 6 mg")
     before = await rows(empty)
@@ -184,17 +194,13 @@ async def test_an_error_while_writing_rolls_the_whole_run_back(
     folder.mkdir()
     for name in ("a", "b"):
         (folder / f"{name}.md").write_text(f"# {name}\n\nText of {name}. More text of {name}.\n")
-    calls = 0
-    real = Store._write_plan
+    real = documents._write_plans
 
-    async def fail_second(self, db, item, p, when):  # type: ignore[no-untyped-def]
-        nonlocal calls
-        calls += 1
-        if calls == 2:
-            raise sqlite3.OperationalError("disk I/O error")
-        await real(self, db, item, p, when)
+    async def fail_after_writing(db, plans, when):  # type: ignore[no-untyped-def]
+        await real(db, plans, when)  # every row of both documents is written, then the disk fails
+        raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(Store, "_write_plan", fail_second)
+    monkeypatch.setattr(documents, "_write_plans", fail_after_writing)
     with pytest.raises(Exception, match="disk I/O error"):
         await ingest(empty, folder)
     assert await empty.count(status=None) == 0 and await empty.list_documents() == []
@@ -205,7 +211,12 @@ async def test_docs_lists_versions(empty: Store, protocol: Path) -> None:
     edit(protocol, "for 3 days is the first choice", "for 5 days is the first choice")
     await ingest(empty, protocol, when=SECOND)
     (doc,) = await empty.list_documents()
-    assert (doc.title, doc.format, doc.active, doc.retired) == ("Uncomplicated cystitis in adults", "markdown", 6, 1)
+    assert (doc.title, doc.format, doc.active, doc.retired) == (
+        "Uncomplicated cystitis in adults",
+        "markdown",
+        6,
+        1,
+    )
     assert [(v["ingested"][:10], v["revised"], v["added"]) for v in doc.versions] == [
         ("2026-12-01", 1, 0),
         ("2026-11-02", 0, 6),
@@ -236,3 +247,100 @@ async def test_a_version_1_database_upgrades_and_keeps_its_sources(tmp_path: Pat
         await store.retire(hit.id, "withdrawn")
         assert await store.search("amoxicillin") == []
         assert await store.integrity_check() == "ok"
+
+
+async def prune(
+    store: Store, folder: Path, *, when: datetime = SECOND, dry_run: bool = False, on: bool = True
+):
+    paths = collect([folder], allow_empty=True)
+    return await ingest_paths(
+        store,
+        paths,
+        overrides=Overrides(),
+        when=when,
+        dry_run=dry_run,
+        folders=folders_of([folder]),
+        prune=on,
+    )
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """Three documents in a folder and one in a sub-folder."""
+    out = tmp_path / "clinic"
+    shutil.copytree(DOCS, out / "guidance")
+    shutil.copy(DOCS / "formulary-note.txt", out / "formulary-note.txt")
+    return out
+
+
+async def test_prune_retires_the_passages_of_a_deleted_file(empty: Store, folder: Path) -> None:
+    await ingest(empty, folder)
+    gone = folder / "guidance" / "cystitis-protocol.md"
+    ids = [
+        s.id
+        for s in await empty.list_sources(status="active")
+        if s.provenance and s.provenance.document == resolved(gone)
+    ]
+    assert len(ids) == 6
+    gone.unlink()
+
+    kept = await prune(empty, folder, on=False)  # without --prune: reported, nothing retired
+    assert [(r.key, r.status, r.unchanged) for r in kept if r.status != "skipped"] == [
+        (resolved(gone), "missing", 6)
+    ]
+    dry = await prune(empty, folder, dry_run=True)
+    assert [(r.status, r.removed) for r in dry if r.key == resolved(gone)] == [("removed", 6)]
+    assert len(await empty.list_sources(status="active")) == 15  # neither wrote anything
+
+    reports = await prune(empty, folder)
+    assert [(r.key, r.status, r.removed) for r in reports if r.status != "skipped"] == [
+        (resolved(gone), "removed", 6)
+    ]
+    for lookup in (await empty.get_many(ids)).values():
+        assert (
+            lookup.status == "retired" and lookup.source is not None and lookup.source.superseded_by is None
+        )
+        assert (
+            lookup.source.retired_reason
+            == "removed from Uncomplicated cystitis in adults (cystitis-protocol.md) on 2026-12-01"
+        )
+    assert len(await empty.list_sources(status="active")) == 9
+    (doc,) = [d for d in await empty.list_documents() if d.key == resolved(gone)]
+    assert (doc.active, doc.retired, doc.versions[0]["removed"]) == (0, 6, 6)
+    assert [r.status for r in await prune(empty, folder)] == ["skipped"] * 3  # reported once, not every run
+
+
+async def test_a_deleted_file_that_comes_back_gets_its_ids_back(empty: Store, folder: Path) -> None:
+    await ingest(empty, folder)
+    path = folder / "formulary-note.txt"
+    before = await active_ids(empty)
+    path.unlink()
+    await prune(empty, folder)
+    shutil.copy(DOCS / "formulary-note.txt", path)
+    (back,) = [r for r in await prune(empty, folder, when=SECOND) if r.key == resolved(path)]
+    assert (back.status, back.added) == ("new", 3)  # read again, though its hash was stored before
+    assert await active_ids(empty) == before  # a citation of it resolves again
+
+
+async def test_prune_only_looks_under_the_folders_given(empty: Store, folder: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.md"
+    elsewhere.write_text("# Elsewhere\n\nOne sentence here. Another one there.\n", encoding="utf-8")
+    sibling = folder / "guidance-old" / "old.md"  # its path starts like the folder's, but is not under it
+    sibling.parent.mkdir()
+    sibling.write_text("# Old\n\nAn older sentence. And another.\n", encoding="utf-8")
+    await ingest(empty, folder, elsewhere)
+    elsewhere.unlink()
+    sibling.unlink()
+    for path in (folder / "guidance").iterdir():
+        path.unlink()
+    reports = await prune(empty, folder / "guidance")  # a folder left empty is no error with --prune
+    assert sorted((Path(r.key).name, r.status) for r in reports) == [
+        ("cystitis-protocol.md", "removed"), ("formulary-note.txt", "removed"), ("penicillin-allergy.html", "removed")
+    ]  # fmt: skip
+    assert {s.provenance.document for s in await empty.list_sources(status="active") if s.provenance} == {
+        resolved(folder / "formulary-note.txt"),
+        resolved(elsewhere),  # not under the folder given: kept, though its file is gone
+        resolved(sibling),
+    }
+    with pytest.raises(IngestError, match="no documents found"):
+        collect([folder / "guidance"])  # without --prune, an empty folder is still an error

@@ -92,7 +92,8 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     print(f"\ncitations ({_citation_summary(a)}):" if a.citations else "\nno citations")
     for c in a.citations:
         number = f"[{c.number}]" if c.number is not None else "[-]"
-        title = f" {sanitize(c.title)}" if c.title else ""
+        named = c.where or c.title  # "Document › Section, p. 3" for an ingested passage
+        title = f" {sanitize(named)}" if named else ""
         print(f"  {number:<4} {'shown ' if c.shown else 'hidden'}  {_check(c):<22} {c.source_id}{title}")
         if c.reason:
             print(f"       reason: {sanitize(c.reason)}")

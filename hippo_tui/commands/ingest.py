@@ -68,10 +68,10 @@ def _default_name(paths: list[Path]) -> str:
 async def _ingest(store: Store, args: argparse.Namespace) -> int:
     import asyncio
 
-    from hippo_tui.ingest.reading import Overrides, collect
+    from hippo_tui.ingest.reading import Overrides, collect, folders_of
     from hippo_tui.ingest.run import ingest_paths
 
-    paths = await asyncio.to_thread(collect, args.paths)
+    paths = await asyncio.to_thread(lambda: collect(args.paths, allow_empty=args.prune))
     now = datetime.now(UTC)
     retire = [] if args.keep_demo else await _demo_to_replace(store, now.date())
     name = args.name or (_default_name(args.paths) if retire else None)
@@ -86,6 +86,8 @@ async def _ingest(store: Store, args: argparse.Namespace) -> int:
             retire=retire,
             kb_name=name,
             tick=tick,
+            folders=folders_of(args.paths),
+            prune=args.prune,
         )
     _print_reports(reports, args, demo_retired=len(retire), kb_name=name or store.kb_name)
     return 0
@@ -100,7 +102,8 @@ def _shown_path(key: str) -> str:
 
 def _totals(reports: list[DocumentReport]) -> dict[str, int]:
     keys = ("added", "unchanged", "revised", "removed")
-    return {k: sum(r.counts()[k] for r in reports) for k in keys}
+    ingested = [r for r in reports if r.status != "missing"]  # a missing document's passages were not read
+    return {k: sum(r.counts()[k] for r in ingested) for k in keys}
 
 
 def _print_reports(
@@ -115,20 +118,34 @@ def _print_reports(
                     "demo_retired": demo_retired})  # fmt: skip
         return
     for r in reports:
+        shown, title = sanitize(_shown_path(r.key)), sanitize(r.title)
+        if r.status == "missing":
+            print(f"missing   {shown}: no longer on disk; its {r.unchanged} passages stay citable  ({title})")
+            continue
         counts = " · ".join(f"{k} {v}" for k, v in r.counts().items())
-        print(f"{r.status:<9} {sanitize(_shown_path(r.key))}: {counts}  ({sanitize(r.title)})")
-    by_status = {s: sum(r.status == s for r in reports) for s in ("new", "revised", "skipped")}
+        print(f"{r.status:<9} {shown}: {counts}  ({title})")
+    _print_summary(reports, totals, args, kb_name)
+    if demo_retired:
+        verb = "would retire" if args.dry_run else "retired"
+        print(f"{verb} the {demo_retired} demo sources (--keep-demo keeps them)", file=sys.stderr)
+
+
+def _print_summary(
+    reports: list[DocumentReport], totals: dict[str, int], args: argparse.Namespace, kb_name: str
+) -> None:
+    n = {s: sum(r.status == s for r in reports) for s in ("new", "revised", "skipped", "removed", "missing")}
     head = "dry run, nothing written: would ingest" if args.dry_run else "ingested"
+    removed = f", {n['removed']} removed" if n["removed"] else ""
     print(
-        f"{head} {len(reports)} documents into '{sanitize(kb_name)}' ({by_status['new']} new, "
-        f"{by_status['revised']} revised, {by_status['skipped']} unchanged): "
+        f"{head} {len(reports) - n['missing']} documents into '{sanitize(kb_name)}' ({n['new']} new, "
+        f"{n['revised']} revised, {n['skipped']} unchanged{removed}): "
         + ", ".join(f"{v} {k}" for k, v in totals.items())
         + " passages",
         file=sys.stderr,
     )
-    if demo_retired:
-        verb = "would retire" if args.dry_run else "retired"
-        print(f"{verb} the {demo_retired} demo sources (--keep-demo keeps them)", file=sys.stderr)
+    if n["missing"]:
+        gone = "1 document is" if n["missing"] == 1 else f"{n['missing']} documents are"
+        print(f"{gone} no longer on disk: --prune retires their passages", file=sys.stderr)
 
 
 async def _docs(store: Store, args: argparse.Namespace) -> int:
@@ -138,15 +155,20 @@ async def _docs(store: Store, args: argparse.Namespace) -> int:
         for d in docs:
             print_json(d.__dict__)
         return 0
+    from hippo_tui.ingest.versions import REMOVED_VERSION
+
+    def version(v: str) -> str:
+        return "removed (file gone)" if v == REMOVED_VERSION else f"version {v[:12]}"
+
     for d in docs:
         versions = f"{len(d.versions)} version{'s' if len(d.versions) != 1 else ''}"
         print(f"{sanitize(d.title)}  [{d.format}]  {sanitize(_shown_path(d.key))}")
         print(
-            f"  version {d.version[:12]} of {d.ingested} ({versions}); {d.active} active, {d.retired} retired passages"
+            f"  {version(d.version)} of {d.ingested} ({versions}); {d.active} active, {d.retired} retired passages"
         )
         for v in d.versions[1:]:
             counts = ", ".join(f"{k} {v[k]}" for k in ("added", "unchanged", "revised", "removed"))
-            print(f"    before: {v['version'][:12]} of {v['ingested']}: {counts}")
+            print(f"    before: {version(v['version'])} of {v['ingested']}: {counts}")
     print(f"{len(docs)} documents", file=sys.stderr)
     return 0
 
@@ -164,6 +186,11 @@ def register(kb: argparse._SubParsersAction, common: argparse.ArgumentParser) ->
     c.add_argument("--updated", type=_date, metavar="YYYY-MM-DD", help="the date every document was updated")
     c.add_argument("--name", help="rename the knowledge base (shown in the app's status line)")
     c.add_argument("--keep-demo", action="store_true", help="keep the bundled demo sources citable alongside")
+    c.add_argument(
+        "--prune",
+        action="store_true",
+        help="retire the passages of documents under the given folders whose files are gone",
+    )
     c.add_argument("--json", action="store_true", help="the report as one JSON object")
     c.set_defaults(func=store_handler(_ingest))
 

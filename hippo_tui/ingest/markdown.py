@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,13 +11,20 @@ from markdown_it import MarkdownIt
 from hippo_tui.ingest import front_matter
 from hippo_tui.ingest.document import Parsed, SectionBuilder, clean, table_rows
 
-_MD = MarkdownIt("commonmark").enable("table")
+# The core "inline" rule is off: most paragraphs of a protocol have no inline markup at all, and for them
+# the inline parser (a third of the parse) would only hand back the text. ``_inline_text`` parses the rest.
+_MD = MarkdownIt("commonmark").enable("table").disable("inline")
+# Characters that can open inline markup in CommonMark (escape, code, emphasis, link, image, autolink or
+# HTML, entity). Text without any is its own plain text; line breaks become spaces, as softbreaks do.
+_INLINE_MARKUP = re.compile(r"[\\`*_\[<&]")
 
 
 def _inline_text(token: Any) -> str:
+    if _INLINE_MARKUP.search(token.content) is None:
+        return token.content.replace("\n", " ")
     parts = []
-    for child in token.children or []:
-        if child.type in ("text", "code_inline"):
+    for child in _MD.inline.parse(token.content, _MD, {}, []):
+        if child.type in ("text", "text_special", "code_inline"):
             parts.append(child.content)
         elif child.type == "image":
             parts.append(child.content)  # its alt text

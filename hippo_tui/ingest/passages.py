@@ -47,15 +47,16 @@ def _units(block: Block) -> list[str]:
 def _chunks(section: Section) -> list[_Chunk]:
     chunks: list[_Chunk] = []
     current: _Chunk | None = None
+    size = 0  # characters in ``current``
     for block in section.blocks:
         for unit in _units(block):
             if current is not None and current.page != block.page:
                 chunks.append(current)  # a passage never spans two pages: its page is where it is
                 current = None
             if current is None:
-                current = _Chunk([], block.page)
+                current, size = _Chunk([], block.page), 0
             current.units.append((unit, block.kind == "para"))
-            size = sum(len(u) for u, _ in current.units)
+            size += len(unit)
             if len(current.units) >= MAX_SENTENCES or (
                 len(current.units) >= MIN_SENTENCES and size >= TARGET_CHARS
             ):

@@ -47,8 +47,11 @@ def _walk(folder: Path) -> Iterator[Path]:
                 yield Path(root) / name
 
 
-def collect(paths: Iterable[Path]) -> list[Path]:
-    """Every document under ``paths`` (folders recursively; hidden entries skipped), each once, in order."""
+def collect(paths: Iterable[Path], *, allow_empty: bool = False) -> list[Path]:
+    """Every document under ``paths`` (folders recursively; hidden entries skipped), each once, in order.
+
+    Finding none is an error unless ``allow_empty`` (``--prune`` of a folder whose documents were all
+    deleted)."""
     found: dict[Path, None] = {}
     for path in paths:
         path = path.expanduser()
@@ -61,11 +64,22 @@ def collect(paths: Iterable[Path]) -> list[Path]:
             found[path.resolve()] = None
         else:
             raise IngestError(path, "no such file or folder")
-    if not found:
+    if not found and not allow_empty:
         raise IngestError(
             ", ".join(str(p) for p in paths), "no documents found (.md, .html, .txt, .pdf, .docx)"
         )
     return list(found)
+
+
+def folders_of(paths: Iterable[Path]) -> list[Path]:
+    """The folders among ``paths``, resolved: where a document no longer on disk is looked for."""
+    return [p.expanduser().resolve() for p in paths if p.expanduser().is_dir()]
+
+
+def gone(stored: Iterable[str], found: Iterable[Path]) -> list[str]:
+    """The ``stored`` document keys that are not among the documents ``found`` and not on disk either."""
+    seen = {str(p) for p in found}
+    return sorted(key for key in stored if key not in seen and not Path(key).exists())
 
 
 def read_bytes(path: Path) -> bytes:

@@ -8,12 +8,13 @@ anything is written.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hippo_tui.ingest.reading import Overrides, parse_file, skipped
+from hippo_tui.ingest.reading import Overrides, gone, parse_file, skipped
 from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem
 
 if TYPE_CHECKING:
@@ -50,10 +51,26 @@ async def ingest_paths(
     retire: Sequence[tuple[str, str]] = (),
     kb_name: str | None = None,
     tick: Callable[[], None] = lambda: None,
+    folders: Sequence[Path] = (),
+    prune: bool = False,
 ) -> list[DocumentReport]:
-    """Ingest ``paths`` (from ``collect``) into ``store`` in one transaction: every document's report, in order."""
+    """Ingest ``paths`` (from ``collect``) into ``store`` in one transaction: every document's report, in order.
+
+    Stored documents under ``folders`` whose files are gone are reported: "removed" with their passages
+    retired when ``prune``, "missing" (and left as they are) otherwise.
+    """
     heads = await store.document_heads([str(p) for p in paths])
+    under = await store.documents_under([os.path.join(f, "") for f in folders]) if folders else {}
+    missing = await asyncio.to_thread(gone, under, paths)
     items, done = await asyncio.to_thread(read_all, paths, heads, overrides, tick)
-    reports = await store.apply_ingest(items, when=when, dry_run=dry_run, retire=retire, kb_name=kb_name)
+    reports = await store.apply_ingest(
+        items, when=when, dry_run=dry_run, retire=retire, kb_name=kb_name, remove=missing if prune else ()
+    )
+    if not prune:
+        heads_gone = [(k, under[k]) for k in missing]
+        done += [
+            DocumentReport(k, h.title, h.format, h.version, "missing", unchanged=h.passages)
+            for k, h in heads_gone
+        ]
     order = {str(p): i for i, p in enumerate(paths)}
-    return sorted(reports + done, key=lambda r: order[r.key])
+    return sorted(reports + done, key=lambda r: (order.get(r.key, len(order)), r.key))

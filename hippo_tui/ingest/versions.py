@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import PurePath
 
 from hippo_tui.ingest.document import Document
 from hippo_tui.ingest.passages import Passage
@@ -60,10 +61,12 @@ class Plan:
         revised = [
             Retirement(old, f"revised in {document} on {on.isoformat()}", new.id) for old, new in self.revised
         ]
-        removed = [
-            Retirement(old, f"removed from {document} on {on.isoformat()}", None) for old in self.removed
-        ]
-        return revised + removed
+        return revised + [Retirement(old, removed_reason(document, on), None) for old in self.removed]
+
+
+def removed_reason(document: str, on: date) -> str:
+    """Why a passage gone from its document (or with its document) was retired."""
+    return f"removed from {document} on {on.isoformat()}"
 
 
 def plan(new: list[Passage], stored: list[StoredPassage]) -> Plan:
@@ -93,9 +96,20 @@ def plan(new: list[Passage], stored: list[StoredPassage]) -> Plan:
     return out
 
 
+# The stored version of a document whose file is gone (``kb ingest --prune``): no file hashes to it, so the
+# file, should it come back, is read again and its passages return as added (same wording, same ids).
+REMOVED_VERSION = ""
+
+
+def document_label(title: str, key: str) -> str:
+    """How a retirement reason names a document: "Cystitis in adults (cystitis-protocol.md)"."""
+    return f"{title} ({PurePath(key).name})"
+
+
 @dataclass
 class DocumentReport:
-    """One document's line in an ingest run's report: ``status`` is new, revised, unchanged or skipped."""
+    """One document's line in an ingest run's report: ``status`` is new, revised or skipped (read), removed
+    (its file is gone and ``--prune`` retired its passages) or missing (gone, and kept: no ``--prune``)."""
 
     key: str
     title: str

@@ -10,8 +10,10 @@ from typing import Any
 from hippo_tui.audit_stats import AuditStats, FailedAnswer, RetiredCitation, StatsBy, StatsGroup
 from hippo_tui.events import Coverage
 from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord, ResetRecord
+from hippo_tui.provenance import where
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import UnknownAnswer
+from hippo_tui.store.sources import provenance_from_row
 
 FINAL_OUTCOMES = ("complete", "cancelled", "withdrawn", "error")
 # audit_stats: what a group is keyed on (the day is the UTC date of ``created``), and its SELECTs' columns.
@@ -156,12 +158,17 @@ class AuditMixin(StoreBase):
             by_id[aid].resets.append(
                 ResetRecord(reason=reason, rule=rule, withdrawn=withdrawn, withdrawn_chars=chars, at=at)
             )
+        # The cited source's provenance (its page, for a PDF) says where the passage comes from; the title
+        # is the one recorded with the answer.
         cur = await self._db.execute(
-            "SELECT answer_id, source_id, claims, check_one, check_two, reason, shown, number, title "
-            "FROM citations WHERE answer_id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            "SELECT c.answer_id, c.source_id, c.claims, c.check_one, c.check_two, c.reason, c.shown, c.number, "
+            "c.title, s.doc_key, s.section, s.page, s.doc_version, s.ingested "
+            "FROM citations c LEFT JOIN sources s ON s.id = c.source_id "
+            "WHERE c.answer_id IN (SELECT value FROM json_each(?)) ORDER BY c.id",
             (ids,),
         )
-        for aid, sid, claims, one, two, reason, shown, number, title in await cur.fetchall():
+        for aid, sid, claims, one, two, reason, shown, number, title, *prov in await cur.fetchall():
+            provenance = provenance_from_row(*prov)
             by_id[aid].citations.append(
                 CitationAttempt(
                     source_id=sid,
@@ -172,6 +179,7 @@ class AuditMixin(StoreBase):
                     shown=bool(shown),
                     number=number,
                     title=title,
+                    where=where(title, provenance) if title and provenance is not None else None,
                 )
             )
         return answers

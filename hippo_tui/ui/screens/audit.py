@@ -58,8 +58,10 @@ def shown_label(attempt: CitationAttempt) -> str:
 
 
 def attempt_content(attempt: CitationAttempt) -> Content:
-    """One attempt as wrapped lines: shown/hidden, title, id, both checks, reason, claims."""
-    title = clip(attempt.title, 200, flat=True) if attempt.title else "(no title: not in the knowledge base)"
+    """One attempt as wrapped lines: shown/hidden, where it comes from (title, and page for a PDF), id, both
+    checks, reason, claims."""
+    named = attempt.where or attempt.title
+    title = clip(named, 200, flat=True) if named else "(no title: not in the knowledge base)"
     parts: list[str | tuple[str, str]] = [
         (shown_label(attempt), "bold"),
         "  ",
