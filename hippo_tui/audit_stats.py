@@ -15,6 +15,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, computed_field
 
 StatsBy = Literal["day", "model"]
+# Validators are built on first use: every command that opens the store imports this module.
+FROZEN = ConfigDict(frozen=True, defer_build=True)
 
 
 def _pct(part: int, whole: int) -> float | None:
@@ -24,7 +26,7 @@ def _pct(part: int, whole: int) -> float | None:
 class StatsGroup(BaseModel):
     """One model's, or one day's (UTC, ``YYYY-MM-DD``), answers."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN
 
     key: str
     answers: int = 0
@@ -79,7 +81,7 @@ class StatsGroup(BaseModel):
 class RetiredCitation(BaseModel):
     """A retired source and how often answers cited it anyway."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN
 
     source_id: str
     title: str | None = None
@@ -92,7 +94,7 @@ class RetiredCitation(BaseModel):
 class FailedAnswer(BaseModel):
     """An answer with failed citations: open it with ``audit show ID`` (or the audit panel)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN
 
     audit_id: int
     created: str
@@ -103,7 +105,7 @@ class FailedAnswer(BaseModel):
 
 
 class AuditStats(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN
 
     by: StatsBy
     groups: list[StatsGroup]

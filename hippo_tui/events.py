@@ -6,13 +6,18 @@ Events are also the wire format: each is a pydantic model with a ``type`` field,
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+# Each model builds its validator when first used, not on import: the app's first frame and `kb search`
+# import this module and never make an event; building all of them costs more than Textual's CSS.
+FROZEN = ConfigDict(frozen=True, defer_build=True)
+
 
 class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN
 
     # Seconds since the answer started (the engine's clock; frozen in snapshot tests).
     t: float = 0.0
@@ -45,7 +50,7 @@ class ThinkingEvent(_Event):
 
 
 class SourcePreview(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN
 
     id: str
     title: str
@@ -97,7 +102,7 @@ class ResetEvent(_Event):
 
 
 class Citation(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN
 
     id: str
     number: int
@@ -108,7 +113,7 @@ class Citation(BaseModel):
 
 
 class VerificationSummary(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN
 
     attempted: int = 0  # distinct source ids cited
     confirmed: int = 0  # check one passed
@@ -125,7 +130,7 @@ class Coverage(BaseModel):
     """What the final answer says without a verified source: each statement (sentence) of ``EndEvent.text``
     is backed when it cites a shown citation, unbacked otherwise."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN
 
     statements: int = 0
     backed: int = 0
@@ -137,7 +142,7 @@ class Coverage(BaseModel):
 
     @property
     def line(self) -> str:
-        """"4 of 5 statements backed by a verified source", or what to say when nothing was checked."""
+        """ "4 of 5 statements backed by a verified source", or what to say when nothing was checked."""
         if self.abstained:
             return "The knowledge base does not cover this question"
         if self.statements and not self.backed:
@@ -206,12 +211,15 @@ Event = Annotated[
     Field(discriminator="type"),
 ]
 
-_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+@functools.cache
+def _adapter() -> TypeAdapter[Event]:
+    return TypeAdapter(Event)  # built on the first parse: it would build every event's validator
 
 
 def parse_event(line: str | bytes) -> Event:
     """One JSON line back into its event type (raises pydantic.ValidationError when it is not one)."""
-    return _ADAPTER.validate_json(line)
+    return _adapter().validate_json(line)
 
 
 def to_json(event: Event) -> str:

@@ -10,10 +10,17 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from hippo_tui.citations import canonical_id
 from hippo_tui.events import Coverage
 
+
+class _Record(BaseModel):
+    """Builds its validator when first used, not on import: `kb search` touches a few of these records."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
 SourceStatus = Literal["active", "retired"]
 
 
-class Provenance(BaseModel):
+class Provenance(_Record):
     """Where an ingested passage comes from (``kb ingest``); hand-written JSONL sources have none."""
 
     model_config = ConfigDict(extra="forbid")
@@ -25,7 +32,7 @@ class Provenance(BaseModel):
     ingested: str  # when, ISO 8601 UTC
 
 
-class Source(BaseModel):
+class Source(_Record):
     """One knowledge-base row. ``excerpt`` is the text a citation is checked against."""
 
     model_config = ConfigDict(extra="forbid")
@@ -48,7 +55,7 @@ class Source(BaseModel):
         return None if v is None else canonical_id(v)
 
 
-class SearchHit(BaseModel):
+class SearchHit(_Record):
     id: str
     title: str
     snippet: str  # plain text; matched terms wrapped in « and » (front ends style them)
@@ -62,7 +69,7 @@ class SearchHit(BaseModel):
 LookupStatus = Literal["active", "retired", "missing"]
 
 
-class Lookup(BaseModel):
+class Lookup(_Record):
     """What ``Store.get_many`` says of one id."""
 
     id: str
@@ -77,7 +84,7 @@ CheckTwo = Literal["grounded", "ungrounded", "unchecked"]
 FLAGGED_CHECK_ONE: tuple[CheckOne, ...] = ("missing", "retired")
 
 
-class CitationAttempt(BaseModel):
+class CitationAttempt(_Record):
     """One cited source id in one answer, with both checks. Every attempt is recorded, shown or not."""
 
     source_id: str
@@ -101,7 +108,7 @@ class CitationAttempt(BaseModel):
 GroundingStep = Literal["json_schema", "json_object+schema", "json_object"]
 
 
-class GroundingTry(BaseModel):
+class GroundingTry(_Record):
     """One request of check two: which ``response_format`` step, what came of it, and the reply as written."""
 
     step: GroundingStep
@@ -109,7 +116,7 @@ class GroundingTry(BaseModel):
     raw: str | None = None  # the judge's reply (None when the server refused the request)
 
 
-class GroundingRecord(BaseModel):
+class GroundingRecord(_Record):
     """How check two went for one answer: the step whose reply gave the verdicts, and every step tried."""
 
     step: GroundingStep | None = None  # None: no step gave a usable reply
@@ -120,7 +127,7 @@ class GroundingRecord(BaseModel):
 AnswerOutcome = Literal["in_flight", "complete", "cancelled", "withdrawn", "error"]
 
 
-class ResetRecord(BaseModel):
+class ResetRecord(_Record):
     reason: str  # "safety" | "tool_call"
     rule: str | None = None
     withdrawn: str  # the raw text withdrawn
@@ -128,7 +135,7 @@ class ResetRecord(BaseModel):
     at: float = 0.0  # seconds since the answer started
 
 
-class AnswerRecord(BaseModel):
+class AnswerRecord(_Record):
     """One answer in the audit record: everything needed to see what happened and why."""
 
     id: int

@@ -32,6 +32,9 @@ except SystemExit:
 )
 
 HEAVY = {"openai", "httpx", "textual", "pydantic", "aiosqlite"}
+# Standard-library packages a parser does not need (the event loop alone is a fifth of a bare start;
+# dataclasses brings inspect, ast and tokenize).
+NOT_FOR_THE_PARSER = {"asyncio", "ssl", "concurrent", "dataclasses", "inspect"}
 
 
 def loaded(home: Path, *argv: str, code: str = PROBE) -> tuple[set[str], str]:
@@ -47,12 +50,21 @@ def loaded(home: Path, *argv: str, code: str = PROBE) -> tuple[set[str], str]:
 
 @pytest.mark.parametrize(
     "argv",
-    [["--version"], ["--help"], ["ask", "--help"], ["verify", "--help"], ["kb", "--help"], ["eval", "--help"]],
+    [
+        ["--version"],
+        ["--help"],
+        ["ask", "--help"],
+        ["verify", "--help"],
+        ["kb", "--help"],
+        ["eval", "--help"],
+        ["audit", "--help"],
+    ],
 )
 def test_version_and_help_import_none_of_the_heavy_packages(hippo_home, argv):
     modules, output = loaded(hippo_home, *argv)
     assert "hippo_tui" in modules and output  # the probe ran the command
     assert modules & HEAVY == set()
+    assert modules & NOT_FOR_THE_PARSER == set()
 
 
 def test_version_prints_the_version(hippo_home):
@@ -79,6 +91,55 @@ def test_the_app_reaches_its_first_frame_without_the_model_client(hippo_home):
     modules, _ = loaded(hippo_home, code="import hippo_tui.cli, hippo_tui.ui.app\n" + LIST_MODULES)
     assert "textual" in modules
     assert modules & {"openai", "httpx", "aiosqlite"} == set()
+
+
+# The real entry point with no command, headless: when the app starts opening its engine (after the first
+# frame, by design) the probe reports what was loaded and which of our pydantic models had built a validator.
+FIRST_FRAME_PROBE = """
+import json, os, sys
+from textual.app import App
+from pydantic import BaseModel
+from hippo_tui.ui import app as ui
+
+async def opening_the_engine(settings):
+    ours = [m for name, m in list(sys.modules.items()) if name.startswith("hippo_tui")]
+    models = {c for m in ours for c in vars(m).values() if isinstance(c, type) and issubclass(c, BaseModel)}
+    built = sorted(c.__name__ for c in models if c.__module__.startswith("hippo_tui") and c.__pydantic_complete__)
+    print(json.dumps({"modules": sorted(sys.modules), "built": built}), flush=True)
+    os._exit(0)
+
+ui.open_local_engine = opening_the_engine
+ui.HippoApp.run = lambda self, *a, **k: App.run(self, headless=True, size=(80, 24))
+from hippo_tui.cli import main
+main([])
+"""
+
+
+def first_frame(home: Path) -> tuple[set[str], list[str]]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HIPPO_", "OPENAI_"))}
+    env["HIPPO_HOME"] = str(home)
+    proc = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME_PROBE], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout.splitlines()[-1])
+    return set(report["modules"]), report["built"]
+
+
+def test_the_first_frame_loads_no_panel_and_no_model_client(hippo_home):
+    # The real app up to the moment it opens its engine: the panels (help, audit, dashboard, inspector,
+    # model switcher, prompt editor) load when first opened, the model client and the store with the engine.
+    modules, _ = first_frame(hippo_home)
+    assert "hippo_tui.ui.widgets.answer" in modules  # the probe ran the app's main screen
+    assert {m for m in modules if m.startswith("hippo_tui.ui.screens.")} == set()
+    assert {m.split(".")[0] for m in modules} & {"openai", "httpx", "aiosqlite"} == set()
+    assert not {m for m in modules if m.startswith(("hippo_tui.engine.", "hippo_tui.store", "hippo_tui.backends"))}
+
+
+def test_the_first_frame_builds_the_settings_validator_only(hippo_home):
+    # The event and record models are imported by the UI but build their validators when first used.
+    _, built = first_frame(hippo_home)
+    assert built == ["Settings"]
 
 
 def test_typing_against_the_engine_protocol_does_not_load_the_model_client(tmp_path):

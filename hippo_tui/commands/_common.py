@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_WITHDRAWN, EXIT_USAGE, EXIT_MODEL, EXIT_STORE = 0, 1, 2, 3, 4
 EXIT_PIPE = 141  # what a shell reports for a command its reader stopped early (128 + SIGPIPE)
+EXIT_FLAGGED, EXIT_NOT_ALL_CHECKED = 5, 6  # verify only (see hippo_tui.commands.verify)
 
 Handler = Callable[[argparse.Namespace], int]
 StoreCommand = Callable[["Store", argparse.Namespace], Awaitable[int]]

@@ -7,7 +7,6 @@ transaction writes every document's changes. Any bad file stops the run before a
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -50,6 +49,8 @@ async def _demo_to_replace(store: Store, today: date) -> list[tuple[str, str]]:
     replace them (retired, so an old answer citing one is flagged, not left pointing at nothing)."""
     if store.kb_name != "demo" or await store.list_documents():
         return []
+    import asyncio  # not at the top: registering the sub-command must not load the event loop
+
     from hippo_tui.store import DEMO_KB
     from hippo_tui.store.sources import parse_jsonl
 
@@ -65,6 +66,8 @@ def _default_name(paths: list[Path]) -> str:
 
 
 async def _ingest(store: Store, args: argparse.Namespace) -> int:
+    import asyncio
+
     from hippo_tui.ingest.reading import Overrides, collect, folders_of
     from hippo_tui.ingest.run import ingest_paths
 

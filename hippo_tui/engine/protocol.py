@@ -21,7 +21,7 @@ from hippo_tui.models import AnswerRecord
 class EngineInfo(BaseModel):
     """What the engine is, for a status line: read after start and after every ``reconfigure``."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built when first used, not on import
 
     backend: str  # a label a reader understands, e.g. "offline (extractive, no LLM)"
     model: str

@@ -123,6 +123,17 @@ class HippoApp(App[int]):
 
     # ------------------------------------------------------------------ layout
 
+    def get_default_screen(self) -> Screen[Any]:
+        """The main screen, born with its breakpoint classes (-wide/-narrow, -tall/-short). Textual sets them
+        on the first Resize, after the first paint: the start-up frame was styled, laid out and drawn twice."""
+        screen = super().get_default_screen()
+        width, height = self.size
+        for dimension, points in ((width, self.HORIZONTAL_BREAKPOINTS), (height, self.VERTICAL_BREAKPOINTS)):
+            names = [name for edge, name in sorted(points or [], reverse=True) if dimension >= edge]
+            if names:
+                screen.add_class(names[0])
+        return screen
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             yield AnswerPane(id="answers")

@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from hippo_tui.config import Settings
+from hippo_tui.ui.app import HippoApp
 from hippo_tui.ui.widgets.prompt import QUEUED
 from tests.ui.fakes import QUESTION, ScriptedEngine, answer_events, until
 
@@ -65,3 +68,30 @@ async def test_a_queued_question_comes_back_when_the_engine_cannot_open(make_app
         factory.gate.set()
         await until(pilot, lambda: "Engine unavailable" in app.status.phase)
         assert app.prompt.value == QUESTION and app.prompt.placeholder != QUEUED
+
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"), [((60, 20), {"-narrow", "-short"}), ((100, 40), {"-wide", "-tall"})]
+)
+async def test_the_first_frame_is_drawn_once_in_the_layout_of_the_terminal_size(
+    make_app, monkeypatch, size, expected
+):
+    # Thin or wide, short or tall: when the app mounts, before anything is drawn, the screen has its
+    # layout's classes (rather than getting them with the first resize event: a first frame styled and drawn
+    # twice), and the prompt has the focus.
+    seen: list[tuple[set[str], str | None]] = []
+    on_mount = HippoApp.on_mount
+
+    async def recording(app: HippoApp) -> None:
+        focused = app.screen.focused
+        seen.append((set(app.screen.classes), focused.id if focused else None))
+        await on_mount(app)
+
+    monkeypatch.setattr(HippoApp, "on_mount", recording)
+    app = make_app(engine=ScriptedEngine(answer_events()))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        [(classes, focused)] = seen
+        assert expected <= classes and focused == "prompt"
+        assert expected <= set(app.screen.classes) and app.prompt.has_focus
