@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from hippo_tui.config import Settings
-from hippo_tui.events import EndEvent, ErrorEvent, Event
+from hippo_tui.events import EndEvent, ErrorEvent, Event, TextEvent
 from hippo_tui.export import Turn, answer_with_citations
 from hippo_tui.ui import keys, themes
 from hippo_tui.ui.coverage_text import shown_text
@@ -379,10 +379,15 @@ class HippoApp(App[int]):
     @acknowledges
     async def on_answer_ended(self, message: AnswerEnded) -> None:
         answer, end = message.answer, message.event
+        for event in message.skipped:
+            self.event_log.add(event, answer=answer.number)
         view = self._take(answer, end, last=True)
         if not self.is_running:  # the app is closing: nothing left to draw into
             return
         if view is not None:
+            # Text read behind the end is appended at once (the streaming path, cheap) so that the end only
+            # patches markers in place; one frame shows both.
+            await view.append("".join(e.display for e in message.skipped if isinstance(e, TextEvent)))
             await view.finish(end)
         was_writing = self._release_prompt(answer)
         self.session.finish(answer, end, shown_text(end))

@@ -93,9 +93,12 @@ class AnswerReset(AnswerMessage):
 
 
 class AnswerEnded(AnswerMessage):
-    def __init__(self, answer: Answer, event: EndEvent) -> None:
+    def __init__(self, answer: Answer, event: EndEvent, skipped: list[Event] | None = None) -> None:
         super().__init__(answer)
         self.event = event
+        # Text (and phase notes) read before the end and never drawn on their own: the end's final text
+        # has it all. They still go in the inspector's log.
+        self.skipped = skipped or []
 
 
 class AnswerFailed(AnswerMessage):
@@ -105,7 +108,10 @@ class AnswerFailed(AnswerMessage):
 
 
 def message_for(answer: Answer, batch: list[Event]) -> AnswerMessage:
-    """The message that carries ``batch`` (one event, or consecutive text events) to its handler."""
+    """The message that carries ``batch`` (one event, consecutive text events, or text through the end)
+    to its handler."""
+    if len(batch) > 1 and isinstance(batch[-1], EndEvent):
+        return AnswerEnded(answer, batch[-1], batch[:-1])
     if all(isinstance(e, TextEvent) for e in batch):
         return AnswerText(answer, [e for e in batch if isinstance(e, TextEvent)])
     [event] = batch

@@ -49,8 +49,52 @@ async def test_a_fast_engines_text_comes_in_few_batches_with_nothing_lost_or_reo
     flat = [e for b in batches for e in b]
     assert flat == events
     assert len(batches) < 200  # not one draw per piece
-    assert batches[0] == [events[0]] and batches[-1] == [events[-1]]  # non-text events come alone
+    assert batches[0] == [events[0]]  # non-text events come alone
     assert all(all(isinstance(e, TextEvent) for e in b) for b in batches[1:-1])
+    # The end was read behind the last pieces: they come with it, to be drawn once as the final text.
+    assert batches[-1][-1] == events[-1] and len(batches[-1]) > 1
+
+
+async def test_text_the_end_already_follows_comes_with_the_end_and_nothing_else_does():
+    """The model finished while text was still to draw: that text is not drawn piece by piece before the
+    final text (the reader would wait for "verified" through every frame of it); a reset is never skipped."""
+    checking = ThinkingEvent(text="Checking", phase="checking")
+    end = EndEvent(text="done", citations=[], audit_id=1)
+    texts = _texts(30)
+    engine = Engine([*texts, checking, end])
+    batches = EventBatches(engine.ask(), read_ahead=64, draw_interval=0)
+    for _ in range(5):
+        await asyncio.sleep(0)  # a slow screen: everything is read before the first draw
+    got = await _drain(batches)
+    assert got == [[*texts, checking, end]]
+
+    reset = ResetEvent(reason="tool_call", withdrawn="w", withdrawn_display="w", note="Looking up")
+    engine = Engine([*texts, reset, *texts, end])
+    batches = EventBatches(engine.ask(), read_ahead=64, draw_interval=0)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    got = await _drain(batches)
+    assert got[0] == texts and got[1] == [reset] and got[2] == [*texts, end]
+
+
+async def test_text_the_end_has_not_caught_up_with_is_drawn_as_it_comes():
+    """A model still writing (the end not read yet): every piece is drawn, nothing is held back."""
+    end = EndEvent(text="done", citations=[], audit_id=1)
+    released = asyncio.Event()
+
+    async def slow():
+        for e in _texts(3):
+            yield e
+        await released.wait()
+        yield end
+
+    batches = EventBatches(slow(), draw_interval=0)
+    drawn: list[Event] = []
+    while len(drawn) < 3:  # the end is not read yet: the three pieces come on their own
+        drawn += await batches.__anext__()
+    assert drawn == _texts(3)
+    released.set()
+    assert await batches.__anext__() == [end]
 
 
 async def test_a_reset_arriving_mid_batch_ends_the_batch_and_comes_alone_after_the_text_before_it():
