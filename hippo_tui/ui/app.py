@@ -21,10 +21,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from hippo_tui.config import Settings
-from hippo_tui.events import EndEvent, ErrorEvent, Event, TextEvent
+from hippo_tui.events import EndEvent, ErrorEvent, Event
 from hippo_tui.export import Turn, answer_with_citations
 from hippo_tui.ui import keys, themes
 from hippo_tui.ui.coverage_text import shown_text
+from hippo_tui.ui.event_batches import text_runs
 from hippo_tui.ui.event_log import EventLog
 from hippo_tui.ui.exporting import write_export
 from hippo_tui.ui.messages import (
@@ -387,7 +388,8 @@ class HippoApp(App[int]):
         if view is not None:
             # Text read behind the end is appended at once (the streaming path, cheap) so that the end only
             # patches markers in place; one frame shows both.
-            await view.append("".join(e.display for e in message.skipped if isinstance(e, TextEvent)))
+            for run in text_runs(message.skipped):
+                await view.append(run)
             await view.finish(end)
         was_writing = self._release_prompt(answer)
         self.session.finish(answer, end, shown_text(end))

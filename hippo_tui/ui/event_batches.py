@@ -154,3 +154,17 @@ class EventBatches:
             await asyncio.wait({self._reader})  # a cancellation of the caller still goes through
         if isinstance(self._events, AsyncGenerator):
             await self._events.aclose()
+
+
+def text_runs(events: list[Event], limit: int = BATCH_CHARS) -> list[str]:
+    """The display text of ``events``' text events in runs of about ``limit`` characters, cut between
+    events (where streaming cuts: never inside a marker), so a catch-up is appended as batches are."""
+    runs: list[str] = []
+    run = ""
+    for event in events:
+        if isinstance(event, TextEvent):
+            run += event.display
+            if len(run) >= limit:
+                runs.append(run)
+                run = ""
+    return [*runs, run] if run else runs

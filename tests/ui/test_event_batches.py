@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from hippo_tui.events import EndEvent, Event, ResetEvent, TextEvent, ThinkingEvent
-from hippo_tui.ui.event_batches import EventBatches
+from hippo_tui.ui.event_batches import EventBatches, text_runs
 
 
 def _texts(n: int, size: int = 24) -> list[Event]:
@@ -154,3 +154,12 @@ async def test_text_right_before_the_streams_end_is_handed_out_and_the_batches_s
     for _ in range(10):
         await asyncio.sleep(0)  # the reader has queued everything, the end of the stream included
     assert [e for b in await _drain(batches) for e in b] == engine.events
+
+
+def test_a_catch_up_is_appended_in_batch_sized_runs_cut_between_pieces():
+    """Text the end took with it is appended as batches are (a segment's worth at a time, never inside a
+    piece, where a marker could be cut in half)."""
+    texts = _texts(500)
+    runs = text_runs([*texts, EndEvent(text="done", citations=[], audit_id=1)], limit=240)
+    assert "".join(runs) == "".join(e.display for e in texts)
+    assert all(len(r) % 24 == 0 and len(r) <= 240 + 24 for r in runs) and len(runs) > 40
