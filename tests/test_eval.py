@@ -218,10 +218,9 @@ def test_ctrl_c_stops_cleanly_keeping_what_finished(hippo_home: Path, tmp_path: 
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 120
+        # No clock: the run is finite, so a run that never writes a result ends and fails the assert below.
         while not (out.exists() and load_run(out).results):  # the first question has finished
             assert proc.poll() is None, "the run ended before it was stopped"
-            assert time.monotonic() < deadline, "no question finished: the run looks hung"
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
         stdout, stderr = proc.communicate(timeout=120)
@@ -271,10 +270,9 @@ def test_on_a_terminal_a_progress_bar_shows_and_esc_stops_the_run(hippo_home: Pa
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     try:
-        deadline = time.monotonic() + 120
+        # No clock: the run is finite, so a run that never writes a result ends and fails the assert below.
         while not (out.exists() and load_run(out).results):
             assert proc.poll() is None, "the run ended before it was stopped"
-            assert time.monotonic() < deadline, "no question finished: the run looks hung"
             time.sleep(0.05)
         os.write(master, b"\x1b")
         stdout, _ = proc.communicate(timeout=120)
