@@ -41,7 +41,7 @@ from hippo_tui.ui.messages import (
 )
 from hippo_tui.ui.session import Answer, AnswerSession
 from hippo_tui.ui.settings_mirror import mirror_endpoint, save_prompt, saved_prompt
-from hippo_tui.ui.widgets.answer import AnswerPane, TurnView
+from hippo_tui.ui.widgets.answer import AnswerPane
 from hippo_tui.ui.widgets.footer import KeyFooter
 from hippo_tui.ui.widgets.prompt import PLACEHOLDER, QUEUED, PromptInput
 from hippo_tui.ui.widgets.safe import one_line
@@ -50,6 +50,7 @@ from hippo_tui.ui.widgets.status import SHORT_PHASE, StatusBar
 
 if TYPE_CHECKING:  # the engine package pulls in the model client: not before the first frame
     from hippo_tui.engine.protocol import AnswerEngine
+    from hippo_tui.ui.widgets.turn import TurnView
 
 NARROW = 80  # columns: below this the sidebar is an overlay, the status bar and the footer shorten
 
