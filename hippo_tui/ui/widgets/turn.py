@@ -6,7 +6,7 @@ a sixth of the first frame's imports. ``TurnView`` is the handle on one answer's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.content import Content
 from textual.geometry import Size
@@ -22,6 +22,7 @@ from textual.widgets._markdown import (
 )
 
 from hippo_tui.ui.coverage_text import citation_footer, shown_text
+from hippo_tui.ui.widgets.list_items import BulletList, OrderedList
 from hippo_tui.ui.widgets.safe import markdown_parser, one_line, safe, safe_content
 
 if TYPE_CHECKING:
@@ -71,6 +72,12 @@ class Segment(Markdown):
     """
 
     DEFAULT_CSS = "Segment { margin: 0; padding: 0 1 0 0; }"
+    # Lists whose items are one widget each (list_items.py): the same look, a quarter of the widgets.
+    BLOCKS: ClassVar[dict[str, type[MarkdownBlock]]] = {
+        **Markdown.BLOCKS,
+        "bullet_list_open": BulletList,
+        "ordered_list_open": OrderedList,
+    }
 
     def __init__(self) -> None:
         super().__init__("", parser_factory=markdown_parser, open_links=False)
