@@ -9,8 +9,8 @@ from textual.widgets._markdown import MarkdownBullet, MarkdownList
 from hippo_tui.events import EndEvent
 from hippo_tui.ui.widgets.answer import AnswerPane
 from hippo_tui.ui.widgets.list_items import ListItemLine
-from hippo_tui.ui.widgets.safe import markdown_parser
 from hippo_tui.ui.widgets.turn import Segment
+from tests.ui.markdown_look import Plain, shown
 
 LISTS = (
     "Intro [·1].\n\n"
@@ -31,57 +31,18 @@ LISTS = (
 )
 
 
-class Plain(Markdown):
-    """Textual's Markdown with the segment's spacing, to compare against."""
-
-    DEFAULT_CSS = "Plain { margin: 0; padding: 0 1 0 0; }"
-
-
-class Side(App[None]):
-    def __init__(self, widget: Markdown) -> None:
-        super().__init__()
-        self.widget = widget
-
-    def compose(self) -> ComposeResult:
-        yield self.widget
-
-
-def _cells(app: App) -> list[list[tuple[str, object, object, bool, bool]]]:
-    """Every cell on screen as a reader sees it: its character, colours, bold and italic (a blank's
-    foreground colour does not show)."""
-    rows = []
-    for strip in app.screen._compositor.render_strips():
-        row = []
-        for segment in strip:
-            style = segment.style
-            for ch in segment.text:
-                if style is None:
-                    row.append((ch, None, None, False, False))
-                else:
-                    color = None if ch == " " and not style.underline else style.color
-                    row.append((ch, color, style.bgcolor, bool(style.bold), bool(style.italic)))
-        rows.append(row)
-    return rows
-
-
-async def _screen(widget: Markdown, text: str, width: int) -> tuple[list, dict[str, int]]:
-    """The screen showing ``text`` in ``widget``, and the widgets it took."""
-    app = Side(widget)
-    async with app.run_test(size=(width, 40)) as pilot:
-        await widget.update(text)
-        await pilot.pause()
-        counts = {
-            "items": len(widget.query(ListItemLine)),
-            "bullets": len(widget.query(MarkdownBullet)),
-            "first list": len(widget.query(MarkdownList).first().children),
-        }
-        return _cells(app), counts
+def _counts(widget: Markdown) -> dict[str, int]:
+    return {
+        "items": len(widget.query(ListItemLine)),
+        "bullets": len(widget.query(MarkdownBullet)),
+        "first list": len(widget.query(MarkdownList).first().children),
+    }
 
 
 async def test_list_items_look_exactly_as_textuals_and_cost_one_widget_each():
     for width in (40, 80):
-        ours, counts = await _screen(Segment(), LISTS, width)
-        theirs, _ = await _screen(Plain(parser_factory=markdown_parser), LISTS, width)
+        ours, counts = await shown(Segment(), LISTS, width, _counts)
+        theirs, _ = await shown(Plain(), LISTS, width, _counts)
         assert ours == theirs
     # One widget for each item made of one paragraph; Textual's row (bullet, column) for the empty
     # item, the one holding a nested list and the one of two paragraphs.
@@ -108,3 +69,9 @@ async def test_streamed_list_markers_are_patched_in_place():
         assert view.source == final
         assert list(pane.query(ListItemLine)) == items  # the same widgets, their text patched
         assert items[0]._content.plain.endswith("[2]") and "[·" not in items[0]._content.plain
+
+
+async def test_list_items_under_a_light_theme_look_as_textuals():
+    ours, _ = await shown(Segment(), LISTS, 40, theme="textual-light")
+    theirs, _ = await shown(Plain(), LISTS, 40, theme="textual-light")
+    assert ours == theirs

@@ -24,6 +24,7 @@ from textual.widgets._markdown import (
 from hippo_tui.ui.coverage_text import citation_footer, shown_text
 from hippo_tui.ui.widgets.list_items import BulletList, OrderedList
 from hippo_tui.ui.widgets.safe import markdown_parser, one_line, safe, safe_content
+from hippo_tui.ui.widgets.table_grid import TableGrid
 
 if TYPE_CHECKING:
     from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent
@@ -77,6 +78,7 @@ class Segment(Markdown):
         **Markdown.BLOCKS,
         "bullet_list_open": BulletList,
         "ordered_list_open": OrderedList,
+        "table_open": TableGrid,
     }
 
     def __init__(self) -> None:

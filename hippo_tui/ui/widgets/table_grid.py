@@ -1,0 +1,172 @@
+"""Markdown tables drawn as one widget, looking exactly as Textual's own.
+
+Textual draws a table as a grid container of one widget per cell, its keylines drawn around them: a
+table of four rows and three columns is fourteen widgets, each mounted (styles, a message loop) and
+visited by every layout. Here the table is one widget: the same column widths (Textual's own resolver,
+with the grid's rules: auto columns, expanded to the width, shrunk to each column's longest word), the
+same row heights, keylines drawn with Textual's own canvas, cell text wrapped and cut with an ellipsis
+as the cells do.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual._resolve import resolve
+from textual.app import ComposeResult
+from textual.canvas import Canvas, Rectangle
+from textual.color import Color
+from textual.content import Content
+from textual.css.scalar import Scalar
+from textual.css.styles import RulesMap
+from textual.geometry import Offset, Size
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
+
+# Not re-exported by textual.widgets.markdown; textual is pinned exactly (pyproject).
+from textual.widgets._markdown import MarkdownBlock, MarkdownTable
+
+# What Textual's cells have: a cell of padding either side, text cut with an ellipsis.
+_PAD = 1
+_CELL_RULES: RulesMap = {"text_overflow": "ellipsis"}
+
+
+class _Grid(Visual):
+    """The cells in rows of ``columns`` (placed one after another, as the grid places its cells), the
+    first row the header's."""
+
+    def __init__(self, headers: list[Content], rows: list[list[Content]], line: Color, header: Style):
+        self.columns = max(1, len(headers))
+        self.cells = [*headers, *(cell for row in rows for cell in row)]
+        self.headers = len(headers)
+        self.line = line
+        self.header = header
+        self._layout: tuple[int, list[tuple[int, int]], list[int]] | None = None
+
+    def _measure(self, width: int) -> tuple[list[tuple[int, int]], list[int]]:
+        """Column offsets and widths, row heights: measured once per width (a layout asks twice)."""
+        if self._layout is None or self._layout[0] != width:
+            widths = self._widths(width)
+            self._layout = (width, widths, self._heights(widths))
+        return self._layout[1], self._layout[2]
+
+    def _widths(self, width: int) -> list[tuple[int, int]]:
+        """(offset, width) of each column inside the keylines: Textual's resolver, as the grid calls it."""
+        inner = max(width - 2, 0)
+        wanted = [0.0] * self.columns
+        least = [1] * self.columns
+        for i, cell in enumerate(self.cells):
+            column = i % self.columns
+            wanted[column] = max(wanted[column], cell.get_optimal_width(_CELL_RULES, inner) + 2 * _PAD)
+            least[column] = max(least[column], cell.get_minimal_width(_CELL_RULES) + 2 * _PAD)
+        size = Size(inner, 0)
+        scalars = [Scalar.from_number(w) for w in wanted]
+        return resolve(scalars, inner, 1, size, size, expand=True, shrink=True, minimums=least)
+
+    def _heights(self, widths: list[tuple[int, int]]) -> list[int]:
+        heights: list[int] = []
+        for i, cell in enumerate(self.cells):
+            row, column = divmod(i, self.columns)
+            if row == len(heights):
+                heights.append(0)
+            text_width = widths[column][1] - 2 * _PAD
+            heights[row] = max(
+                heights[row], cell.get_height(_CELL_RULES, text_width) if text_width > 0 else 0
+            )
+        return heights
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return container_width
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        _, heights = self._measure(width)
+        return sum(heights) + len(heights) + 1
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        widths, heights = self._measure(width)
+        tops = [1 + sum(heights[:r]) + r for r in range(len(heights))]
+        total = sum(heights) + len(heights) + 1
+        canvas = Canvas(width, total)
+        boxes = [
+            Rectangle(
+                Offset(widths[i % self.columns][0], tops[i // self.columns] - 1),
+                widths[i % self.columns][1] + 2,
+                heights[i // self.columns] + 2,
+                self.line,
+                "thin",
+            )
+            for i in range(len(self.cells))
+        ]
+        lines = list(canvas.render(boxes, style.rich_style)._strips)
+        for i, cell in enumerate(self.cells):
+            row, column = divmod(i, self.columns)
+            x, w = widths[column]
+            cell_style = style + self.header if i < self.headers else style
+            text = (
+                cell.render_strips(w - 2 * _PAD, None, cell_style, _with_rules(options))
+                if w > 2 * _PAD
+                else []
+            )
+            text = text[: heights[row]]
+            # Header cells sit at the bottom of their row (content-align: left bottom), the others at the top.
+            first = heights[row] - len(text) if i < self.headers else 0
+            pad = Strip.blank(_PAD, cell_style.rich_style)
+            for n in range(heights[row]):
+                body = text[n - first] if 0 <= n - first < len(text) else Strip([])
+                body = body.extend_cell_length(w - 2 * _PAD, cell_style.rich_style)
+                piece = Strip.join([pad, body, pad]).crop(0, w)
+                y = tops[row] + n
+                line = lines[y]
+                lines[y] = Strip.join([line.crop(0, x + 1), piece, line.crop(x + 1 + w, width)])
+        lines = [line.crop(0, width) for line in lines]
+        return lines if height is None else lines[:height]
+
+
+def _with_rules(options: RenderOptions) -> RenderOptions:
+    return RenderOptions(options.get_style, _CELL_RULES, None, options.selection_style, options.post_style)
+
+
+class TableGrid(MarkdownTable):
+    """A Markdown table in one widget (see the module's note)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {*MarkdownBlock.COMPONENT_CLASSES, "header", "lines"}
+    DEFAULT_CSS = """
+    TableGrid { height: auto; }
+    TableGrid > .header { color: $primary; }
+    TableGrid > .lines { color: $foreground 20%; }
+    """
+
+    def compose(self) -> ComposeResult:
+        self._headers, self._rows = self._get_headers_and_rows()
+        self._grid = None
+        self._blocks.clear()
+        return iter(())
+
+    _grid: _Grid | None = None
+
+    def render(self) -> _Grid:
+        # The grid inside the table blends its keylines over the table's own background.
+        line = self.background_colors[1] + self.get_component_styles("lines").color
+        header = self.get_visual_style("header", partial=True)
+        grid = self._grid
+        if grid is None or (grid.line, grid.header) != (line, header):  # new rows, or a new theme
+            grid = self._grid = _Grid(self._headers, self._rows, line, header)
+        return grid
+
+    async def _update_from_block(self, block: MarkdownBlock) -> None:
+        """A streamed table grows in place."""
+        if isinstance(block, MarkdownTable):
+            self._headers, self._rows = block._get_headers_and_rows()
+            self._token = block._token
+            self._grid = None
+            self.refresh(layout=True)
+            return
+        await super()._update_from_block(block)
+
+    def get_selection(self, selection) -> tuple[str, str] | None:
+        """Copied text: the cells' text, a row per line, as Textual's cells give it."""
+        rows = [self._headers, *self._rows]
+        return selection.extract("\n".join(" ".join(c.plain for c in row) for row in rows)), "\n"

@@ -1,0 +1,48 @@
+"""Markdown tables in an answer: one widget per table, drawn exactly as Textual's grid of cells."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Markdown
+
+from hippo_tui.ui.widgets.table_grid import TableGrid
+from hippo_tui.ui.widgets.turn import Segment
+from tests.ui.markdown_look import Plain, shown
+
+DOSES = (
+    "| Drug | Dose | Days |\n|---|---|---|\n"
+    "| Trimethoprim | 200 mg | 3 |\n| Nitrofurantoin | 100 mg | 3 |\n| Pivmecillinam | 400 mg | 3 |\n\n"
+    "After the table.\n"
+)
+WRAPPING = (
+    "| A long header that wraps | B |\n|---|:-:|\n"
+    "| x **bold** `code` *it* [·1] | a much longer cell with several words in it |\n"
+    "| a short row |\n\n"
+)
+EMPTY_CELL = "| H |\n|---|\n| |\n"
+
+
+def _widgets(widget: Markdown) -> tuple[int, int]:
+    return len(widget.query(TableGrid)), len(list(widget.walk_children()))
+
+
+@pytest.mark.parametrize("text", [DOSES, WRAPPING, EMPTY_CELL])
+@pytest.mark.parametrize("width", [20, 45, 100])
+async def test_a_table_looks_exactly_as_textuals_grid_of_cells(text: str, width: int):
+    ours, (tables, widgets) = await shown(Segment(), text, width, _widgets)
+    theirs, _ = await shown(Plain(), text, width)
+    assert ours == theirs
+    # One widget for the table (Textual: the table, its grid and a widget per cell), one for the text after.
+    assert tables == 1 and widgets == (2 if "After" in text else 1)
+
+
+async def test_a_streamed_table_grows_in_place_and_ends_as_textual_draws_it():
+    ours, (tables, _) = await shown(Segment(), DOSES, 60, _widgets, pieces=7)
+    theirs, _ = await shown(Plain(), DOSES, 60)
+    assert ours == theirs and tables == 1
+
+
+async def test_a_table_under_a_light_theme_looks_as_textuals():
+    ours, _ = await shown(Segment(), DOSES, 45, theme="textual-light")
+    theirs, _ = await shown(Plain(), DOSES, 45, theme="textual-light")
+    assert ours == theirs
