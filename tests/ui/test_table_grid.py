@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 
+from hippo_tui.events import EndEvent
+from hippo_tui.ui.widgets.answer import AnswerPane
 from hippo_tui.ui.widgets.table_grid import TableGrid
 from hippo_tui.ui.widgets.turn import Segment
 from tests.ui.markdown_look import Plain, shown
@@ -46,3 +49,24 @@ async def test_a_table_under_a_light_theme_looks_as_textuals():
     ours, _ = await shown(Segment(), DOSES, 45, theme="textual-light")
     theirs, _ = await shown(Plain(), DOSES, 45, theme="textual-light")
     assert ours == theirs
+
+
+async def test_a_marker_in_a_cell_is_patched_in_the_same_widget():
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield AnswerPane()
+
+    text = DOSES.replace("| 200 mg |", "| 200 mg [·1] |")
+    app = Host()
+    async with app.run_test(size=(80, 30)) as pilot:
+        pane = app.query_one(AnswerPane)
+        view = await pane.add_turn("q")
+        for i in range(0, len(text), 9):
+            await view.append(text[i : i + 9])
+        await pilot.pause()
+        table = pane.query_one(TableGrid)
+        final = text.replace("[·1]", "[1]")
+        await view.finish(EndEvent(text=final, citations=[], audit_id=None))
+        await pilot.pause()
+        assert view.source == final and pane.query_one(TableGrid) is table
+        assert [c.plain for c in table._rows[0]] == ["Trimethoprim", "200 mg [1]", "3"]

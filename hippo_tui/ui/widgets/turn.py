@@ -17,7 +17,8 @@ from textual.widgets import Markdown, Static
 from textual.widgets._markdown import (
     MarkdownBlock,
     MarkdownBlockQuote,
-    MarkdownList,
+    MarkdownBulletList,
+    MarkdownOrderedList,
     MarkdownParagraph,
 )
 
@@ -27,6 +28,8 @@ from hippo_tui.ui.widgets.safe import markdown_parser, one_line, safe, safe_cont
 from hippo_tui.ui.widgets.table_grid import TableGrid
 
 if TYPE_CHECKING:
+    from markdown_it.token import Token
+
     from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent
     from hippo_tui.ui.widgets.answer import AnswerPane
 
@@ -160,20 +163,16 @@ class Segment(Markdown):
 
     async def _patch_block(self, old: MarkdownBlock, source: str) -> bool:
         """Give ``old`` the content of ``source`` (its own lines, parsed alone); False: not the same kind."""
-        parsed = list(self._parse_markdown(markdown_parser().parse(source)))
+        tokens = markdown_parser().parse(source)
+        if _patch_inline(old, tokens):
+            return True
+        parsed = list(self._parse_markdown(tokens))
         if len(parsed) != 1 or type(parsed[0]) is not type(old):
             return False
         new = parsed[0]
         new.source_range = old.source_range
-        if isinstance(old, MarkdownParagraph):
-            await old._update_from_block(new)  # in place
-            return True
-        old_paragraphs = list(old.query(MarkdownParagraph))
-        new_paragraphs = list(_paragraphs(new))
-        if isinstance(old, MarkdownList | MarkdownBlockQuote) and len(old_paragraphs) == len(new_paragraphs):
-            for o, n in zip(old_paragraphs, new_paragraphs, strict=True):
-                await o._update_from_block(n)
-            old._copy_context(new)
+        if isinstance(old, TableGrid):
+            await old._update_from_block(new)  # in place: one widget takes the new cells
             return True
         await self.mount(new, before=old)
         await old.remove()
@@ -206,15 +205,34 @@ def _changed_blocks(
     return changed
 
 
-def _paragraphs(block: MarkdownBlock) -> list[MarkdownParagraph]:
-    """The paragraphs of a block not mounted yet (its children are still in ``_blocks``), in order."""
-    found: list[MarkdownParagraph] = []
-    for child in block._blocks:
-        if isinstance(child, MarkdownParagraph):
-            found.append(child)
-        else:
-            found += _paragraphs(child)
-    return found
+# The tokens that open each kind of block markdown-it writes for it.
+_OPENERS: dict[type[MarkdownBlock], str] = {
+    MarkdownParagraph: "paragraph_open",
+    MarkdownBulletList: "bullet_list_open",
+    MarkdownOrderedList: "ordered_list_open",
+    MarkdownBlockQuote: "blockquote_open",
+}
+
+
+def _patch_inline(old: MarkdownBlock, tokens: list[Token]) -> bool:
+    """Give ``old``'s paragraphs the new text of ``tokens`` in place, when ``tokens`` are the same
+    block (same kind, one top-level block) whose paragraphs are the same in number and order: the
+    final text only changes markers inside paragraphs. No widgets are built for it."""
+    opener = next((t for kind, t in _OPENERS.items() if isinstance(old, kind)), None)
+    top = [t for t in tokens if t.level == 0 and t.nesting == 1]
+    if opener is None or len(top) != 1 or top[0].type != opener:
+        return False
+    inline = [
+        t for i, t in enumerate(tokens) if t.type == "inline" and tokens[i - 1].type == "paragraph_open"
+    ]
+    paragraphs = [old] if isinstance(old, MarkdownParagraph) else list(old.query(MarkdownParagraph))
+    if len(paragraphs) != len(inline) or len(inline) != sum(t.type == "inline" for t in tokens):
+        return False  # a heading, a table or a different count: not only the paragraphs' text
+    for paragraph, token in zip(paragraphs, inline, strict=True):
+        paragraph._inline_token = token
+        paragraph.set_content(paragraph._token_to_content(token))
+    old._token = top[0]
+    return True
 
 
 class TurnView:
