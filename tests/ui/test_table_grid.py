@@ -10,7 +10,7 @@ from hippo_tui.events import EndEvent
 from hippo_tui.ui.widgets.answer import AnswerPane
 from hippo_tui.ui.widgets.table_grid import TableGrid
 from hippo_tui.ui.widgets.turn import Segment
-from tests.ui.markdown_look import Plain, shown
+from tests.ui.markdown_look import Plain, Side, shown
 
 DOSES = (
     "| Drug | Dose | Days |\n|---|---|---|\n"
@@ -70,3 +70,18 @@ async def test_a_marker_in_a_cell_is_patched_in_the_same_widget():
         await pilot.pause()
         assert view.source == final and pane.query_one(TableGrid) is table
         assert [c.plain for c in table._rows[0]] == ["Trimethoprim", "200 mg [1]", "3"]
+
+
+async def test_hovering_a_cell_shows_its_whole_text_as_textuals_cells_do():
+    async def hover(x: int, y: int) -> str | None:
+        app = Side(Segment())
+        async with app.run_test(size=(20, 30)) as pilot:
+            await app.widget.update(DOSES)
+            await pilot.pause()
+            await pilot.hover(TableGrid, offset=(x, y))
+            return app.query_one(TableGrid).tooltip
+
+    # At 20 columns "Nitrofurantoin" is cut to "Nitro…" (third line of rows: y 6); its tooltip has it
+    # whole. A keyline has none.
+    assert await hover(3, 6) == "Nitrofurantoin"
+    assert await hover(0, 6) is None and await hover(3, 5) is None

@@ -19,6 +19,7 @@ from textual.color import Color
 from textual.content import Content
 from textual.css.scalar import Scalar
 from textual.css.styles import RulesMap
+from textual.events import MouseMove
 from textual.geometry import Offset, Size
 from textual.strip import Strip
 from textual.style import Style
@@ -78,6 +79,18 @@ class _Grid(Visual):
 
     def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
         return container_width
+
+    def cell_at(self, width: int, x: int, y: int) -> Content | None:
+        """The cell drawn at ``x``, ``y`` (keylines belong to no cell)."""
+        widths, heights = self._measure(width)
+        column = next((c for c, (at, w) in enumerate(widths) if at + 1 <= x < at + 1 + w), None)
+        top = 1
+        for row, height in enumerate(heights):
+            if top <= y < top + height:
+                i = row * self.columns + (column if column is not None else len(self.cells))
+                return self.cells[i] if column is not None and i < len(self.cells) else None
+            top += height + 1
+        return None
 
     def get_height(self, rules: RulesMap, width: int) -> int:
         _, heights = self._measure(width)
@@ -155,6 +168,12 @@ class TableGrid(MarkdownTable):
         if grid is None or (grid.line, grid.header) != (line, header):  # new rows, or a new theme
             grid = self._grid = _Grid(self._headers, self._rows, line, header)
         return grid
+
+    def on_mouse_move(self, event: MouseMove) -> None:
+        """Each cell's whole text as its tooltip, as Textual's cells have (a cut cell ends in an ellipsis)."""
+        offset = event.get_content_offset(self)
+        cell = self.render().cell_at(self.content_size.width, *offset) if offset is not None else None
+        self.tooltip = cell.plain if cell is not None and cell.plain else None
 
     async def _update_from_block(self, block: MarkdownBlock) -> None:
         """A streamed table grows in place."""
