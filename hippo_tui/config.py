@@ -111,6 +111,11 @@ class Setting:
             raise SettingError((self.name,), str(e)) from None
 
 
+def setting(default: Any, check: Check, *, factory: Callable[[], Any] | None = None) -> Any:
+    """A ``Settings`` field (typed Any, like ``dataclasses.field``, so the annotation states its type)."""
+    return Setting(default, check, factory=factory)
+
+
 def key_map(value: Any) -> dict[str, str]:
     if not isinstance(value, Mapping):
         raise ValueError("Input should be a valid dictionary")
@@ -129,31 +134,31 @@ class Settings:
     callers need of a model: validate a mapping, dump, copy with changes, which fields were given."""
 
     # Which model: no base URL means the embedded offline backend.
-    backend: BackendName | None = Setting(None, one_of("offline", "openai", "replay"))
-    base_url: str | None = Setting(None, as_text)
-    model: str | None = Setting(None, as_text)
-    api_key: str | None = Setting(None, as_text)  # never in repr()
+    backend: BackendName | None = setting(None, one_of("offline", "openai", "replay"))
+    base_url: str | None = setting(None, as_text)
+    model: str | None = setting(None, as_text)
+    api_key: str | None = setting(None, as_text)  # never in repr()
 
     # Where data lives (KB + audit DB). None: HIPPO_HOME, else the platform's user data folder.
-    home: Path | None = Setting(None, as_path)
-    kb: Path | None = Setting(None, as_path)  # a JSONL knowledge base to use instead of the bundled demo
+    home: Path | None = setting(None, as_path)
+    kb: Path | None = setting(None, as_path)  # a JSONL knowledge base to use instead of the bundled demo
 
-    system_prompt: str | None = Setting(None, as_text)  # None: the built-in prompt
-    policy: Path | None = Setting(None, as_path)  # extra safety rules (TOML)
-    hold: Literal["adaptive", "fixed"] = Setting("adaptive", one_of("adaptive", "fixed"))
-    grounding_timeout: float = Setting(12.0, number(float, gt=0))
+    system_prompt: str | None = setting(None, as_text)  # None: the built-in prompt
+    policy: Path | None = setting(None, as_path)  # extra safety rules (TOML)
+    hold: Literal["adaptive", "fixed"] = setting("adaptive", one_of("adaptive", "fixed"))
+    grounding_timeout: float = setting(12.0, number(float, gt=0))
     # The longest answer the model may write, in tokens (sent as max_tokens on every answer request): a
     # small local model otherwise writes until its context is full, minutes later.
-    max_tokens: int = Setting(1024, number(int, ge=16, le=1_000_000))
-    offline_tokens_per_second: float = Setting(40.0, number(float, ge=0))  # 0 = unlimited
-    retrieval_k: int = Setting(5, number(int, ge=1, le=20))
-    history_turns: int = Setting(6, number(int, ge=0, le=50))
-    replay: Path | None = Setting(None, as_path)
-    record: Path | None = Setting(None, as_path)
-    replay_speed: float = Setting(1.0, number(float, ge=0))  # 0 = unlimited
-    theme: str | None = Setting(None, as_text)
+    max_tokens: int = setting(1024, number(int, ge=16, le=1_000_000))
+    offline_tokens_per_second: float = setting(40.0, number(float, ge=0))  # 0 = unlimited
+    retrieval_k: int = setting(5, number(int, ge=1, le=20))
+    history_turns: int = setting(6, number(int, ge=0, le=50))
+    replay: Path | None = setting(None, as_path)
+    record: Path | None = setting(None, as_path)
+    replay_speed: float = setting(1.0, number(float, ge=0))  # 0 = unlimited
+    theme: str | None = setting(None, as_text)
     # action -> key, e.g. {"toggle_sidebar": "f2"}
-    keys: dict[str, str] = Setting(None, key_map, factory=dict)
+    keys: dict[str, str] = setting(None, key_map, factory=dict)
 
     def __init__(self, **values: Any) -> None:
         unknown = [k for k in values if k not in FIELDS]
@@ -189,7 +194,7 @@ class Settings:
         return copy
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.model_dump() == other.model_dump()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.model_dump() == other.model_dump()
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 

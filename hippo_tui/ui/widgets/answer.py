@@ -7,6 +7,8 @@ reason. ``TurnView`` is the handle on one answer's widgets, not a widget itself.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.geometry import Offset, Size
@@ -21,9 +23,11 @@ from textual.widgets._markdown import (
     MarkdownParagraph,
 )
 
-from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent
 from hippo_tui.ui.coverage_text import coverage_footer, shown_text
 from hippo_tui.ui.widgets.safe import markdown_parser, one_line, safe, safe_content
+
+if TYPE_CHECKING:  # the event models (pydantic) load with the engine, after the app's first frame
+    from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent
 
 # Past this many turns the oldest are dropped from the pane (export keeps the session's window; the audit all).
 MAX_TURNS = 20
