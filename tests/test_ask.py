@@ -46,10 +46,15 @@ def test_json_prints_one_event_per_line_ending_with_end(capsys, fast):
     code, out, _ = run(capsys, "What dose of amlodipine?", "--json", *fast)
     events = [parse_event(line) for line in out.splitlines()]
     start = events[0]
-    assert code == EXIT_OK and isinstance(start, StartEvent) and [e.type for e in events[1:3]] == [
-        "thinking",
-        "sources",
-    ]
+    assert (
+        code == EXIT_OK
+        and isinstance(start, StartEvent)
+        and [e.type for e in events[1:3]]
+        == [
+            "thinking",
+            "sources",
+        ]
+    )
     assert start.audit_id == 1 and start.question == "What dose of amlodipine?" and start.backend
     end = events[-1]
     assert isinstance(end, EndEvent) and end.audit_id == start.audit_id and end.citations[0].id == AMLO

@@ -89,9 +89,16 @@ def test_show_lists_every_attempt_with_status_and_reason(
     assert f"hidden  missing                {GHOST}" in out and "no such source" in out
     assert "confirmed, ungrounded" in out and "the excerpt says culture is not needed" in out
     assert "Nitro for 3 days [1]. Culture everyone. [unverified]" in out
-    assert "coverage: 1 of 2 statements backed by a verified source (unbacked ones marked [unverified])" in out
+    assert (
+        "coverage: 1 of 2 statements backed by a verified source (unbacked ones marked [unverified])" in out
+    )
     _, out, _ = run(capsys, "audit", "show", "1", "--json")
-    assert json.loads(out)["coverage"] == {"statements": 2, "backed": 1, "unbacked": [[22, 39]], "abstained": False}
+    assert json.loads(out)["coverage"] == {
+        "statements": 2,
+        "backed": 1,
+        "unbacked": [[22, 39]],
+        "abstained": False,
+    }
     _, out, _ = run(capsys, "audit", "show", "2", "--json")
     assert json.loads(out)["outcome"] == "cancelled" and json.loads(out)["coverage"] is None
     _, out, _ = run(capsys, "audit", "show", "2")

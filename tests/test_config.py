@@ -114,7 +114,9 @@ def test_max_tokens_from_file_env_and_flag(tmp_path):
     cfg = _write(tmp_path, "max_tokens = 300\n")
     assert load_settings({}, config_path=cfg, env={}).max_tokens == 300
     assert load_settings({}, config_path=cfg, env={"HIPPO_MAX_TOKENS": "400"}).max_tokens == 400
-    assert load_settings({"max_tokens": 500}, config_path=cfg, env={"HIPPO_MAX_TOKENS": "400"}).max_tokens == 500
+    assert (
+        load_settings({"max_tokens": 500}, config_path=cfg, env={"HIPPO_MAX_TOKENS": "400"}).max_tokens == 500
+    )
     with pytest.raises(ConfigError, match=r"^HIPPO_MAX_TOKENS \(environment\): "):
         load_settings({}, env={"HIPPO_MAX_TOKENS": "lots"})
     with pytest.raises(ConfigError, match=r"^--max-tokens: .*greater than or equal to 16"):

@@ -233,7 +233,10 @@ async def test_the_policy_file_is_read_once_and_every_answer_has_its_own_canary(
     first = await collect(engine, "q")
     second = await collect(engine, "q")
     await engine.close()
-    assert first[-1].outcome == "withdrawn" and next(e for e in first if isinstance(e, ResetEvent)).rule == "ward"
+    assert (
+        first[-1].outcome == "withdrawn"
+        and next(e for e in first if isinstance(e, ResetEvent)).rule == "ward"
+    )
     assert second[-1].outcome == "complete"
     prompts = [r["body"]["messages"][0]["content"] for r in scripted_server.requests()]
     canaries = {m for p in prompts for m in re.findall(r"HIPPO-CANARY-\w+", p)}
@@ -729,7 +732,9 @@ async def test_cancel_through_the_engine_ends_with_a_cancelled_event_and_its_aud
     settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home)
     engine = await Engine.create(settings, store=store)
     if stage == "streaming":
-        scenario = {"chat": [sc.stream(sc.text_chunks(f"{AMLO_CLAIM} [{AMLO}] " + "word " * 400), delay=0.01)]}
+        scenario = {
+            "chat": [sc.stream(sc.text_chunks(f"{AMLO_CLAIM} [{AMLO}] " + "word " * 400), delay=0.01)]
+        }
         reached = lambda e: isinstance(e, TextEvent) and AMLO in e.delta  # noqa: E731
     elif stage == "stalled stream":
         scenario = {"chat": [sc.stream(sc.text_chunks("Some text that stalls", finish=None), hang=True)]}
@@ -779,7 +784,9 @@ async def test_engine_satisfies_the_protocol(offline: Engine):
     assert info.kb_size > 0 and info.backend.startswith("offline") and info.kb_name
 
 
-async def test_cancel_while_the_record_is_being_written_still_finishes_it(offline: Engine, store: Store, monkeypatch):
+async def test_cancel_while_the_record_is_being_written_still_finishes_it(
+    offline: Engine, store: Store, monkeypatch
+):
     written, gate = asyncio.Event(), asyncio.Event()
     begin = store.begin_answer
 

@@ -40,7 +40,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def write_questions(path: Path, rows: Sequence[dict | str]) -> Path:
-    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+    path.write_text(
+        "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8"
+    )
     return path
 
 
@@ -50,7 +52,9 @@ def assert_abstains_where_expected(results: Sequence[QuestionResult]) -> None:
     assert [r.line for r in results if r.abstained] == [r.line for r in results if r.expect_abstain]
 
 
-def test_full_run_on_the_demo_kb(capsys: pytest.CaptureFixture[str], hippo_home: Path, tmp_path: Path) -> None:
+def test_full_run_on_the_demo_kb(
+    capsys: pytest.CaptureFixture[str], hippo_home: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "run.json"
     code, stdout, _ = run(capsys, "eval", "--json", str(out))
     assert code == 0
@@ -66,19 +70,30 @@ def test_full_run_on_the_demo_kb(capsys: pytest.CaptureFixture[str], hippo_home:
     assert all(x.attempted == 0 and x.shown == [] for x in out_of_kb) and len(out_of_kb) == 4
     assert_abstains_where_expected(r.results)
     s = r.summary
-    assert (s.questions, s.citations, s.complete_rate, s.flagged_rate, s.citation_flagged_rate) == (18, 14, 1, 0, 0)
+    assert (s.questions, s.citations, s.complete_rate, s.flagged_rate, s.citation_flagged_rate) == (
+        18,
+        14,
+        1,
+        0,
+        0,
+    )
     assert (s.ungrounded_rate, s.unchecked_rate, s.precision, s.recall) == (0, 0, 1, 1)
     assert all(x.ttft is not None and 0 <= x.ttft <= x.total for x in r.results)
     assert s.ttft_p50 is not None and s.ttft_p95 is not None and s.ttft_p50 <= s.ttft_p95
     assert all(x.audit_id for x in r.results) and len({x.audit_id for x in r.results}) == 18
     # The tables: one line per question, then the summary.
-    assert "citation recall                  100.0%" in stdout and "answers flagged                    0.0%" in stdout
+    assert (
+        "citation recall                  100.0%" in stdout
+        and "answers flagged                    0.0%" in stdout
+    )
     assert stdout.count("  complete  ") == 18
     # The README shows this run's summary: the same lines, apart from the times.
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     shown = readme.split("The summary on the demo knowledge base")[1].split("```")[1].strip().splitlines()
     summary = stdout.split("metric                            value")[1].strip().splitlines()
-    assert [ln for ln in shown[1:] if not ln.endswith(" s")] == [ln for ln in summary if not ln.endswith(" s")]
+    assert [ln for ln in shown[1:] if not ln.endswith(" s")] == [
+        ln for ln in summary if not ln.endswith(" s")
+    ]
     assert all(f"`{name}`" in readme for name in METRICS)  # every --fail-on name is explained
 
 
@@ -93,7 +108,9 @@ def test_concurrent_run_gives_the_same_results_in_file_order(
     def key(r: EvalRun) -> list[tuple]:
         return [(x.line, x.outcome, x.shown, x.attempted, x.grounded) for x in r.results]
 
-    assert key(load_run(one)) == key(load_run(four)) and [x.line for x in load_run(four).results] == list(range(1, 7))
+    assert key(load_run(one)) == key(load_run(four)) and [x.line for x in load_run(four).results] == list(
+        range(1, 7)
+    )
 
 
 def test_bad_lines_are_named_and_nothing_runs(
@@ -173,7 +190,11 @@ def test_a_changed_prompt_recorded_replayed_and_compared(
             x.model_dump(exclude={"audit_id", "ttft", "total"}) for x in live.results
         ]
     b2 = load_run(tmp_path / "b2.json")
-    assert b2.results[0].retired == 1 and b2.results[0].shown == [] and b2.summary.flagged_rate == pytest.approx(1 / 3, abs=1e-4)
+    assert (
+        b2.results[0].retired == 1
+        and b2.results[0].shown == []
+        and b2.summary.flagged_rate == pytest.approx(1 / 3, abs=1e-4)
+    )
 
     a2, b2p = str(tmp_path / "a2.json"), str(tmp_path / "b2.json")
     code, out, _ = run(capsys, "eval", "--compare", a2, b2p, "--json", str(tmp_path / "cmp.json"))

@@ -46,14 +46,18 @@ def _run(results: list[QuestionResult]) -> EvalRun:
 
 
 def test_summary_rates_and_what_counts_as_worse() -> None:
-    a = _run([_result(1, attempted=2, confirmed=2, grounded=2, shown=["x", "y"]), _result(2, expect_abstain=True)])
+    a = _run(
+        [_result(1, attempted=2, confirmed=2, grounded=2, shown=["x", "y"]), _result(2, expect_abstain=True)]
+    )
     b = _run([
         _result(1, attempted=2, confirmed=2, grounded=1, ungrounded=1, shown=["x"]),
         _result(2, expect_abstain=True, outcome="withdrawn"),
     ])  # fmt: skip
     assert (b.summary.flagged_rate, b.summary.ungrounded_rate, b.summary.withdrawn_rate) == (0.5, 0.5, 0.5)
     c = compare_runs(a, b)
-    worse, unmeasured = worse_metrics(c, ["flagged_rate", "ungrounded_rate", "complete_rate", "unchecked_rate"])
+    worse, unmeasured = worse_metrics(
+        c, ["flagged_rate", "ungrounded_rate", "complete_rate", "unchecked_rate"]
+    )
     assert worse == ["flagged_rate", "ungrounded_rate", "complete_rate"] and unmeasured == []
     # No question had expected sources: precision and recall were not measured, so neither run is worse.
     assert worse_metrics(c, ["precision", "recall"]) == ([], ["precision", "recall"])
@@ -103,7 +107,9 @@ async def test_stop_cancels_the_answer_being_written_and_keeps_the_finished_ones
 
     async def open_engine(q: EvalQuestion) -> AnswerEngine:
         opened.append(q.line)
-        engine = await Engine.create(Settings(home=hippo_home, offline_tokens_per_second=0 if q.line == 1 else 5))
+        engine = await Engine.create(
+            Settings(home=hippo_home, offline_tokens_per_second=0 if q.line == 1 else 5)
+        )
         return engine if q.line == 1 else _StopOnFirstText(engine, stop)  # type: ignore[return-value]
 
     qs = [EvalQuestion(question="How is hypertension diagnosed?", line=n) for n in (1, 2, 3)]

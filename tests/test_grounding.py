@@ -57,7 +57,9 @@ async def test_the_schema_is_made_for_the_answers_sources(scripted_server, store
 async def test_each_step_in_turn_until_one_answers(scripted_server, store: Store):
     scenario = {
         "grounding:json_schema": [sc.error(400, "'response_format.type' must be 'text'")],
-        "grounding:json_object+schema": [sc.error(422, "Extra inputs are not permitted: response_format.schema")],
+        "grounding:json_object+schema": [
+            sc.error(422, "Extra inputs are not permitted: response_format.schema")
+        ],
         "grounding:json_object": [sc.reply(json.dumps({AMLO: True, DIAG: True}))],
     }
     v = await check(scripted_server, store, scenario)
@@ -194,7 +196,8 @@ def test_moves_on_needs_a_format_word_only_for_server_errors():
 
 async def test_a_judge_asking_for_max_completion_tokens_gets_it_on_the_same_step(scripted_server, store):
     refusal = sc.error(
-        400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'."
+        400,
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'.",
     )
     v = await check(scripted_server, store, {"grounding": [refusal, sc.fill()]})
     first, second = grounding_requests(scripted_server)

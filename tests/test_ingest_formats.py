@@ -82,7 +82,9 @@ def test_text_note_headings_and_items() -> None:
     doc = read(DOCS / "formulary-note.txt")
     assert doc.title == "Formulary note: doxycycline"
     titles = by_title(doc)
-    assert titles["Formulary note: doxycycline › Dosing"][0].startswith("The usual adult dose is 200 mg on day one")
+    assert titles["Formulary note: doxycycline › Dosing"][0].startswith(
+        "The usual adult dose is 200 mg on day one"
+    )
     interactions = titles["Formulary note: doxycycline › Interactions"][0]
     assert interactions.splitlines() == [
         "Antacids, iron and zinc reduce its absorption: separate by 2 hours.",
@@ -133,12 +135,17 @@ def test_pdf_pages_and_outline(tmp_path: Path) -> None:
         ("Amoxicillin guideline › Children", 2),
         ("Amoxicillin guideline › Children", 3),  # a passage never spans two pages
     ]
-    assert ps[0].excerpt == "Give 500 mg three times daily for 5 days. Reduce the dose in severe renal impairment."
+    assert (
+        ps[0].excerpt
+        == "Give 500 mg three times daily for 5 days. Reduce the dose in severe renal impairment."
+    )
 
 
 def test_pdf_without_outline_or_title(tmp_path: Path) -> None:
     path = tmp_path / "sepsis_screening-tool.pdf"
-    path.write_bytes(pdf_bytes([["Screen every adult with a NEWS2 of 5 or more.", "Escalate within one hour."]]))
+    path.write_bytes(
+        pdf_bytes([["Screen every adult with a NEWS2 of 5 or more.", "Escalate within one hour."]])
+    )
     (p,) = passages(read(path))
     assert p.title == "Sepsis screening tool" and p.page == 1
 
@@ -190,7 +197,9 @@ def test_collect_walks_folders_and_refuses_unknown_files(tmp_path: Path) -> None
 
 
 def test_overrides_win(tmp_path: Path) -> None:
-    doc = read(DOCS / "cystitis-protocol.md", Overrides(publisher="County formulary", updated=date(2026, 12, 1)))
+    doc = read(
+        DOCS / "cystitis-protocol.md", Overrides(publisher="County formulary", updated=date(2026, 12, 1))
+    )
     assert doc.publisher == "County formulary" and doc.updated == date(2026, 12, 1)
 
 

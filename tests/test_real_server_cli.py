@@ -29,9 +29,7 @@ def ask(
 ) -> tuple[int, list, str]:
     cmd = [sys.executable, "-m", "hippo_tui", "ask", question, "--json"]
     cmd += ["--base-url", server.url, "--model", "scripted", "--api-key", "test-key", *extra]
-    env = {
-        k: v for k, v in os.environ.items() if k in keep_env or not k.startswith(("HIPPO_", "OPENAI_"))
-    }
+    env = {k: v for k, v in os.environ.items() if k in keep_env or not k.startswith(("HIPPO_", "OPENAI_"))}
     env["HIPPO_HOME"] = str(home)
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env, check=False)
     events = [parse_event(line) for line in proc.stdout.splitlines() if line.strip()]
@@ -61,7 +59,9 @@ def test_normal_answer(scripted_server, hippo_home):
     assert chat[0]["body"]["max_tokens"] == 1024  # the answer is bounded even when nobody set a limit
 
 
-def test_max_tokens_from_the_flag_or_the_environment_reaches_the_server(scripted_server, hippo_home, monkeypatch):
+def test_max_tokens_from_the_flag_or_the_environment_reaches_the_server(
+    scripted_server, hippo_home, monkeypatch
+):
     scenario = {"chat": [sc.answer(f"{AMLO_CLAIM} [{AMLO}]")], "grounding": [sc.grounding({AMLO: True})]}
     monkeypatch.setenv("HIPPO_MAX_TOKENS", "300")
     seen = []

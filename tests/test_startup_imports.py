@@ -131,9 +131,14 @@ def test_the_first_frame_loads_no_panel_and_no_model_client(hippo_home):
     # model switcher, prompt editor) load when first opened, the model client and the store with the engine.
     modules, _ = first_frame(hippo_home)
     assert "hippo_tui.ui.widgets.answer" in modules  # the probe ran the app's main screen
+    assert (
+        "hippo_tui.ui.widgets.turn" not in modules and "markdown_it" not in modules
+    )  # with the first answer
     assert {m for m in modules if m.startswith("hippo_tui.ui.screens.")} == set()
     assert {m.split(".")[0] for m in modules} & {"openai", "httpx", "aiosqlite"} == set()
-    assert not {m for m in modules if m.startswith(("hippo_tui.engine.", "hippo_tui.store", "hippo_tui.backends"))}
+    assert not {
+        m for m in modules if m.startswith(("hippo_tui.engine.", "hippo_tui.store", "hippo_tui.backends"))
+    }
 
 
 def test_the_first_frame_loads_no_pydantic_model(hippo_home):
@@ -147,5 +152,7 @@ def test_the_first_frame_loads_no_pydantic_model(hippo_home):
 
 def test_typing_against_the_engine_protocol_does_not_load_the_model_client(tmp_path):
     # A front end imports the protocol at the top; the local engine (and openai) come only when used.
-    modules, _ = loaded(tmp_path, code="import hippo_tui.engine.protocol\nimport hippo_tui.engine\n" + LIST_MODULES)
+    modules, _ = loaded(
+        tmp_path, code="import hippo_tui.engine.protocol\nimport hippo_tui.engine\n" + LIST_MODULES
+    )
     assert not modules & {"openai", "httpx", "textual"}

@@ -504,7 +504,9 @@ async def test_a_v3_database_gains_coverage_and_keeps_its_answers(
         m.setattr(core, "SCHEMA_VERSION", 3)
         async with await Store.open(path) as s:
             old = await s.begin_answer(question="before the upgrade", model="m", backend="b")
-            await s.db.execute("UPDATE answers SET final_text = 'A.', outcome = 'complete' WHERE id = ?", (old,))
+            await s.db.execute(
+                "UPDATE answers SET final_text = 'A.', outcome = 'complete' WHERE id = ?", (old,)
+            )
             assert (await (await s.db.execute("PRAGMA user_version")).fetchone())[0] == 3
     async with await Store.open(path) as s:
         assert (await (await s.db.execute("PRAGMA user_version")).fetchone())[0] == SCHEMA_VERSION
@@ -512,7 +514,9 @@ async def test_a_v3_database_gains_coverage_and_keeps_its_answers(
         assert (before.question, before.final_text, before.coverage) == ("before the upgrade", "A.", None)
         new = await s.begin_answer(question="after", model="m", backend="b")
         cov = Coverage(statements=1, backed=0, unbacked=[(0, 2)])
-        await s.finish_answer(new, raw_text="r", final_text="B.", outcome="complete", timings={}, coverage=cov)
+        await s.finish_answer(
+            new, raw_text="r", final_text="B.", outcome="complete", timings={}, coverage=cov
+        )
         assert (await s.get_answer(new)).coverage == cov
         assert [g.backed_share for g in (await s.audit_stats()).groups] == [0.0]
         assert await s.count() == 70

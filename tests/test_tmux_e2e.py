@@ -84,7 +84,8 @@ def test_ask_and_see_verified_citations(start, width, height):
     term.keys("Enter")
     # The sidebar's marks follow the answer's by a frame: the end is the screen with no pending marker left.
     screen = term.wait_for(
-        lambda s: "verified" in s and "Ask a question" in s and "[·" not in s, "the verified end, no [·n] left"
+        lambda s: "verified" in s and "Ask a question" in s and "[·" not in s,
+        "the verified end, no [·n] left",
     )
     lines = screen.splitlines()
     assert len(lines) == height and all(len(line) <= width for line in lines)

@@ -84,7 +84,11 @@ def test_an_exported_conversation_checks_its_last_answer(capsys, hippo_home, tmp
     assert report["text"] == f"{AMLO_CLAIM} [1]"
     assert report["summary"]["result"] == "passed" and report["summary"]["turn"] == 2
     (record,) = answers(hippo_home)
-    assert (record.backend, record.model, record.question) == ("verify", "offline", "What dose of amlodipine?")
+    assert (record.backend, record.model, record.question) == (
+        "verify",
+        "offline",
+        "What dose of amlodipine?",
+    )
     assert record.raw_text == f"{AMLO_CLAIM} [{AMLO}]" and record.grounding is not None
     assert record.id == report["summary"]["audit_id"]
 
@@ -132,7 +136,10 @@ def test_a_plain_text_answer_on_stdin_citing_a_retired_and_a_missing_source(hipp
         (b"\x7fELF\x02\x01\x01\x00\x00\x00" + bytes(range(256)), "is not text (it holds binary data)"),
         (b"caf\xe9 au lait [1]", "is not UTF-8 text"),
         (b"  \n\t\n", "is empty: there is no answer to check"),
-        (b'{"name": "some other tool", "answer": 42}', "is JSON, but neither a hippo-tui conversation export"),
+        (
+            b'{"name": "some other tool", "answer": 42}',
+            "is JSON, but neither a hippo-tui conversation export",
+        ),
         (b'{"type": "thinking", "text": "x"}\n{"broken', "line 2: not an event of `hippo-tui ask --json`"),
     ],
 )
@@ -209,7 +216,9 @@ def test_a_judge_that_cannot_be_reached_leaves_them_unchecked(capsys, hippo_home
     path.write_text(f"{AMLO_CLAIM} [{AMLO}]\n", encoding="utf-8")
     code, out, _ = run(capsys, str(path), "--base-url", "http://127.0.0.1:9/v1", "--grounding-timeout", "5")
     assert code == EXIT_NOT_ALL_CHECKED
-    assert "result     unchecked" in out and "Verification unavailable: the server could not be reached" in out
+    assert (
+        "result     unchecked" in out and "Verification unavailable: the server could not be reached" in out
+    )
 
 
 def test_untrusted_text_is_inert_in_the_report(capsys, hippo_home, tmp_path):

@@ -70,7 +70,10 @@ def test_what_a_reader_cannot_forgive_is_vetoed_with_its_reason(claim: str, exce
         ("Tranexamic acid 1000 mg is given intravenously if bleeding continues.", BIRTH),
         # An abbreviation it does not read ("IM") is not another route.
         ("Oxytocin 10 units is given intramuscularly after a birth.", BIRTH.replace("intramuscularly", "IM")),
-        ("Paracetamol can be given IV.", "Paracetamol 1 g every 4 to 6 hours, maximum 4 g a day."),  # no route said
+        (
+            "Paracetamol can be given IV.",
+            "Paracetamol 1 g every 4 to 6 hours, maximum 4 g a day.",
+        ),  # no route said
     ],
 )
 def test_honest_paraphrase_and_unrelated_claims_are_left_to_the_judge(claim: str, excerpt: str):

@@ -193,10 +193,18 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=store_handler(_show))
 
-    c = audit.add_parser("stats", parents=[common], help="per model or day: how often answers cited bad sources")
-    c.add_argument("--by", choices=["model", "day"], default="model", help="group by model (default) or UTC day")
-    c.add_argument("--limit", type=int, default=10, help="at most this many sources and answers listed (default 10)")
-    c.add_argument("--json", action="store_true", help="one JSON object (groups, retired_sources, most_failed)")
+    c = audit.add_parser(
+        "stats", parents=[common], help="per model or day: how often answers cited bad sources"
+    )
+    c.add_argument(
+        "--by", choices=["model", "day"], default="model", help="group by model (default) or UTC day"
+    )
+    c.add_argument(
+        "--limit", type=int, default=10, help="at most this many sources and answers listed (default 10)"
+    )
+    c.add_argument(
+        "--json", action="store_true", help="one JSON object (groups, retired_sources, most_failed)"
+    )
     c.set_defaults(func=store_handler(_stats))
 
     c = audit.add_parser("export", parents=[common], help="the whole record, oldest first")

@@ -26,14 +26,20 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "eval",
         parents=[common],
         help="run a question set and measure the answers (or --compare two runs)",
-        description="Ask every question of a JSONL file (one {\"question\", \"expect_sources\", "
-        "\"expect_abstain\"} a line; default: the demo question set) and summarise how the answers and "
+        description='Ask every question of a JSONL file (one {"question", "expect_sources", '
+        '"expect_abstain"} a line; default: the demo question set) and summarise how the answers and '
         "their citations fared. With --record DIR, one cassette per question; --replay DIR plays them back.",
     )
     p.add_argument("questions", nargs="?", type=Path, metavar="QUESTIONS.jsonl")
-    p.add_argument("--prompt", type=Path, metavar="FILE", help="system prompt to use instead of the built-in one")
-    p.add_argument("--concurrency", type=_positive, default=1, metavar="N", help="questions at a time (default 1)")
-    p.add_argument("--json", type=Path, metavar="OUT", dest="json_out", help="write the run (or comparison) as JSON")
+    p.add_argument(
+        "--prompt", type=Path, metavar="FILE", help="system prompt to use instead of the built-in one"
+    )
+    p.add_argument(
+        "--concurrency", type=_positive, default=1, metavar="N", help="questions at a time (default 1)"
+    )
+    p.add_argument(
+        "--json", type=Path, metavar="OUT", dest="json_out", help="write the run (or comparison) as JSON"
+    )
     p.add_argument("--compare", nargs=2, type=Path, metavar=("A.json", "B.json"), help="compare two runs")
     p.add_argument(
         "--fail-on", metavar="METRIC[,METRIC]", help="with --compare: exit 1 when B is worse than A on one"

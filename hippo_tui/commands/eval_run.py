@@ -1,6 +1,5 @@
 """`hippo-tui eval` at run time: loaded when the command runs (the parser is in ``eval``)."""
 
-
 from __future__ import annotations
 
 import argparse
@@ -89,7 +88,9 @@ def _questions_path(args: argparse.Namespace, settings: Settings) -> Path:
     if args.questions is not None:
         return args.questions
     if settings.kb is not None:
-        raise UsageError("give the question file for your knowledge base: hippo-tui eval QUESTIONS.jsonl --kb …")
+        raise UsageError(
+            "give the question file for your knowledge base: hippo-tui eval QUESTIONS.jsonl --kb …"
+        )
     return DEMO_QUESTIONS
 
 
@@ -137,7 +138,9 @@ def replay_map(folder: Path, questions: list[EvalQuestion]) -> dict[int, Path]:
         else:
             missing.append(f"line {q.line}: {clip(q.question, 80, flat=True)}")
     if missing:
-        raise UsageError(f"{folder}: no cassette for " + "; ".join(missing[:5]) + (" …" if len(missing) > 5 else ""))
+        raise UsageError(
+            f"{folder}: no cassette for " + "; ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
+        )
     return found
 
 

@@ -124,9 +124,7 @@ def worse_metrics(comparison: Comparison, names: Iterable[str]) -> tuple[list[st
     by_name = {m.name: m for m in comparison.metrics}
     unknown = [n for n in names if n not in by_name]
     if unknown:
-        raise ValueError(
-            f"unknown metric {', '.join(unknown)}; the metrics are: {', '.join(METRICS)}"
-        )
+        raise ValueError(f"unknown metric {', '.join(unknown)}; the metrics are: {', '.join(METRICS)}")
     worse = [n for n in names if by_name[n].worse]
     unmeasured = [n for n in names if by_name[n].worse is None]
     return worse, unmeasured

@@ -50,7 +50,9 @@ def parse_line(text: str, line: int) -> EvalQuestion:
     except json.JSONDecodeError as e:
         raise ValueError(f"not JSON ({e.msg})") from None
     if not isinstance(data, dict):
-        raise ValueError('not a JSON object: expected {"question": "…", "expect_sources": […], "expect_abstain": false}')
+        raise ValueError(
+            'not a JSON object: expected {"question": "…", "expect_sources": […], "expect_abstain": false}'
+        )
     try:
         return EvalQuestion.model_validate({**data, "line": line})
     except ValidationError as e:

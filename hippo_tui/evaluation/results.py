@@ -63,7 +63,9 @@ class QuestionResult(BaseModel):
         return self.missing + self.retired + self.ungrounded > 0
 
 
-def precision_recall(shown: Sequence[str], expected: Sequence[str] | None) -> tuple[float | None, float | None]:
+def precision_recall(
+    shown: Sequence[str], expected: Sequence[str] | None
+) -> tuple[float | None, float | None]:
     if expected is None:
         return None, None
     hits = len(set(shown) & set(expected))
@@ -94,7 +96,9 @@ def result_of(q: EvalQuestion, events: Iterable[Event]) -> QuestionResult:
     v, cov = last.verification, last.coverage
     shown = [c.id for c in last.citations]
     precision, recall = precision_recall(shown, q.expect_sources)
-    counts = v.model_dump(include={"attempted", "confirmed", "missing", "retired", "grounded", "ungrounded", "unchecked"})
+    counts = v.model_dump(
+        include={"attempted", "confirmed", "missing", "retired", "grounded", "ungrounded", "unchecked"}
+    )
     return QuestionResult(
         **base,
         **counts,
@@ -210,7 +214,11 @@ def load_run(path: Path) -> EvalRun:
     except ValidationError as e:
         err = e.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "the file"
-        raise RunError(f"{path}: not a run written by hippo-tui eval --json ({where}: {err['msg']})") from None
+        raise RunError(
+            f"{path}: not a run written by hippo-tui eval --json ({where}: {err['msg']})"
+        ) from None
     if run.version != RUN_VERSION:
-        raise RunError(f"{path}: a version {run.version} run file; this hippo-tui reads version {RUN_VERSION}")
+        raise RunError(
+            f"{path}: a version {run.version} run file; this hippo-tui reads version {RUN_VERSION}"
+        )
     return run

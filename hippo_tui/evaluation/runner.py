@@ -30,7 +30,9 @@ async def ask_one(q: EvalQuestion, open_engine: EngineOpener, stop: asyncio.Even
     audit record, and left out of the run's results)."""
     try:
         engine = await open_engine(q)
-    except Exception as e:  # a question that cannot start (its cassette, the store) is a result; the run goes on
+    except (
+        Exception
+    ) as e:  # a question that cannot start (its cassette, the store) is a result; the run goes on
         return QuestionResult(
             line=q.line,
             question=q.question,

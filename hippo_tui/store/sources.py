@@ -57,7 +57,11 @@ def provenance_from_row(doc_key: str | None, section: str | None, page: int | No
 
 
 def provenance_to_row(p: Provenance | None) -> tuple[Any, ...]:
-    return (None,) * len(PROVENANCE_COLUMNS) if p is None else (p.document, p.section, p.page, p.version, p.ingested)
+    return (
+        (None,) * len(PROVENANCE_COLUMNS)
+        if p is None
+        else (p.document, p.section, p.page, p.version, p.ingested)
+    )
 
 
 def _row_to_source(row: Sequence[Any]) -> Source:

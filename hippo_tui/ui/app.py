@@ -37,7 +37,7 @@ from hippo_tui.ui.messages import (
 )
 from hippo_tui.ui.session import Answer, AnswerSession
 from hippo_tui.ui.settings_mirror import mirror_endpoint, save_prompt, saved_prompt
-from hippo_tui.ui.widgets.answer import AnswerPane, TurnView
+from hippo_tui.ui.widgets.answer import AnswerPane
 from hippo_tui.ui.widgets.footer import KeyFooter
 from hippo_tui.ui.widgets.prompt import PLACEHOLDER, QUEUED, PromptInput
 from hippo_tui.ui.widgets.safe import one_line
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from hippo_tui.engine.protocol import AnswerEngine
     from hippo_tui.events import EndEvent, ErrorEvent, Event
     from hippo_tui.export import Turn
+    from hippo_tui.ui.widgets.turn import TurnView
 
 NARROW = 80  # columns: below this the sidebar is an overlay, the status bar and the footer shorten
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from hippo_tui.safe_text import clip
+
 if TYPE_CHECKING:  # the event models (pydantic) load with the engine, after the app's first frame
     from hippo_tui.events import EndEvent
 
@@ -69,3 +71,24 @@ def coverage_short(end: EndEvent) -> str | None:
         else f"{c.backed}/{c.statements} backed"
     )
     return f"{coverage_mark(end)} {words}"
+
+
+def citation_footer(end: EndEvent) -> str:
+    """The line under a finished answer: each shown citation with ✓/? and words, and what was hidden."""
+    parts = []
+    for c in sorted(end.citations, key=lambda c: c.number):
+        mark = "✓ verified" if c.grounding == "grounded" else "? unchecked"
+        parts.append(f"[{c.number}] {clip(c.title, 48, flat=True)} ({mark})")
+    coverage = coverage_footer(end)
+    return "\n".join([*parts, verification_line(end), *([coverage] if coverage else [])])
+
+
+def verification_line(end: EndEvent) -> str:
+    v = end.verification
+    if end.outcome == "withdrawn":
+        return "Answer withdrawn"
+    if v.attempted == 0:
+        return "No citations in this answer"
+    if v.note:
+        return f"{clip(v.note, flat=True)} · {len(end.citations)} of {v.attempted} citations shown, unchecked"
+    return f"{v.grounded} of {v.attempted} citations verified"

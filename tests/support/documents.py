@@ -28,7 +28,9 @@ def _raw_pdf(pages: Sequence[Sequence[str]], title: str | None) -> bytes:
     n = len(pages)
     objects: list[bytes] = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [" + b" ".join(f"{4 + 2 * i} 0 R".encode() for i in range(n)) + b"] /Count %d >>" % n,
+        b"<< /Type /Pages /Kids ["
+        + b" ".join(f"{4 + 2 * i} 0 R".encode() for i in range(n))
+        + b"] /Count %d >>" % n,
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
     ]
     for i, paragraphs in enumerate(pages):
@@ -51,7 +53,9 @@ def _raw_pdf(pages: Sequence[Sequence[str]], title: str | None) -> bytes:
     for offset in offsets:
         out.write(b"%010d 00000 n \n" % offset)
     info = b" /Info %d 0 R" % len(objects) if title is not None else b""
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, info, xref))
+    out.write(
+        b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, info, xref)
+    )
     return out.getvalue()
 
 

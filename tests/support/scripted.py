@@ -125,7 +125,9 @@ class ScriptedEngine:
         for record in await self.list_answers(limit=1000):
             key = record.model if by == "model" else record.created[:10]
             g = groups.get(key) or StatsGroup(key=key)
-            groups[key] = g.model_copy(update={"answers": g.answers + 1, "citations": g.citations + len(record.citations)})
+            groups[key] = g.model_copy(
+                update={"answers": g.answers + 1, "citations": g.citations + len(record.citations)}
+            )
         return AuditStats(by=by, groups=list(groups.values())[:limit], retired_sources=[], most_failed=[])
 
     async def _paused(self, cancel: asyncio.Event) -> None:

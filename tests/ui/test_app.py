@@ -12,7 +12,7 @@ from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent, SourcesEvent, Tex
 from hippo_tui.models import AnswerRecord
 from hippo_tui.ui.app import HippoApp
 from hippo_tui.ui.screens import AuditScreen, HelpScreen, InspectorScreen
-from hippo_tui.ui.widgets.answer import TurnView
+from hippo_tui.ui.widgets.turn import TurnView
 from tests.ui.fakes import (
     IDS,
     QUESTION,
@@ -714,9 +714,9 @@ async def test_sidebar_shows_the_pending_numbers_of_the_text_while_streaming_the
         assert "• Cystitis in adults" in text and "• Urine culture" in text  # not cited (yet)
         engine.release()
         await until(pilot, lambda: bool(app.turns))
-        await pilot.pause()
+        await until(pilot, lambda: "[·" not in _sidebar_text(app))  # the marks follow the answer by a frame
         text = _sidebar_text(app)
-        assert "[·" not in text and "[1] Cystitis in adults" in text and "[2] Nitrofurantoin" in text
+        assert "[1] Cystitis in adults" in text and "[2] Nitrofurantoin" in text
 
 
 async def test_an_answer_cut_at_the_output_limit_says_so(make_app):

@@ -70,7 +70,6 @@ async def test_a_queued_question_comes_back_when_the_engine_cannot_open(make_app
         assert app.prompt.value == QUESTION and app.prompt.placeholder != QUEUED
 
 
-
 @pytest.mark.parametrize(
     ("size", "expected"), [((60, 20), {"-narrow", "-short"}), ((100, 40), {"-wide", "-tall"})]
 )

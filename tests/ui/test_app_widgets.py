@@ -8,10 +8,11 @@ from textual.content import Content
 from textual.widgets import Static
 
 from hippo_tui.events import EndEvent, ResetEvent, SourcePreview
-from hippo_tui.ui.widgets.answer import SEGMENT_CHARS, AnswerPane, split_segments
+from hippo_tui.ui.widgets.answer import AnswerPane
 from hippo_tui.ui.widgets.safe import marked_line
 from hippo_tui.ui.widgets.sources import SourcesPanel
 from hippo_tui.ui.widgets.status import StatusBar
+from hippo_tui.ui.widgets.turn import SEGMENT_CHARS, split_segments
 
 PARA = "A paragraph about cystitis and its treatment, long enough to matter [·1].\n\n"
 

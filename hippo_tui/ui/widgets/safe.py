@@ -8,11 +8,14 @@ and images disabled so a link shows its URL instead of hiding it behind its labe
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
 from textual.content import Content, Span
 
 from hippo_tui.safe_text import clip, sanitize
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 __all__ = ["MARK_STYLE", "markdown_parser", "marked_line", "one_line", "safe", "safe_content", "sanitize"]
 
@@ -73,4 +76,6 @@ def markdown_parser() -> MarkdownIt:
     Reference definitions (`[x]: http://…` on a line of their own) are off too: parsed, they would vanish
     from the answer, taking their URL with them.
     """
+    from markdown_it import MarkdownIt  # with the first answer, not at start
+
     return MarkdownIt("gfm-like").disable(["link", "image", "html_inline", "html_block", "reference"])

@@ -10,8 +10,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from hippo_tui.safe_text import clip
-from hippo_tui.ui.coverage_text import coverage_line, coverage_mark, coverage_short
-from hippo_tui.ui.widgets.answer import verification_line
+from hippo_tui.ui.coverage_text import coverage_line, coverage_mark, coverage_short, verification_line
 from hippo_tui.ui.widgets.safe import one_line
 
 if TYPE_CHECKING:
