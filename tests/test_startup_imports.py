@@ -77,10 +77,23 @@ def test_version_prints_the_version(hippo_home):
 def test_kb_search_imports_neither_the_model_client_nor_textual(hippo_home):
     modules, output = loaded(hippo_home, "kb", "search", "amlodipine dose")
     assert "Hypertension" in output  # a real search ran on the demo KB
-    assert {"aiosqlite", "pydantic"} <= modules  # what it needs: the store and its records
+    assert "aiosqlite" in modules  # what it needs: the store
     assert modules & {"openai", "httpx", "textual"} == set()
     # Nor the parts of the store a search never uses: ingesting documents.
     assert not {m for m in modules if m.startswith("hippo_tui.ingest")}
+
+
+def test_kb_search_on_a_built_database_loads_no_pydantic_model(hippo_home):
+    loaded(hippo_home, "kb", "stats")  # the first command builds the database from the demo KB (validated)
+    modules, output = loaded(hippo_home, "kb", "search", "amlodipine dose")
+    assert "1. Hypertension" in output
+    # The results are printed from the ranked rows: no record model, no pydantic, no audit record.
+    assert "pydantic" not in modules
+    assert {"hippo_tui.models", "hippo_tui.events", "hippo_tui.audit_stats"} & modules == set()
+    # --json prints each result as the record (SearchHit) would dump it.
+    modules, output = loaded(hippo_home, "kb", "search", "amlodipine dose", "--json", "-k", "1")
+    assert json.loads(output)["title"] == "Hypertension: choosing the first drug"
+    assert "hippo_tui.models" in modules
 
 
 def test_audit_list_imports_neither_the_model_client_nor_textual(hippo_home):
