@@ -25,11 +25,11 @@ class ConfigError(Exception):
 
 
 class SettingError(ValueError):
-    """One bad value: ``loc`` is the key's path (``("keys", "help")``), ``unknown`` an unknown key."""
+    """One bad value or unknown key: ``loc`` is the key's path (``("keys", "help")``)."""
 
-    def __init__(self, loc: tuple[str, ...], msg: str, *, unknown: bool = False) -> None:
+    def __init__(self, loc: tuple[str, ...], msg: str) -> None:
         super().__init__(f"{'.'.join(loc)}: {msg}")
-        self.loc, self.msg, self.unknown = loc, msg, unknown
+        self.loc, self.msg = loc, msg
 
 
 # Checks turn a value from a file, the environment or a flag into the setting's type, or raise ValueError
@@ -106,7 +106,7 @@ class Setting:
         try:
             return self.check(value)
         except SettingError as e:
-            raise SettingError((self.name, *e.loc), e.msg, unknown=e.unknown) from None
+            raise SettingError((self.name, *e.loc), e.msg) from None
         except ValueError as e:
             raise SettingError((self.name,), str(e)) from None
 
@@ -163,7 +163,7 @@ class Settings:
     def __init__(self, **values: Any) -> None:
         unknown = [k for k in values if k not in FIELDS]
         if unknown:
-            raise SettingError((unknown[0],), "unknown key", unknown=True)
+            raise SettingError((unknown[0],), "unknown key")
         self.__dict__["_set"] = set()
         for name, field in FIELDS.items():
             if name in values:
@@ -173,7 +173,7 @@ class Settings:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name not in FIELDS:
-            raise SettingError((name,), "unknown key", unknown=True)
+            raise SettingError((name,), "unknown key")
         super().__setattr__(name, value)
 
     @classmethod
