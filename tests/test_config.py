@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.cli import EXIT_USAGE, main
-from hippo_tui.config import ConfigError, default_config_path, load_settings
+from hippo_tui.config import ConfigError, SettingError, Settings, default_config_path, load_settings
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "hippo_tui" / "data" / "config.example.toml"
 
@@ -121,3 +121,20 @@ def test_max_tokens_from_file_env_and_flag(tmp_path):
         load_settings({}, env={"HIPPO_MAX_TOKENS": "lots"})
     with pytest.raises(ConfigError, match=r"^--max-tokens: .*greater than or equal to 16"):
         load_settings({"max_tokens": 0}, env={})
+
+
+def test_settings_check_every_value_and_assignment_and_hide_the_api_key(tmp_path):
+    s = Settings(home=str(tmp_path), max_tokens="300", api_key="sk-secret")
+    assert (s.home, s.max_tokens, s.keys) == (tmp_path, 300, {})  # converted like the file's and env's values
+    assert s.model_fields_set == {"home", "max_tokens", "api_key"}
+    assert "sk-secret" not in repr(s) and "max_tokens=300" in repr(s)
+    with pytest.raises(SettingError, match="greater than 0"):
+        s.grounding_timeout = 0
+    with pytest.raises(SettingError, match="unknown key"):
+        Settings(modle="m")
+    with pytest.raises(SettingError) as e:
+        Settings(keys={"help": 3})
+    assert e.value.loc == ("keys", "help")
+    copy = s.model_copy(update={"theme": "nord"})
+    assert (copy.theme, copy.home, s.theme) == ("nord", tmp_path, None)
+    assert Settings.model_validate(s.model_dump()) == s

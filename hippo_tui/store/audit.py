@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hippo_tui.audit_stats import AuditStats, FailedAnswer, RetiredCitation, StatsBy, StatsGroup
-from hippo_tui.events import Coverage
-from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord, ResetRecord
-from hippo_tui.provenance import where
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import UnknownAnswer
 from hippo_tui.store.sources import provenance_from_row
+
+# The records (pydantic models) are imported where a method builds one: a command that only searches
+# the knowledge base opens the same Store and never loads them.
+if TYPE_CHECKING:
+    from hippo_tui.audit_stats import AuditStats, StatsBy
+    from hippo_tui.events import Coverage
+    from hippo_tui.models import AnswerRecord, CitationAttempt, GroundingRecord, ResetRecord
 
 FINAL_OUTCOMES = ("complete", "cancelled", "withdrawn", "error")
 # audit_stats: what a group is keyed on (the day is the UTC date of ``created``), and its SELECTs' columns.
@@ -44,6 +47,8 @@ def _now() -> str:
 
 
 def _answer(row: Sequence[Any]) -> AnswerRecord:
+    from hippo_tui.models import AnswerRecord
+
     data = dict(zip(_ANSWER_COLUMNS, row, strict=True))
     data["timings"] = json.loads(data["timings"] or "{}")
     data["grounding"] = json.loads(data["grounding"]) if data["grounding"] else None
@@ -147,6 +152,9 @@ class AuditMixin(StoreBase):
         """Load the resets and citations of these answers: two queries, whatever their number."""
         if not answers:
             return answers
+        from hippo_tui.models import CitationAttempt, ResetRecord
+        from hippo_tui.provenance import where
+
         by_id = {a.id: a for a in answers}
         ids = json.dumps(list(by_id))
         cur = await self._db.execute(
@@ -204,6 +212,8 @@ class AuditMixin(StoreBase):
     async def audit_stats(self, by: StatsBy = "model", *, limit: int = 10) -> AuditStats:
         """Per model or per day (UTC): answers and how their citations fared; the ``limit`` sources most often
         cited while retired, and the ``limit`` answers with the most failed citations."""
+        from hippo_tui.audit_stats import AuditStats, FailedAnswer, RetiredCitation, StatsGroup
+
         key = _STATS_KEYS[by]  # one of two fixed expressions, never user text
         groups_sql = f"""
             WITH per AS (

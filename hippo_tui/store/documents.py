@@ -7,25 +7,18 @@ import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from hippo_tui.ingest.document import Document
-from hippo_tui.ingest.passages import Passage
-from hippo_tui.ingest.versions import (
-    REMOVED_VERSION,
-    DocumentHead,
-    DocumentReport,
-    IngestItem,
-    Plan,
-    StoredPassage,
-    document_label,
-    plan,
-    removed_reason,
-)
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.sources import COLUMNS, UPSERT_SQL
+
+# The ingest modules are imported where a method uses them: every command opens a Store, few ingest.
+if TYPE_CHECKING:
+    from hippo_tui.ingest.document import Document
+    from hippo_tui.ingest.passages import Passage
+    from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem, Plan, StoredPassage
 
 SET_KB_NAME = "INSERT INTO meta (key, value) VALUES ('kb_name', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 _RETIRE = "UPDATE sources SET status = 'retired', retired_reason = ?, superseded_by = ? WHERE id = ?"
@@ -92,9 +85,13 @@ class DocumentsMixin(StoreBase):
             "EXISTS (SELECT 1 FROM json_each(?) f WHERE substr(d.key, 1, length(f.value)) = f.value) "
             "AND d.version != ?"
         )
+        from hippo_tui.ingest.versions import REMOVED_VERSION
+
         return await self._heads(where, folders, REMOVED_VERSION)
 
     async def _heads(self, where: str, values: Sequence[str], *more: str) -> dict[str, DocumentHead]:
+        from hippo_tui.ingest.versions import DocumentHead
+
         with self._errors():
             cur = await self._db.execute(
                 "SELECT d.key, d.version, d.title, d.format, d.publisher, d.updated, "
@@ -107,6 +104,8 @@ class DocumentsMixin(StoreBase):
     async def _stored_passages(
         self, db: aiosqlite.Connection, keys: list[str]
     ) -> dict[str, list[StoredPassage]]:
+        from hippo_tui.ingest.versions import StoredPassage
+
         cur = await db.execute(
             "SELECT doc_key, id, title, body, section, page FROM sources "
             "WHERE doc_key IN (SELECT value FROM json_each(?)) AND status = 'active' ORDER BY rowid",
@@ -139,6 +138,8 @@ class DocumentsMixin(StoreBase):
         transaction (the demo KB an ingest replaces), and ``kb_name`` renames the knowledge base in it too.
         With ``dry_run`` nothing is written and the reports say what would have been.
         """
+        from hippo_tui.ingest.versions import DocumentReport
+
         async with self._reading() if dry_run else self._transaction() as db:
             reports = await self._plan_and_write(db, items, when, dry_run)
             removed = await self.document_heads(remove) if remove else {}
@@ -159,6 +160,8 @@ class DocumentsMixin(StoreBase):
     async def _plan_and_write(
         self, db: aiosqlite.Connection, items: Sequence[IngestItem], when: datetime, dry_run: bool
     ) -> list[DocumentReport]:
+        from hippo_tui.ingest.versions import DocumentReport, plan
+
         stored = await self._stored_passages(db, [i.doc.key for i in items])
         plans = [(item, plan(item.passages, stored.get(item.doc.key, []))) for item in items]
         if not dry_run:
@@ -196,6 +199,8 @@ async def _write_plans(
 ) -> None:
     """Every document's changes, one ``executemany`` per kind of write for the whole run: a round trip to
     SQLite's thread per statement kind, not per document (a first ingest of 1,000 files made 6,000)."""
+    from hippo_tui.ingest.versions import document_label
+
     stamp = when.isoformat(timespec="seconds")
     rows: dict[str, list[tuple[Any, ...]]] = {sql: [] for sql in _WRITE_ORDER}
     fresh, moved, refresh = rows[UPSERT_SQL], rows[_MOVE], rows[_REFRESH]
@@ -222,6 +227,8 @@ async def _write_removals(db: aiosqlite.Connection, removed: dict[str, DocumentH
     the removal kept among its versions."""
     if not removed:
         return
+    from hippo_tui.ingest.versions import REMOVED_VERSION, document_label, removed_reason
+
     stamp = when.isoformat(timespec="seconds")
     reasons = [(removed_reason(document_label(h.title, key), when.date()), key) for key, h in removed.items()]
     await db.executemany(_RETIRE_DOCUMENT, reasons)

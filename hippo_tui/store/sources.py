@@ -9,15 +9,18 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 import aiosqlite
-from pydantic import ValidationError
 
-from hippo_tui.models import Lookup, Provenance, SearchHit, Source
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.query import quoted_or, terms
+
+# The records (pydantic models, a fifth of a second to import) are imported where a function builds one,
+# so that `kb search` prints its results without loading them (see HitRow).
+if TYPE_CHECKING:
+    from hippo_tui.models import Lookup, Provenance, SearchHit, Source
 
 # Provenance.document/section/page/version/ingested, flattened onto the sources row.
 PROVENANCE_COLUMNS = ("doc_key", "section", "page", "doc_version", "ingested")
@@ -51,6 +54,8 @@ def provenance_from_row(doc_key: str | None, section: str | None, page: int | No
                         version: str | None, ingested: str | None) -> Provenance | None:  # fmt: skip
     if doc_key is None:
         return None
+    from hippo_tui.models import Provenance
+
     return Provenance.model_construct(
         document=doc_key, section=section, page=page, version=version or "", ingested=ingested or ""
     )
@@ -67,6 +72,8 @@ def provenance_to_row(p: Provenance | None) -> tuple[Any, ...]:
 def _row_to_source(row: Sequence[Any]) -> Source:
     # Every row was validated as a Source on its way in (upsert/import), so it is rebuilt without
     # validating again: get_many of 100 ids spends most of its time here otherwise.
+    from hippo_tui.models import Source
+
     n = len(COLUMNS) - len(PROVENANCE_COLUMNS)
     data = dict(zip(COLUMNS[:n], row[:n], strict=True))
     if data["updated"]:
@@ -103,6 +110,10 @@ def parse_jsonl(path: Path) -> list[Source]:
 
 def parse_jsonl_lines(path: Path) -> list[tuple[int, Source]]:
     """``parse_jsonl`` with each source's line number (for errors found after parsing)."""
+    from pydantic import ValidationError
+
+    from hippo_tui.models import Source
+
     try:
         raw = path.read_bytes()
     except OSError as e:
@@ -132,6 +143,34 @@ def parse_jsonl_lines(path: Path) -> list[tuple[int, Source]]:
     return sources
 
 
+class HitRow(NamedTuple):
+    """One search result as ranked, before it becomes a ``SearchHit`` (``hit()``): enough for a front end
+    that only prints results (``kb search``) without loading the record models."""
+
+    id: str
+    title: str
+    excerpt: str
+    publisher: str | None
+    updated: str | None  # ISO date, as stored
+    score: float  # higher is better
+    snippet: str  # matched terms wrapped in « and »
+    provenance: tuple[Any, ...]  # PROVENANCE_COLUMNS, as stored
+
+    def hit(self) -> SearchHit:
+        from hippo_tui.models import SearchHit
+
+        return SearchHit(
+            id=self.id,
+            title=self.title,
+            excerpt=self.excerpt,
+            publisher=self.publisher,
+            updated=date.fromisoformat(self.updated) if self.updated else None,
+            score=self.score,
+            snippet=self.snippet,
+            provenance=provenance_from_row(*self.provenance),
+        )
+
+
 class SourcesMixin(StoreBase):
     async def count(self, status: str | None = "active") -> int:
         with self._errors():
@@ -144,6 +183,10 @@ class SourcesMixin(StoreBase):
 
     async def search(self, query: str, k: int = 5) -> list[SearchHit]:
         """Active sources ranked by bm25 (best first; ``score`` higher is better). Never raises on syntax."""
+        return [row.hit() for row in await self.search_rows(query, k)]
+
+    async def search_rows(self, query: str, k: int = 5) -> list[HitRow]:
+        """``search``'s results as read, before they become records."""
         words = terms(query)
         if not words or k <= 0:
             return []
@@ -168,19 +211,7 @@ class SourcesMixin(StoreBase):
         with self._errors():
             cur = await self._db.execute(sql, {"q": match, "k": k})
             rows = await cur.fetchall()
-        return [
-            SearchHit(
-                id=r[0],
-                title=r[1],
-                excerpt=r[2],
-                publisher=r[3],
-                updated=r[4],
-                score=-float(r[5]),
-                snippet=r[6] or r[2],
-                provenance=provenance_from_row(*r[7:12]),
-            )
-            for r in rows
-        ]
+        return [HitRow(r[0], r[1], r[2], r[3], r[4], -float(r[5]), r[6] or r[2], tuple(r[7:12])) for r in rows]
 
     async def _bounded_match(self, words: list[str]) -> str:
         """The MATCH expression to rank: all words when they match few enough rows, else the rarest ones.
@@ -229,6 +260,8 @@ class SourcesMixin(StoreBase):
 
         The ids travel as one bound JSON array, so there is no limit on how many are asked for.
         """
+        from hippo_tui.models import Lookup
+
         asked = list(dict.fromkeys(ids))
         canonical = {a: _canonical_or_none(a) for a in asked}
         wanted = sorted({c for c in canonical.values() if c})

@@ -21,13 +21,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from hippo_tui.config import Settings
-from hippo_tui.events import EndEvent, ErrorEvent, Event
-from hippo_tui.export import Turn, answer_with_citations
 from hippo_tui.ui import keys, themes
 from hippo_tui.ui.coverage_text import shown_text
-from hippo_tui.ui.event_batches import text_runs
 from hippo_tui.ui.event_log import EventLog
-from hippo_tui.ui.exporting import write_export
 from hippo_tui.ui.messages import (
     AnswerEnded,
     AnswerFailed,
@@ -48,8 +44,12 @@ from hippo_tui.ui.widgets.safe import one_line
 from hippo_tui.ui.widgets.sources import SourcesPanel
 from hippo_tui.ui.widgets.status import SHORT_PHASE, StatusBar
 
-if TYPE_CHECKING:  # the engine package pulls in the model client: not before the first frame
+# The engine package pulls in the model client, the event models pydantic: neither before the first frame
+# (they load with the engine; the app reads events by their ``type`` tag, imports these where it uses them).
+if TYPE_CHECKING:
     from hippo_tui.engine.protocol import AnswerEngine
+    from hippo_tui.events import EndEvent, ErrorEvent, Event
+    from hippo_tui.export import Turn
     from hippo_tui.ui.widgets.turn import TurnView
 
 NARROW = 80  # columns: below this the sidebar is an overlay, the status bar and the footer shorten
@@ -389,6 +389,8 @@ class HippoApp(App[int]):
         if view is not None:
             # Text read behind the end is appended at once (the streaming path, cheap) so that the end only
             # patches markers in place; one frame shows both.
+            from hippo_tui.ui.event_batches import text_runs
+
             for run in text_runs(message.skipped):
                 await view.append(run)
             await view.finish(end)
@@ -609,6 +611,8 @@ class HippoApp(App[int]):
         if not self.turns:
             self.notify("No answer to copy yet.")
             return
+        from hippo_tui.export import answer_with_citations
+
         text = answer_with_citations(self.turns[-1])
         self.copy_to_clipboard(text)
         self.notify(f"Copied the answer and its citations ({len(text)} characters).")
@@ -617,6 +621,8 @@ class HippoApp(App[int]):
         if not self.turns:
             self.notify("Nothing to export yet.")
             return
+        from hippo_tui.ui.exporting import write_export
+
         folder = self.settings.data_dir() / "exports"
         try:
             path = write_export(self.turns, folder, as_json=fmt == "json")

@@ -6,9 +6,12 @@ measured the coverage (``EndEvent.coverage``); nothing here splits sentences or 
 
 from __future__ import annotations
 
-from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked
-from hippo_tui.events import EndEvent
+from typing import TYPE_CHECKING
+
 from hippo_tui.safe_text import clip
+
+if TYPE_CHECKING:  # the event models (pydantic) load with the engine, after the app's first frame
+    from hippo_tui.events import EndEvent
 
 
 def shown_text(end: EndEvent) -> str:
@@ -16,6 +19,8 @@ def shown_text(end: EndEvent) -> str:
     marks them; any other ending as the engine gave it (nothing of it was measured)."""
     if end.outcome != "complete" or not end.coverage.unbacked:
         return end.text
+    from hippo_tui.coverage import mark_unbacked
+
     return mark_unbacked(end.text, end.coverage)
 
 
@@ -44,7 +49,11 @@ def coverage_footer(end: EndEvent) -> str | None:
         return f"○ {line}"
     if not c.backed:
         return f"⚠ {line}: no statement cites a verified source."
-    marked = f" · unbacked ones marked{UNBACKED_MARK}" if c.unbacked else ""
+    if not c.unbacked:
+        return line
+    from hippo_tui.coverage import UNBACKED_MARK
+
+    marked = f" · unbacked ones marked{UNBACKED_MARK}"
     return f"{line}{marked}"
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from hippo_tui.events import EndEvent, ErrorEvent, Event, ResetEvent, TextEvent, ThinkingEvent
+if TYPE_CHECKING:  # the app makes its log before the engine (and the event models, pydantic) load
+    from hippo_tui.events import Event
 
 # Old answers are dropped past these bounds so a long session does not grow without limit (a
 # 50,000-character answer is ~10,000 text events). The answer being written is never dropped.
@@ -41,23 +43,24 @@ def compute_metrics(events: list[Event], *, closed: bool = False) -> AnswerMetri
     ``closed``: the answer takes no more events; without an end or error it was cancelled.
     """
     counts = Counter(e.type for e in events)
-    texts = [e for e in events if isinstance(e, TextEvent)]
-    resets = [e for e in events if isinstance(e, ResetEvent)]
+    # By each event's ``type`` tag: the event classes need not be loaded to read a log.
+    texts = [e for e in events if e.type == "text"]
+    resets = [e for e in events if e.type == "reset"]
     held = [e.held for e in texts]
     outcome = "in progress"
     verification: float | None = None
     checking_t: float | None = None
     for e in events:
-        if isinstance(e, ThinkingEvent) and e.phase == "checking":
+        if e.type == "thinking" and e.phase == "checking":
             checking_t = e.t
-        elif isinstance(e, EndEvent):
+        elif e.type == "end":
             outcome = e.outcome
             # The engine's own measure when it gives one; else the span from "Checking citations…".
             if e.verification.seconds > 0:
                 verification = e.verification.seconds
             elif checking_t is not None:
                 verification = max(0.0, e.t - checking_t)
-        elif isinstance(e, ErrorEvent):
+        elif e.type == "error":
             outcome = f"error: {e.kind}"
     if closed and outcome == "in progress":
         outcome = "cancelled"
@@ -140,7 +143,7 @@ class EventLog:
         target = self._target(event, answer)
         target.events.append(event)
         self._count += 1
-        if isinstance(event, EndEvent | ErrorEvent):
+        if event.type in ("end", "error"):
             target.open = False
         self._prune(target)
 

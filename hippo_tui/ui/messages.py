@@ -9,21 +9,23 @@ import asyncio
 import functools
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.message import Message
 
-from hippo_tui.events import (
-    EndEvent,
-    ErrorEvent,
-    Event,
-    ResetEvent,
-    SourcesEvent,
-    StartEvent,
-    TextEvent,
-    ThinkingEvent,
-)
 from hippo_tui.ui.session import Answer
+
+if TYPE_CHECKING:  # the event models (pydantic) load with the engine, after the app's first frame
+    from hippo_tui.events import (
+        EndEvent,
+        ErrorEvent,
+        Event,
+        ResetEvent,
+        SourcesEvent,
+        StartEvent,
+        TextEvent,
+        ThinkingEvent,
+    )
 
 
 class AnswerMessage(Message):
@@ -110,22 +112,24 @@ class AnswerFailed(AnswerMessage):
 def message_for(answer: Answer, batch: list[Event]) -> AnswerMessage:
     """The message that carries ``batch`` (one event, consecutive text events, or text through the end)
     to its handler."""
-    if len(batch) > 1 and isinstance(batch[-1], EndEvent):
-        return AnswerEnded(answer, batch[-1], batch[:-1])
-    if all(isinstance(e, TextEvent) for e in batch):
-        return AnswerText(answer, [e for e in batch if isinstance(e, TextEvent)])
+    last = batch[-1]
+    if len(batch) > 1 and last.type == "end":
+        return AnswerEnded(answer, last, batch[:-1])
+    texts = [e for e in batch if e.type == "text"]
+    if len(texts) == len(batch):
+        return AnswerText(answer, texts)
     [event] = batch
-    match event:
-        case StartEvent():
-            return AnswerStarted(answer, event)
-        case ThinkingEvent():
-            return AnswerThinking(answer, event)
-        case SourcesEvent():
-            return AnswerSources(answer, event)
-        case ResetEvent():
-            return AnswerReset(answer, event)
-        case EndEvent():
-            return AnswerEnded(answer, event)
-        case ErrorEvent():
-            return AnswerFailed(answer, event)
+    # By the events' ``type`` (each model's tag), not their classes: the classes load with the engine.
+    if event.type == "start":
+        return AnswerStarted(answer, event)
+    if event.type == "thinking":
+        return AnswerThinking(answer, event)
+    if event.type == "sources":
+        return AnswerSources(answer, event)
+    if event.type == "reset":
+        return AnswerReset(answer, event)
+    if event.type == "end":
+        return AnswerEnded(answer, event)
+    if event.type == "error":
+        return AnswerFailed(answer, event)
     raise TypeError(f"no message for {type(event).__name__}")

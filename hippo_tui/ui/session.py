@@ -15,13 +15,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hippo_tui.events import EndEvent, ErrorEvent, Event, StartEvent
-from hippo_tui.export import Turn
 from hippo_tui.ui.coverage_text import coverage_line
-from hippo_tui.ui.event_batches import EventBatches
 
-if TYPE_CHECKING:  # the engine package pulls in the model client: not before the app's first frame
+# The engine package pulls in the model client, the event models pydantic: neither before the app's first
+# frame (they load with the engine; the session reads events by their ``type`` tag).
+if TYPE_CHECKING:
     from hippo_tui.engine.protocol import AnswerEngine
+    from hippo_tui.events import EndEvent, ErrorEvent, Event
+    from hippo_tui.export import Turn
 
 STREAM_CUT_ACTION = "Ask again; if it keeps happening, pick another model (F6)."
 INTERNAL_ACTION = "Ask again; the event inspector (F4) shows what happened."
@@ -48,7 +49,7 @@ class Answer:
 
 # Returns once the batch (one event, or consecutive text events) is drawn: the next batch is taken only then,
 # and the engine runs at most a bounded read-ahead in front of the screen.
-Deliver = Callable[[Answer, list[Event]], Awaitable[None]]
+Deliver = Callable[[Answer, list["Event"]], Awaitable[None]]
 
 
 class AnswerSession:
@@ -93,12 +94,15 @@ class AnswerSession:
         """Consume the answer's events into ``deliver``; whatever the engine does, the last one is an end
         or an error (a stream that stops early or an engine bug becomes an error event)."""
         assert self.engine is not None
+        from hippo_tui.events import ErrorEvent
+        from hippo_tui.ui.event_batches import EventBatches
+
         batches = EventBatches(self.engine.ask(answer.question))
         last: Event | None = None
         try:
             async for batch in batches:
                 for event in batch:
-                    if isinstance(event, StartEvent):
+                    if event.type == "start":
                         answer.audit_id = event.audit_id
                 last = batch[-1]
                 await deliver(answer, batch)
@@ -110,7 +114,7 @@ class AnswerSession:
             return
         finally:  # stopped early (the app quits): the engine's record is written now
             await batches.close()
-        if not isinstance(last, EndEvent | ErrorEvent):
+        if last is None or last.type not in ("end", "error"):
             message = "The answer stopped without an end."
             await deliver(answer, [ErrorEvent(kind="stream_cut", message=message, action=STREAM_CUT_ACTION)])
 
@@ -145,7 +149,9 @@ class AnswerSession:
         self.release(answer)
         turn = None
         if answer.conversation == self.conversation:
-            if isinstance(end, EndEvent):
+            from hippo_tui.export import Turn
+
+            if end.type == "end":
                 turn = Turn(
                     answer.question,
                     text,

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from hippo_tui.events import EndEvent, SourcePreview
 from hippo_tui.ui.widgets.safe import MARK_STYLE, marked_line, one_line
+
+if TYPE_CHECKING:  # the event models (pydantic) load with the engine, after the app's first frame
+    from hippo_tui.events import EndEvent, SourcePreview
 
 
 class SourceItem(Vertical):

@@ -9,13 +9,13 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from hippo_tui.events import EndEvent
 from hippo_tui.safe_text import clip
 from hippo_tui.ui.coverage_text import coverage_line, coverage_mark, coverage_short, verification_line
 from hippo_tui.ui.widgets.safe import one_line
 
 if TYPE_CHECKING:
     from hippo_tui.engine.protocol import EngineInfo
+    from hippo_tui.events import EndEvent
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
