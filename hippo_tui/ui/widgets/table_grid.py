@@ -21,6 +21,7 @@ from textual.css.scalar import Scalar
 from textual.css.styles import RulesMap
 from textual.events import MouseMove
 from textual.geometry import Offset, Size
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
@@ -185,7 +186,7 @@ class TableGrid(MarkdownTable):
             return
         await super()._update_from_block(block)
 
-    def get_selection(self, selection) -> tuple[str, str] | None:
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """Copied text: the cells' text, a row per line, as Textual's cells give it."""
         rows = [self._headers, *self._rows]
         return selection.extract("\n".join(" ".join(c.plain for c in row) for row in rows)), "\n"

@@ -6,7 +6,7 @@ a sixth of the first frame's imports. ``TurnView`` is the handle on one answer's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.geometry import Size
@@ -77,7 +77,7 @@ class Segment(Markdown):
 
     DEFAULT_CSS = "Segment { margin: 0; padding: 0 1 0 0; }"
     # Lists whose items are one widget each (list_items.py): the same look, a quarter of the widgets.
-    BLOCKS: ClassVar[dict[str, type[MarkdownBlock]]] = {
+    BLOCKS: dict[str, type[MarkdownBlock]] = {  # noqa: RUF012 (declared so by Textual's Markdown)
         **Markdown.BLOCKS,
         "bullet_list_open": BulletList,
         "ordered_list_open": OrderedList,
