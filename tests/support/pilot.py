@@ -37,3 +37,14 @@ async def play(pilot: Pilot, question: str, events: int | None) -> None:
         # The MarkdownStream renders in the background: wait until it shows everything released.
         await until(pilot, lambda: view.source == view.text)
     await pilot.pause()
+    await until(pilot, lambda: settled(pilot))
+
+
+def settled(pilot: Pilot) -> bool:
+    """No widget waits for a relayout and the answer pane has no virtualising pass pending: what a
+    screenshot shows now is what the reader keeps seeing (a block patched in place relayouts on the
+    next idle, not when its text changes)."""
+    screen = pilot.app.screen
+    pending = any(w._layout_required for w in screen.walk_children(with_self=True))
+    pane = getattr(pilot.app, "pane", None)
+    return not pending and not (pane is not None and pane._virtualize_pending)

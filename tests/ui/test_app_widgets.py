@@ -96,6 +96,31 @@ async def test_final_update_patches_markers_in_place():
         assert list(view.segments[0][0].children) == blocks_before  # same widgets, new content
 
 
+async def test_a_sealed_segment_grows_when_a_block_inside_it_changes_size():
+    # A sealed segment caches its height; whatever changes a block inside it afterwards (the end's marker
+    # patch landing after a layout, a block re-rendered) must still give it its new height, or the answer's
+    # last lines are cut off under the footer.
+    from textual.widgets._markdown import MarkdownParagraph
+
+    from hippo_tui.ui.widgets.turn import Segment
+
+    app = PaneHost()
+    async with app.run_test(size=(40, 24)) as pilot:
+        pane = app.query_one(AnswerPane)
+        segment, fresh = Segment(), Segment()
+        await pane.mount(segment)
+        await segment.replace("Short answer [·1].\n")
+        await pilot.pause()
+        short = segment.size.height
+        longer = "Short answer " + "with a much longer final text " * 3 + "[1].\n"
+        await pane.mount(fresh)
+        await fresh.replace(longer)  # the height the changed segment must reach
+        paragraph = segment.query_one(MarkdownParagraph)
+        paragraph.set_content(fresh.query_one(MarkdownParagraph)._content)
+        await pilot.pause()
+        assert fresh.size.height > short and segment.size.height == fresh.size.height
+
+
 async def test_final_update_with_a_different_structure_redraws():
     app = PaneHost()
     async with app.run_test(size=(80, 24)) as pilot:

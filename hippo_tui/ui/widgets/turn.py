@@ -88,12 +88,14 @@ class Segment(Markdown):
         super().__init__("", parser_factory=markdown_parser, open_links=False)
         self.sealed = False
         self.collapsed = False  # blocks unmounted, a blank of the same height in their place
-        self._height_cache: tuple[tuple[int, int], int] | None = None
+        self._height_cache: tuple[tuple[int, int, int], int] | None = None
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if not self.sealed:
             return super().get_content_height(container, viewport, width)
-        key = (width, self._nodes._updates)
+        # Textual counts a relayout of any block inside in ``_layout_updates`` (a block's own text can
+        # change in place: the end's marker patch); children added or removed in ``_nodes._updates``.
+        key = (width, self._nodes._updates, self._layout_updates)
         if self._height_cache is not None and self._height_cache[0] == key:
             return self._height_cache[1]
         height = super().get_content_height(container, viewport, width)
@@ -159,6 +161,10 @@ class Segment(Markdown):
             if not await self._patch_block(block, "".join(new_lines[start:end])):
                 await self.replace(text)
                 return
+        # Blocks changed size in place: Textual forgets this segment's arrangement only when their own
+        # relayout is processed, and a layout that comes first (the footer's) would measure the old one.
+        self._clear_arrangement_cache()
+        self.refresh(layout=True)
         self.seal()
 
     async def _patch_block(self, old: MarkdownBlock, source: str) -> bool:
