@@ -53,8 +53,7 @@ def coverage_footer(end: EndEvent) -> str | None:
         return line
     from hippo_tui.coverage import UNBACKED_MARK
 
-    marked = f" · unbacked ones marked{UNBACKED_MARK}"
-    return f"{line}{marked}"
+    return f"{line} · unbacked ones marked{UNBACKED_MARK}"
 
 
 def coverage_short(end: EndEvent) -> str | None:

@@ -109,6 +109,18 @@ class AnswerFailed(AnswerMessage):
         self.event = event
 
 
+# The message for a batch of one event, by the event's ``type`` (each model's tag), not its class: the
+# classes load with the engine. Text comes as ``AnswerText`` (a batch of one or more).
+_ONE_EVENT: dict[str, Callable[[Answer, Any], AnswerMessage]] = {
+    "start": AnswerStarted,
+    "thinking": AnswerThinking,
+    "sources": AnswerSources,
+    "reset": AnswerReset,
+    "end": AnswerEnded,
+    "error": AnswerFailed,
+}
+
+
 def message_for(answer: Answer, batch: list[Event]) -> AnswerMessage:
     """The message that carries ``batch`` (one event, consecutive text events, or text through the end)
     to its handler."""
@@ -119,17 +131,7 @@ def message_for(answer: Answer, batch: list[Event]) -> AnswerMessage:
     if len(texts) == len(batch):
         return AnswerText(answer, texts)
     [event] = batch
-    # By the events' ``type`` (each model's tag), not their classes: the classes load with the engine.
-    if event.type == "start":
-        return AnswerStarted(answer, event)
-    if event.type == "thinking":
-        return AnswerThinking(answer, event)
-    if event.type == "sources":
-        return AnswerSources(answer, event)
-    if event.type == "reset":
-        return AnswerReset(answer, event)
-    if event.type == "end":
-        return AnswerEnded(answer, event)
-    if event.type == "error":
-        return AnswerFailed(answer, event)
+    make = _ONE_EVENT.get(event.type)
+    if make is not None:
+        return make(answer, event)
     raise TypeError(f"no message for {type(event).__name__}")
