@@ -76,7 +76,8 @@ class Segment(Markdown):
     """
 
     DEFAULT_CSS = "Segment { margin: 0; padding: 0 1 0 0; }"
-    # Lists whose items are one widget each (list_items.py): the same look, a quarter of the widgets.
+    # Lists whose items are one widget each (list_items.py) and tables of one widget (table_grid.py): the
+    # same look, a fraction of the widgets.
     BLOCKS: dict[str, type[MarkdownBlock]] = {  # noqa: RUF012 (declared so by Textual's Markdown)
         **Markdown.BLOCKS,
         "bullet_list_open": BulletList,
@@ -161,8 +162,13 @@ class Segment(Markdown):
             if not await self._patch_block(block, "".join(new_lines[start:end])):
                 await self.replace(text)
                 return
-        # Blocks changed size in place: Textual forgets this segment's arrangement only when their own
-        # relayout is processed, and a layout that comes first (the footer's) would measure the old one.
+        # Blocks changed size in place. Textual forgets this segment's arrangement only when their own
+        # relayout is processed (a layout that comes first, the footer's, would measure the old one), and a
+        # block keeps its measured box while a relayout of it is already pending (one just mounted): its
+        # new text would be drawn in the old height. So both are forgotten here.
+        for block in changed:
+            for widget in block.walk_children(Widget, with_self=True):
+                widget._box_model_cache.clear()
         self._clear_arrangement_cache()
         self.refresh(layout=True)
         self.seal()
