@@ -162,16 +162,25 @@ class Segment(Markdown):
             if not await self._patch_block(block, "".join(new_lines[start:end])):
                 await self.replace(text)
                 return
-        # Blocks changed size in place. Textual forgets this segment's arrangement only when their own
-        # relayout is processed (a layout that comes first, the footer's, would measure the old one), and a
-        # block keeps its measured box while a relayout of it is already pending (one just mounted): its
-        # new text would be drawn in the old height. So both are forgotten here.
+        self._forget_measures(changed)
+        self.refresh(layout=True)
+        self.seal()
+
+    async def extend(self, piece: str) -> None:
+        """Append streamed text: Textual gives the last block its longer text in place."""
+        last = [c for c in self.children if isinstance(c, MarkdownBlock)][-1:]
+        await self.append(piece)
+        self._forget_measures(last)
+
+    def _forget_measures(self, changed: list[MarkdownBlock]) -> None:
+        """Blocks changed size in place. Textual forgets this segment's arrangement only when their own
+        relayout is processed (a layout that comes first, the footer's, would measure the old one), and a
+        block keeps its measured box while a relayout of it is already pending (one just mounted): its
+        new text would be drawn in the old height, cut off, until something else relaid the screen out."""
         for block in changed:
             for widget in block.walk_children(Widget, with_self=True):
                 widget._box_model_cache.clear()
         self._clear_arrangement_cache()
-        self.refresh(layout=True)
-        self.seal()
 
     async def _patch_block(self, old: MarkdownBlock, source: str) -> bool:
         """Give ``old`` the content of ``source`` (its own lines, parsed alone); False: not the same kind."""
@@ -334,7 +343,7 @@ class TurnView:
 
     async def _write(self, md: Segment, piece: str) -> None:
         if piece:
-            await md.append(piece)
+            await md.extend(piece)
 
     async def set_text(self, text: str, *, final: bool = False) -> None:
         """Show exactly ``text``, drawing again only the segments that changed (a reset touches the tail).
