@@ -7,6 +7,7 @@ and images disabled so a link shows its URL instead of hiding it behind its labe
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -70,11 +71,16 @@ def safe_content(text: str, style: str = "") -> Content:
     return Content.styled(sanitize(text), style) if style else Content(sanitize(text))
 
 
+@functools.cache
 def markdown_parser() -> MarkdownIt:
     """GFM-like Markdown without links, images or HTML: `[label](url)` stays literal, so the URL shows.
 
     Reference definitions (`[x]: http://…` on a line of their own) are off too: parsed, they would vanish
     from the answer, taking their URL with them.
+
+    One parser, shared: Textual asks its factory for a parser on every streamed append and the end's
+    patch parses each changed block, and building one (its rules, linkify's patterns) cost about as
+    much as the parse itself. A parse keeps no state in the parser; nobody may reconfigure it.
     """
     from markdown_it import MarkdownIt  # with the first answer, not at start
 
