@@ -31,6 +31,8 @@ from textual.widgets._markdown import (
     MarkdownParagraph,
 )
 
+from hippo_tui.ui.widgets.paragraph import Paragraph
+
 
 class _Bulleted(Visual):
     """``body`` wrapped to the width left beside ``bullet``, the bullet on its first line."""
@@ -62,7 +64,7 @@ class _Bulleted(Visual):
         return max(1, self.body.get_height(rules, max(width - self.indent, 1)))
 
 
-class ListItemLine(MarkdownParagraph):
+class ListItemLine(Paragraph):
     """A list item of one paragraph: a paragraph (so streaming and marker patches treat it as one)
     drawn beside its bullet."""
 
@@ -83,6 +85,7 @@ class ListItemLine(MarkdownParagraph):
         self._content = content
         bullet = Content(self.symbol, spans=[Span(0, len(self.symbol), ".bullet")])
         self.update(_Bulleted(bullet, content))
+        self._style_new_kinds()
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """Copied text: the bullet and the paragraph, as Textual's row of widgets gives them."""
@@ -91,8 +94,9 @@ class ListItemLine(MarkdownParagraph):
 
 def _item(block: MarkdownListItem, symbol: str) -> ComposeResult:
     """One item: a single widget when it is one paragraph, else Textual's row of bullet and column."""
-    if len(block._blocks) == 1 and type(block._blocks[0]) is MarkdownParagraph:
-        yield ListItemLine(block._blocks[0], symbol)
+    only = block._blocks[0] if len(block._blocks) == 1 else None
+    if isinstance(only, MarkdownParagraph) and type(only) in (MarkdownParagraph, Paragraph):
+        yield ListItemLine(only, symbol)
         return
     bullet = MarkdownBullet()
     bullet.symbol = symbol

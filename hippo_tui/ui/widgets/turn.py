@@ -24,6 +24,7 @@ from textual.widgets._markdown import (
 
 from hippo_tui.ui.coverage_text import citation_footer, shown_text
 from hippo_tui.ui.widgets.list_items import BulletList, OrderedList
+from hippo_tui.ui.widgets.paragraph import Paragraph
 from hippo_tui.ui.widgets.safe import markdown_parser, one_line, safe, safe_content
 from hippo_tui.ui.widgets.table_grid import TableGrid
 
@@ -80,6 +81,7 @@ class Segment(Markdown):
     # same look, a fraction of the widgets.
     BLOCKS: dict[str, type[MarkdownBlock]] = {  # noqa: RUF012 (declared so by Textual's Markdown)
         **Markdown.BLOCKS,
+        "paragraph_open": Paragraph,
         "bullet_list_open": BulletList,
         "ordered_list_open": OrderedList,
         "table_open": TableGrid,
@@ -250,8 +252,10 @@ def _patch_inline(old: MarkdownBlock, tokens: list[Token]) -> bool:
     if len(paragraphs) != len(inline) or len(inline) != sum(t.type == "inline" for t in tokens):
         return False  # a heading, a table or a different count: not only the paragraphs' text
     for paragraph, token in zip(paragraphs, inline, strict=True):
+        unchanged = paragraph._inline_token is not None and paragraph._inline_token.content == token.content
         paragraph._inline_token = token
-        paragraph.set_content(paragraph._token_to_content(token))
+        if not unchanged:  # a list's other items keep their measured and drawn lines
+            paragraph.set_content(paragraph._token_to_content(token))
     old._token = top[0]
     return True
 
