@@ -23,6 +23,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from fresh_heap import fresh_process_heap  # beside this script
+
 from hippo_tui.config import Settings
 from hippo_tui.engine import Engine
 from hippo_tui.ui.app import HippoApp
@@ -65,10 +67,10 @@ def print_row(name: str, row: dict) -> None:
 async def soak(
     name: str, home: Path, answers: int, checkpoints: list[int], *, bounded: bool, trace: bool
 ) -> list[dict]:
-    gc.collect()
+    fresh_process_heap()
     settings = Settings(home=home, offline_tokens_per_second=0)
     engine = await Engine.create(settings)
-    app = HippoApp(settings, engine=engine, animate=False)
+    app = HippoApp(settings, engine=engine, animate=False, settle_heap=True)
     rows: list[dict] = []
     snapshots = []
     async with app.run_test(size=(100, 34)) as pilot:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,6 +36,8 @@ from hippo_tui.ui.app import HippoApp
 from hippo_tui.ui.widgets.safe import markdown_parser, safe
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the scripted engine lives with the tests
+from fresh_heap import fresh_process_heap
+
 from tests.support.scripted import ScriptedEngine, long_answer_events, long_answer_pieces
 
 SIZE = (100, 34)
@@ -97,10 +99,10 @@ class _FrameClock:
 
 
 async def run_ours(chars: int, piece: int, home: Path) -> dict[str, float]:
-    gc.collect()  # each run starts without the previous run's garbage
+    fresh_process_heap()
     events: list[Event] = long_answer_events(chars, piece)
     engine = _TimedEngine(events)
-    app = HippoApp(Settings(home=home), engine=engine, animate=False)
+    app = HippoApp(Settings(home=home), engine=engine, animate=False, settle_heap=True)
     async with app.run_test(size=SIZE) as pilot:
         await _wait(pilot, lambda: not app.prompt.disabled)
         await pilot.pause()
@@ -133,7 +135,7 @@ class _NaiveApp(App[None]):
 
 async def run_naive(chars: int, piece: int) -> dict[str, float]:
     """The baseline: re-render the whole document on every chunk."""
-    gc.collect()
+    fresh_process_heap()
     pieces = long_answer_pieces(chars, piece)
     app = _NaiveApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -178,12 +180,16 @@ def first_frame_seconds(home: Path, runs: int = 3) -> float:
     return best
 
 
+def _median(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each measure's median over the runs, and the lags' range."""
+    middle = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+    lags = [r["lag"] for r in runs]
+    return {**middle, "lag_min": min(lags), "lag_max": max(lags)}
+
+
 def _lags(r: dict[str, float]) -> str:
-    return f"{r['lag'] * 1000:,.0f} ms ({r['sidebar_lag'] * 1000:,.0f} ms)"
-
-
-def _cps(result: dict[str, float]) -> float:
-    return result["cps"]
+    spread = f"[{r['lag_min'] * 1000:,.0f}-{r['lag_max'] * 1000:,.0f}]"
+    return f"{r['lag'] * 1000:,.0f} ms {spread} ({r['sidebar_lag'] * 1000:,.0f} ms)"
 
 
 def main() -> int:
@@ -193,18 +199,17 @@ def main() -> int:
     parser.add_argument("--chars", type=int, default=50_000)
     parser.add_argument("--prefix", type=int, default=4_000, help="characters for the naive comparison")
     parser.add_argument("--piece", type=int, default=24, help="characters per model chunk (~6 tokens)")
-    parser.add_argument("--runs", type=int, default=3, help="runs of ours; the best is reported")
+    parser.add_argument("--runs", type=int, default=5, help="runs of ours; medians are reported")
     parser.add_argument("--no-launch", action="store_true", help="skip the first-frame measurement")
     parser.add_argument("--no-naive", action="store_true", help="skip the naive baseline (no ratio)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
-        # Best of a few runs: the machine is shared, and the slowest run measures the neighbours.
-        ours = max((asyncio.run(run_ours(args.chars, args.piece, home)) for _ in range(args.runs)), key=_cps)
-        ours_prefix = max(
-            (asyncio.run(run_ours(args.prefix, args.piece, home)) for _ in range(args.runs)), key=_cps
-        )
+        # The median of a few runs, with the lags' range: how long the end takes depends on where the
+        # drawing is when the model stops, and the machine is shared.
+        ours = _median([asyncio.run(run_ours(args.chars, args.piece, home)) for _ in range(args.runs)])
+        ours_prefix = _median([asyncio.run(run_ours(args.prefix, args.piece, home)) for _ in range(args.runs)])
         naive = (
             {"chars": args.prefix, "seconds": float("nan"), "cpu": float("nan"), "cps": float("nan")}
             if args.no_naive
@@ -220,12 +225,12 @@ def main() -> int:
     ]
     print(
         f"UI streaming, {args.piece}-character chunks at unlimited speed, terminal {SIZE[0]}x{SIZE[1]}"
-        f" (ours: best of {args.runs}; load average {os.getloadavg()[0]:.2f})"
+        f" (ours: median of {args.runs} runs, lag range in brackets; load average {os.getloadavg()[0]:.2f})"
     )
-    print(f"{'run':<34} {'chars':>8} {'wall s':>7} {'CPU s':>7} {'chars/s':>9} {'last chunk -> final render (sidebar)':>38}")
+    print(f"{'run':<34} {'chars':>8} {'wall s':>7} {'CPU s':>7} {'chars/s':>9} {'last chunk -> final render [range] (sidebar)':>46}")
     for name, r, lag in rows:
         print(
-            f"{name:<34} {r['chars']:>8,} {r['seconds']:>7.2f} {r['cpu']:>7.2f} {r['cps']:>9,.0f} {lag:>38}"
+            f"{name:<34} {r['chars']:>8,} {r['seconds']:>7.2f} {r['cpu']:>7.2f} {r['cps']:>9,.0f} {lag:>46}"
         )
     print(f"ours / naive on the same {args.prefix:,}-character prefix: {ratio:.1f}x")
     print(f"launch to first frame (fresh interpreter, best of 3; target in bench_startup.py): {launch * 1000:,.0f} ms")

@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from hippo_tui.config import Settings
+from hippo_tui.heap import settle_after_startup
 from hippo_tui.ui import keys, themes
 from hippo_tui.ui.coverage_text import shown_text
 from hippo_tui.ui.event_log import EventLog
@@ -95,11 +96,14 @@ class HippoApp(App[int]):
         engine: AnswerEngine | None = None,
         animate: bool = True,
         engine_factory: EngineFactory | None = None,
+        settle_heap: bool = False,
     ) -> None:
         """``engine_factory`` opens the engine after the first frame when ``engine`` is None
-        (default: the local engine, ``open_local_engine``)."""
+        (default: the local engine, ``open_local_engine``). ``settle_heap``: the process is this app's
+        (``run_app``), so once the engine is ready its garbage collector is set for it (``hippo_tui.heap``)."""
         super().__init__()
         self.settings = settings
+        self._settle_heap = settle_heap
         self.session = AnswerSession(engine)
         self._engine_factory = engine_factory or open_local_engine
         self.animated = animate  # spinner and cursor blink (off for snapshots)
@@ -224,6 +228,8 @@ class HippoApp(App[int]):
             self.prompt.placeholder = PLACEHOLDER
         if self.screen is self.screen_stack[0]:
             self.prompt.focus()
+        if self._settle_heap:
+            settle_after_startup()
         question = self.session.take_queued()
         if question is not None:
             await self.ask(question)
@@ -642,6 +648,6 @@ class HippoApp(App[int]):
 
 def run_app(settings: Settings) -> int:
     """Run the app on this terminal; the exit code for the CLI."""
-    app = HippoApp(settings)
+    app = HippoApp(settings, settle_heap=True)
     app.run()
     return app.return_code or 0

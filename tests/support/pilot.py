@@ -25,6 +25,16 @@ async def ask(pilot: Pilot, question: str) -> None:
     await pilot.press("enter")
 
 
+async def ask_in_turn(pilot: Pilot, count: int) -> None:
+    """Ask ``count`` questions one after another, each once the previous one has ended and been kept."""
+    app = pilot.app
+    for i in range(count):
+        await ask(pilot, f"q{i}")
+        await until(pilot, lambda i=i: app.session.asked == i + 1 and app.session.active is None)  # type: ignore[attr-defined]
+        await until(pilot, lambda i=i: len(app.turns) == i + 1)  # type: ignore[attr-defined]
+    await pilot.pause()
+
+
 async def play(pilot: Pilot, question: str, events: int | None) -> None:
     """Ask, then wait for ``events`` events (the engine's pause point) or, with None, for the answer's end."""
     app = pilot.app

@@ -3,7 +3,7 @@ benchmark use them too) under the name the tests use."""
 
 from __future__ import annotations
 
-from tests.support.pilot import ask, play, until
+from tests.support.pilot import ask, ask_in_turn, play, until
 from tests.support.scripted import (
     IDS,
     QUESTION,
@@ -27,6 +27,7 @@ __all__ = [
     "ScriptedStore",
     "answer_events",
     "ask",
+    "ask_in_turn",
     "demo_record",
     "error_events",
     "long_answer_events",

@@ -19,6 +19,7 @@ from tests.ui.fakes import (
     ScriptedEngine,
     answer_events,
     ask,
+    ask_in_turn,
     error_events,
     long_answer_events,
     reset_events,
@@ -772,11 +773,7 @@ async def test_a_long_session_does_not_keep_the_widgets_it_removed(make_app):
     app = make_app(ScriptedEngine(answer_events()))
     async with app.run_test(size=(100, 30)) as pilot:
         app.pane.max_turns = 2
-        for i in range(6):
-            await ask(pilot, f"q{i}")
-            await until(pilot, lambda i=i: app.session.asked == i + 1 and app.session.active is None)
-            await until(pilot, lambda i=i: len(app.turns) == i + 1)
-        await pilot.pause()
+        await ask_in_turn(pilot, 6)
         gc.collect()
         kept = [o for o in gc.get_objects() if isinstance(o, Widget) and not o.is_attached]
         assert kept == []
