@@ -368,7 +368,10 @@ class HippoApp(App[int]):
         view = self._take(answer, message.events[-1])
         if view is None:
             return
-        await view.append(message.display)  # the batch at once: one draw, however many pieces
+        # The batch at once: one draw, however many pieces, and none while its blocks are still mounting
+        # (a frame of half a batch is work the next frame redoes; the end waited for it).
+        with self.batch_update():
+            await view.append(message.display)
         if self.session.is_current(answer):
             self.sidebar.set_pending(message.numbers)
 
