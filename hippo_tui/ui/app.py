@@ -397,12 +397,13 @@ class HippoApp(App[int]):
             return
         if view is not None:
             # Text read behind the end is appended at once (the streaming path, cheap) so that the end only
-            # patches markers in place; one frame shows both.
+            # patches markers in place; one frame shows both, none comes in between.
             from hippo_tui.ui.event_batches import text_runs
 
-            for run in text_runs(message.skipped):
-                await view.append(run)
-            await view.finish(end)
+            with self.batch_update():
+                for run in text_runs(message.skipped):
+                    await view.append(run)
+                await view.finish(end)
         was_writing = self._release_prompt(answer)
         self.session.finish(answer, end, shown_text(end))
         if end.outcome == "cancelled":
