@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from hippo_tui.config import Settings
-from hippo_tui.heap import settle_after_startup
+from hippo_tui.heap import hold_collections, settle_after_startup
 from hippo_tui.ui import keys, themes
 from hippo_tui.ui.coverage_text import shown_text
 from hippo_tui.ui.event_log import EventLog
@@ -400,10 +400,14 @@ class HippoApp(App[int]):
             # patches markers in place; one frame shows both, none comes in between.
             from hippo_tui.ui.event_batches import text_runs
 
-            with self.batch_update():
-                for run in text_runs(message.skipped):
-                    await view.append(run)
-                await view.finish(end)
+            release = hold_collections()  # the final frame first, the garbage collector after it
+            try:
+                with self.batch_update():
+                    for run in text_runs(message.skipped):
+                        await view.append(run)
+                    await view.finish(end)
+            finally:
+                self.call_after_refresh(release)
         was_writing = self._release_prompt(answer)
         self.session.finish(answer, end, shown_text(end))
         if end.outcome == "cancelled":
