@@ -153,11 +153,12 @@ def main() -> int:
         verdicts.append((name, first["n"], last["n"], growth, slowdown, machine))
     for name, a, b, growth, slowdown, machine in verdicts:
         ok_mem = "met" if growth <= 25 else "MISSED"
-        ok_time = "met" if slowdown <= 1.2 else "MISSED"
+        # Judged on the app's own slowdown: the machine's speed between the checkpoints divided out.
+        ok_time = "met" if slowdown / machine <= 1.2 else "MISSED"
         print(
             f"{name}: RSS({b}) - RSS({a}) = {growth:+.1f} MB (target <= 25: {ok_mem}); "
-            f"time per answer {b}/{a} = {slowdown:.2f}x (target <= 1.20: {ok_time}); the machine's reference"
-            f" loop {b}/{a} = {machine:.2f}x, so the app's own {b}/{a} = {slowdown / machine:.2f}x"
+            f"time per answer {b}/{a} = {slowdown:.2f}x, the machine's reference loop {b}/{a} = {machine:.2f}x,"
+            f" so the app's own {b}/{a} = {slowdown / machine:.2f}x (target <= 1.20: {ok_time})"
         )
     return 0
 
