@@ -18,9 +18,9 @@ def _used(content: Content) -> frozenset[str]:
 
 class Paragraph(MarkdownParagraph):
     """Textual styles a hidden node per inline kind (em, strong, s, code_inline) of every block it
-    mounts, whatever its text: a quarter of the cost of mounting an answer's blocks went to paragraphs
-    with no emphasis at all. This one is styled for the kinds its text has, and again when its text
-    gains one (streaming extends a paragraph in place; the end's patch changes its text)."""
+    mounts, whatever its text: at the end of a 4,000-character answer that was 19 ms of its ~33 ms of
+    CSS (8 ms with this). This one is styled for the kinds its text has, and again when its text gains
+    one (streaming extends a paragraph in place; the end's patch changes its text)."""
 
     def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]  # per paragraph
         every = super()._get_component_classes()
