@@ -24,11 +24,11 @@ import openai
 
 from hippo_tui.backends import sse
 from hippo_tui.backends.cassette import VERSION, Cassette, ReplayTransport
-from hippo_tui.citations import split_sentences
 from hippo_tui.config import Settings
 from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent, TextEvent, ThinkingEvent
 from hippo_tui.store import DEMO_KB, Store
+from hippo_tui.verification.markers import split_sentences
 
 MODEL = "bench"
 

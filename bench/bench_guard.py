@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hippo_tui.citations import partial_marker_start
 from hippo_tui.guard import SafetyPolicy, StreamGuard
+from hippo_tui.verification.markers import partial_marker_start
 
 KB = 1000
 MB = 1000 * KB

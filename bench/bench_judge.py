@@ -24,8 +24,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from hippo_tui.backends.extractive import matches, supports
-from hippo_tui.veto import check_claim
+from hippo_tui.verification.offline_judge import matches, supports
+from hippo_tui.verification.veto import check_claim
 
 PAIRS = Path(__file__).resolve().parents[1] / "tests" / "data" / "judge_pairs.jsonl"
 # Kinds on which a false "grounded" is a wrong number, direction or negation shown as verified.

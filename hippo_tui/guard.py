@@ -25,8 +25,8 @@ from re import _constants as C  # type: ignore[attr-defined]  # the stdlib parse
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any, Literal
 
-from hippo_tui.citations import partial_marker_start
 from hippo_tui.safe_text import SPECIAL, EscapeScanner
+from hippo_tui.verification.markers import partial_marker_start
 
 MAX_RULE_LEN = 256  # a rule that can match more than this is rejected: the guard would hold it all
 

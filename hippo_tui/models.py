@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from hippo_tui.citations import canonical_id
 from hippo_tui.events import Coverage
+from hippo_tui.verification.markers import canonical_id
 
 
 class _Record(BaseModel):

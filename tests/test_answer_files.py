@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from hippo_tui.answer_files import AnswerFileError, read_answer
 from hippo_tui.events import Citation, EndEvent, to_json
 from hippo_tui.export import Turn, to_markdown
+from hippo_tui.verification.answer_files import AnswerFileError, read_answer
 
 A = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"
 B = "8920c0a1-c079-4734-86fe-6c9b0259cc70"

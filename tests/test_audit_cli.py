@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.cli import EXIT_USAGE, main
-from hippo_tui.coverage import measure
 from hippo_tui.events import Citation
 from hippo_tui.models import CitationAttempt, ResetRecord
 from hippo_tui.store import Store
+from hippo_tui.verification.coverage import measure
 
 GOOD = "8920c0a1-c079-4734-86fe-6c9b0259cc70"
 OLD = "e8562efb-5edc-44da-840a-c7806e0be0ae"

@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from hippo_tui.backends import extractive
 from hippo_tui.backends.chat import TextDelta, TurnEnd, stream_turn
 from hippo_tui.backends.offline import OfflineTransport, tokens
-from hippo_tui.citations import cited_ids
-from hippo_tui.grounding import STEPS, reply_schema, response_format
 from hippo_tui.prompts import SEARCH_TOOL, grounding_user_message, system_message, tool_result
+from hippo_tui.verification import offline_judge
+from hippo_tui.verification.llm_judge import STEPS, reply_schema, response_format
+from hippo_tui.verification.markers import cited_ids
 
 A = "11111111-1111-4111-8111-111111111111"
 B = "22222222-2222-4222-8222-222222222222"
@@ -105,7 +106,7 @@ def test_nothing_at_all():
     ],
 )
 def test_lexical_judge(claim, grounded):
-    assert extractive.supports(claim, AMLO.excerpt) is grounded
+    assert offline_judge.supports(claim, AMLO.excerpt) is grounded
 
 
 AGES = "An ACE inhibitor is first-line for adults under 55. A calcium-channel blocker is first-line at 55 or over."
@@ -119,7 +120,7 @@ AGES = "An ACE inhibitor is first-line for adults under 55. A calcium-channel bl
     ],
 )
 def test_lexical_judge_minds_the_direction(claim, grounded):
-    assert extractive.supports(claim, AGES) is grounded
+    assert offline_judge.supports(claim, AGES) is grounded
 
 
 def test_answerer_minds_the_direction():
@@ -133,7 +134,7 @@ def test_answerer_minds_the_direction():
 
 
 def test_judge_answers_per_source_in_the_grounding_shape():
-    verdicts = extractive.judge(
+    verdicts = offline_judge.judge(
         [
             {
                 "source_id": A,

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hippo_tui.citations import (
+from hippo_tui.verification.markers import (
     MARKER,
     PendingMarkers,
     canonical_id,
@@ -236,7 +236,7 @@ def test_pending_markers_inline_code_run_split_between_chunks():
 
 
 def test_code_ranges_cover_inline_spans_and_fences():
-    from hippo_tui.citations import code_ranges
+    from hippo_tui.verification.markers import code_ranges
 
     text = "a `b` c ``d ` e`` f\n```py\ng\n```\nh `unclosed\n~~~\nopen to the end"
     spans = [text[a:b] for a, b in code_ranges(text)]
@@ -244,7 +244,7 @@ def test_code_ranges_cover_inline_spans_and_fences():
 
 
 def test_strip_markers():
-    from hippo_tui.citations import strip_markers
+    from hippo_tui.verification.markers import strip_markers
 
     assert strip_markers(f"One [{A}]. Two [{A}, {B}] and `[{A}]`.") == f"One. Two and `[{A}]`."
 
@@ -299,7 +299,7 @@ def test_no_citation_is_lost_between_markers_and_claims(text):
     st.lists(st.sampled_from(_FRAGMENTS), max_size=30).map("".join), st.lists(st.integers(1, 7), min_size=1)
 )
 def test_pending_display_does_not_depend_on_chunking(text, sizes):
-    from hippo_tui.citations import LENIENT_MARKER
+    from hippo_tui.verification.markers import LENIENT_MARKER
 
     inside = {i for m in LENIENT_MARKER.finditer(text) for i in range(m.start() + 1, m.end())}
     cuts, pos, k = [0], 0, 0
@@ -335,7 +335,7 @@ def test_a_marker_after_a_dosing_abbreviation_ends_the_claim():
 
 
 def test_numbered_markers_go_back_to_ids_outside_code():
-    from hippo_tui.citations import finalize_markers, ids_for_numbers
+    from hippo_tui.verification.markers import finalize_markers, ids_for_numbers
 
     a, b = "8920c0a1-c079-4734-86fe-6c9b0259cc70", "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"
     raw = f"One. [{a}] Two. [{a}][{b}] See `arr[1]`."

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from hippo_tui.citations import sentence_spans, split_sentences
-from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked, measure, says_not_covered
 from hippo_tui.events import Citation, Coverage
+from hippo_tui.verification.coverage import UNBACKED_MARK, mark_unbacked, measure, says_not_covered
+from hippo_tui.verification.markers import sentence_spans, split_sentences
 
 SHOWN = [
     Citation(id="a", number=1, title="One", grounding="grounded"),

@@ -23,8 +23,8 @@ from hippo_tui.events import (
     TextEvent,
     ThinkingEvent,
 )
-from hippo_tui.grounding import reply_schema
 from hippo_tui.store import Store
+from hippo_tui.verification.llm_judge import reply_schema
 from tests.support import scenarios as sc
 
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"  # Hypertension: choosing the first drug

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from hippo_tui.backends import sse
 from hippo_tui.backends.cassette import VERSION
-from hippo_tui.citations import finalize_markers
 from hippo_tui.config import Settings
 from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent, Event, ResetEvent, TextEvent
 from hippo_tui.store import DEMO_KB, Store
+from hippo_tui.verification.markers import finalize_markers
 
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"
 DIAG = "161d3bb9-a9a9-4bf2-b928-18b327f42fea"

@@ -9,9 +9,9 @@ from typing import Any
 import openai
 import pytest
 
-from hippo_tui.grounding import STEPS, max_tokens, moves_on, read_reply
 from hippo_tui.store import Store
-from hippo_tui.verify import verify
+from hippo_tui.verification.checks import verify
+from hippo_tui.verification.llm_judge import STEPS, max_tokens, moves_on, read_reply
 from tests.support import scenarios as sc
 
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"  # Hypertension: choosing the first drug

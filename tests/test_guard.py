@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from hippo_tui.citations import MAX_MARKER_LEN
 from hippo_tui.guard import PolicyError, SafetyPolicy, SafetyRule, StreamGuard, new_canary
+from hippo_tui.verification.markers import MAX_MARKER_LEN
 
 A = "3f2b8c1e-0d4a-4e5b-9c7d-1a2b3c4d5e6f"
 EXAMPLE_POLICY = Path(__file__).resolve().parents[1] / "hippo_tui" / "data" / "policy.example.toml"
@@ -219,7 +219,7 @@ def test_missing_policy_file(tmp_path):
 
 
 def test_guard_releases_feed_the_pending_marker_display():
-    from hippo_tui.citations import PendingMarkers, cited_ids
+    from hippo_tui.verification.markers import PendingMarkers, cited_ids
 
     b = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
     text = f"Take it daily [{A}]. Code `x[{b}]` stays. Both [{b.upper()}, {A}].\n```\n[{A}]\n```\nEnd [{b}]."

@@ -13,9 +13,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from hippo_tui.citations import LENIENT_MARKER, partial_marker_start
 from hippo_tui.guard import SafetyPolicy, SafetyRule, StreamGuard
 from hippo_tui.safe_text import has_special, sanitize
+from hippo_tui.verification.markers import LENIENT_MARKER, partial_marker_start
 
 A = "3f2b8c1e-0d4a-4e5b-9c7d-1a2b3c4d5e6f"
 B = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"

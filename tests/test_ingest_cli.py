@@ -21,7 +21,7 @@ from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent
 from hippo_tui.export import Turn, to_markdown
 from hippo_tui.store import Store
-from hippo_tui.verify import verify
+from hippo_tui.verification.checks import verify
 from tests.support.documents import pdf_bytes
 
 DOCS = Path(__file__).parent / "data" / "docs"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from bench.bench_judge import STRICT, load
-from hippo_tui.backends.extractive import supports
-from hippo_tui.veto import check_claim
+from hippo_tui.verification.offline_judge import supports
+from hippo_tui.verification.veto import check_claim
 
 PAIRS = load()
 KINDS = {

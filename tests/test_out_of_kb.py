@@ -67,7 +67,7 @@ def test_real_models_are_told_to_say_so_and_cite_nothing():
 
 
 def test_coverage_tells_an_abstention_from_an_answer(ends: dict[str, EndEvent]):
-    # The end event's coverage recognises the answerer's "not covered" sentence (hippo_tui.coverage).
+    # The end event's coverage recognises the answerer's "not covered" sentence (hippo_tui.verification.coverage).
     assert [q for q in OUT_OF_KB if not ends[q].coverage.abstained] == []
     in_kb = [ends[c.question].coverage for c in CASES]
     assert not any(c.abstained for c in in_kb) and all(c.backed == c.statements > 0 for c in in_kb)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippo_tui.quantities import find
+from hippo_tui.verification.quantities import find
 
 
 def one(text: str):

@@ -16,8 +16,8 @@ import pytest
 
 from hippo_tui.cli import EXIT_MODEL, EXIT_OK
 from hippo_tui.events import EndEvent, ErrorEvent, ResetEvent, TextEvent, ThinkingEvent, parse_event
-from hippo_tui.grounding import max_tokens
 from hippo_tui.store import Store
+from hippo_tui.verification.llm_judge import max_tokens
 from tests.support import scenarios as sc
 
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"  # Hypertension: choosing the first drug (demo KB)

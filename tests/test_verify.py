@@ -12,9 +12,9 @@ import pytest
 
 from hippo_tui.backends import sse
 from hippo_tui.backends.offline import OfflineTransport
-from hippo_tui.grounding import parse_verdicts
 from hippo_tui.store import Store
-from hippo_tui.verify import verify
+from hippo_tui.verification.checks import verify
+from hippo_tui.verification.llm_judge import parse_verdicts
 
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"
 DIAG = "161d3bb9-a9a9-4bf2-b928-18b327f42fea"

@@ -8,12 +8,12 @@ import httpx
 import openai
 import pytest
 
-from hippo_tui.backends.extractive import supports
 from hippo_tui.backends.offline import OfflineTransport
-from hippo_tui.citations import split_sentences
 from hippo_tui.store import DEMO_KB, Store
-from hippo_tui.verify import verify
-from hippo_tui.veto import check_claim, veto
+from hippo_tui.verification.checks import verify
+from hippo_tui.verification.markers import split_sentences
+from hippo_tui.verification.offline_judge import supports
+from hippo_tui.verification.veto import check_claim, veto
 
 METFORMIN = "Metformin can be continued in mild kidney disease. Stop it if the eGFR falls below 30 and review the dose below 45."
 CK = "Stop the statin if creatine kinase is more than five times the upper limit of normal."

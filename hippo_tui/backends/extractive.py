@@ -1,4 +1,4 @@
-"""The offline model's mind: a deterministic extractive answerer and a lexical grounding judge. No weights.
+"""The offline model's mind: a deterministic extractive answerer. No weights (its judge: ``verification.offline_judge``).
 
 The answerer reads the sources in its context (the same ``<source>`` blocks a real model gets, in the order
 retrieval ranked them), splits the question into parts and answers each part from the source that covers it
@@ -12,15 +12,10 @@ it. A part no source covers makes it call ``search_kb`` (once per part), as a re
 search, a part still uncovered is said to be uncovered, never invented. A part is not covered when no source
 mentions one of its subjects at all, however well the rest matches: a question on semaglutide for weight loss
 is not answered from a source on dyspepsia that mentions weight loss.
-
-The judge passes a source when one of its claims shares enough content words (spelling variants made one)
-with a sentence of the excerpt, each clause of the claim does too, and the veto (``hippo_tui.veto``: numbers in
-any spelling, comparators, direction, negation) finds nothing wrong with it.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import re
@@ -28,8 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hippo_tui.citations import split_sentences, strip_markers
-from hippo_tui.lexical import (
+from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources
+from hippo_tui.verification.lexical import (
     JUDGE_SYNONYMS,
     STOP,
     WORD,
@@ -37,17 +32,14 @@ from hippo_tui.lexical import (
     content_words,
     contradicts,
     generic,
-    judge_words,
     normal,
     part_words,
     sentence_words,
     stem,
 )
-from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources
-from hippo_tui.quantities import find, normalize
-from hippo_tui.veto import check_claim
+from hippo_tui.verification.markers import split_sentences
 
-__all__ = ["Reply", "answer", "content_words", "judge", "matches", "question_parts", "render", "supports"]
+__all__ = ["Reply", "answer", "content_words", "question_parts", "render"]
 
 COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
 MAX_SENTENCES = 4  # per question part, from its main source
@@ -63,17 +55,6 @@ TREATMENT = frozenset(
 GENERAL = frozenset({"without", "within", "get", "new"})
 RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the one retrieval ranked higher
 SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
-MATCHED = 0.6  # share of a claim's words the judge wants in one sentence of the excerpt
-CLAUSE_MATCHED = 0.5  # … and of each of its clauses' words
-# An excerpt's sentence that addresses whoever checks it is an injection, not evidence.
-_TO_THE_JUDGE = re.compile(
-    r"\b(?:ignore (?:all |any |the )?(?:previous|prior|above|earlier|rest|other)|grounded|"
-    r"(?:reply|respond|answer) with|(?:previous|prior|these|my|new) instructions|checker|verifier|"
-    r"mark (?:every|all|each|this|these|the) (?:claims?|sources?|citations?|excerpts?|answers?))\b|"
-    r"^\W*(?:system|assistant)\s*[:,]",
-    re.I,
-)
-_CLAUSES = re.compile(r";|,?\s+(?:and|but|whereas|while|although)\s+", re.I)
 
 _PART_SPLIT = re.compile(
     r"\?|;|\n|\band also\b|(?:,?\s+and|,)\s+(?=(?:for\s+)?(?:what|how|which|when|who|why|is|are|does|do|should|can|"
@@ -439,60 +420,6 @@ def render(reply: Reply) -> str:
         s = sentence.rstrip()
         pieces.append(f"{s} [{sid}]" if sid else s)
     return " ".join(pieces)
-
-
-# -- the lexical judge ---------------------------------------------------------------------------
-
-
-def matches(claim: str, excerpt: str) -> bool:
-    """The lexical half of the judge: the claim's words (numbers aside: the veto reads those) are mostly in one
-    sentence of the excerpt, and so are the words of each of its clauses ("X, and Y" needs Y too)."""
-    text = strip_markers(claim)
-    said = [
-        judge_words(_numberless(s))
-        for s in split_sentences(excerpt) or [excerpt]
-        if not _TO_THE_JUDGE.search(s)
-    ]
-    # A claim may join a sentence to the one after it ("Cool a burn … Do not apply ice" → "no ice on a burn").
-    sentences = said + [a | b for a, b in itertools.pairwise(said)]
-    want = judge_words(_numberless(text))
-    if not want or _share(want, sentences) < MATCHED:
-        return False
-    return all(_share(w, sentences) >= CLAUSE_MATCHED for w in _clause_words(text) if w)
-
-
-def supports(claim: str, excerpt: str) -> bool:
-    """The offline judge: the words match and the veto finds nothing wrong with the numbers, the direction or
-    the negation."""
-    return matches(claim, excerpt) and check_claim(claim, excerpt) is None
-
-
-def _share(want: set[str], sentences: Sequence[set[str]]) -> float:
-    return max((len(want & s) / len(want) for s in sentences), default=0.0)
-
-
-def _numberless(text: str) -> str:
-    # "five days" and "5 days" are one quantity to the veto, and no words at all to the word match.
-    t = normalize(text)
-    for q in reversed(find(t)):
-        t = t[: q.start] + " " + t[q.end :]
-    return t
-
-
-def _clause_words(text: str) -> list[set[str]]:
-    return [judge_words(_numberless(c)) for c in _CLAUSES.split(text)]
-
-
-def judge(items: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """Verdicts for a grounding request, in the ``{"checks": [{"source_id", "grounded"}]}`` shape."""
-    checks = []
-    for item in items:
-        claims = [c for c in item.get("claims") or [] if isinstance(c, str)]
-        excerpt = str(item.get("excerpt") or "")
-        checks.append(
-            {"source_id": str(item.get("source_id")), "grounded": any(supports(c, excerpt) for c in claims)}
-        )
-    return {"checks": checks}
 
 
 def _text(content: Any) -> str:

@@ -18,6 +18,7 @@ import httpx
 
 from hippo_tui.backends import extractive, sse
 from hippo_tui.prompts import parse_grounding_input
+from hippo_tui.verification import offline_judge
 
 MODEL = "offline"
 LABEL = "offline (extractive, no LLM)"
@@ -116,7 +117,7 @@ class OfflineTransport(httpx.AsyncBaseTransport):
         would), else one per source in the data."""
         user: Mapping[str, Any] = next((m for m in reversed(messages) if m.get("role") == "user"), {})
         items = parse_grounding_input(extractive._text(user.get("content")))
-        verdicts = {str(c["source_id"]): bool(c["grounded"]) for c in extractive.judge(items)["checks"]}
+        verdicts = {str(c["source_id"]): bool(c["grounded"]) for c in offline_judge.judge(items)["checks"]}
         keys = _schema_keys(response_format)
         reply = {k: verdicts.get(k, False) for k in keys} if keys is not None else verdicts
         return httpx.Response(200, json=sse.completion(MODEL, json.dumps(reply)))

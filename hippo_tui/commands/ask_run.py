@@ -36,7 +36,6 @@ from hippo_tui.commands._common import (
     settings_from_args,
 )
 from hippo_tui.config import ConfigError, Settings
-from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked
 from hippo_tui.events import (
     EndEvent,
     ErrorEvent,
@@ -50,6 +49,7 @@ from hippo_tui.events import (
 )
 from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.store import StoreError
+from hippo_tui.verification.coverage import UNBACKED_MARK, mark_unbacked
 
 if TYPE_CHECKING:
     from hippo_tui.engine import AnswerEngine

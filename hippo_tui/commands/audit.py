@@ -60,8 +60,8 @@ def _check(c: CitationAttempt) -> str:
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:
-    from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked
     from hippo_tui.store import UnknownAnswer
+    from hippo_tui.verification.coverage import UNBACKED_MARK, mark_unbacked
 
     a = await store.get_answer(args.id)
     if a is None:

@@ -3,7 +3,7 @@
 Both checks run as they do for the app's own answers, with the configured judge (the offline one by
 default, the server's model with --base-url), and the check is kept in the audit record (backend
 ``verify``). Input that is not an answer (empty, binary, JSON of another kind) is a usage error and nothing
-is recorded. What the input may be: ``hippo_tui.answer_files``.
+is recorded. What the input may be: ``hippo_tui.verification.answer_files``.
 
 Exit codes: 0 every citation passed both checks · 5 a citation was flagged (missing, retired) or
 ungrounded · 6 nothing failed, but not everything was checked: the answer cites nothing, check two gave no

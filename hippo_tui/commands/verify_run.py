@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING, Any, TextIO
 from hippo_tui.commands._common import EXIT_FLAGGED, EXIT_NOT_ALL_CHECKED
 
 if TYPE_CHECKING:
-    from hippo_tui.answer_files import AnswerToCheck
     from hippo_tui.backends import Backend
     from hippo_tui.config import Settings
     from hippo_tui.models import CitationAttempt
     from hippo_tui.store import Store
-    from hippo_tui.verify import Verification
+    from hippo_tui.verification.answer_files import AnswerToCheck
+    from hippo_tui.verification.checks import Verification
 
 
 def _read(path: str) -> tuple[bytes, str]:
-    from hippo_tui.answer_files import MAX_BYTES, AnswerFileError
+    from hippo_tui.verification.answer_files import MAX_BYTES, AnswerFileError
 
     if path == "-":
         return sys.stdin.buffer.read(MAX_BYTES + 1), "standard input"
@@ -34,9 +34,9 @@ def _read(path: str) -> tuple[bytes, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hippo_tui.answer_files import AnswerFileError, decode, read_answer
     from hippo_tui.commands._common import EXIT_USAGE, settings_from_args
     from hippo_tui.safe_text import sanitize
+    from hippo_tui.verification.answer_files import AnswerFileError, decode, read_answer
 
     settings = settings_from_args(args)
     try:
@@ -83,7 +83,7 @@ async def _verify_and_record(
     store: Store, backend: Backend, answer: AnswerToCheck, name: str, limit: float
 ) -> tuple[Verification, int]:
     """Both checks, recorded as an answer of the ``verify`` backend (an interrupted check as an error)."""
-    from hippo_tui.verify import verify
+    from hippo_tui.verification.checks import verify
 
     question = answer.question or f"(hippo-tui verify {name})"
     answer_id = await store.begin_answer(question=question, model=backend.model, backend="verify")
@@ -187,7 +187,7 @@ class Report:
                 f"Not checked: {numbers} name no source id (the input has no source list for them).",
                 "",
             ]
-        from hippo_tui.coverage import UNBACKED_MARK, mark_unbacked
+        from hippo_tui.verification.coverage import UNBACKED_MARK, mark_unbacked
 
         coverage = self.result.coverage
         marked = mark_unbacked(self.result.text, coverage)

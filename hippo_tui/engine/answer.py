@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from hippo_tui.backends.chat import TextDelta, ToolCall, ToolsRefused, TurnEnd, stream_turn
 from hippo_tui.backends.errors import ModelError
-from hippo_tui.citations import PendingMarkers, finalize_markers
 from hippo_tui.events import (
     Citation,
     Coverage,
@@ -39,7 +38,8 @@ from hippo_tui.prompts import SEARCH_TOOL, SEARCH_TOOL_NAME, system_message, too
 from hippo_tui.provenance import where
 from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.store import StoreError
-from hippo_tui.verify import unshown_attempts, verify
+from hippo_tui.verification.checks import unshown_attempts, verify
+from hippo_tui.verification.markers import PendingMarkers, finalize_markers
 
 if TYPE_CHECKING:
     from hippo_tui.engine.local import Engine

@@ -11,8 +11,8 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from hippo_tui.citations import split_sentences
 from hippo_tui.ingest.document import Block, Document, IngestError, Section
+from hippo_tui.verification.markers import split_sentences
 
 MIN_SENTENCES, MAX_SENTENCES = 2, 5
 TARGET_CHARS = 450  # a passage closes once it has MIN_SENTENCES and this much text

@@ -19,7 +19,7 @@ def shown_text(end: EndEvent) -> str:
     marks them; any other ending as the engine gave it (nothing of it was measured)."""
     if end.outcome != "complete" or not end.coverage.unbacked:
         return end.text
-    from hippo_tui.coverage import mark_unbacked
+    from hippo_tui.verification.coverage import mark_unbacked
 
     return mark_unbacked(end.text, end.coverage)
 
@@ -51,7 +51,7 @@ def coverage_footer(end: EndEvent) -> str | None:
         return f"⚠ {line}: no statement cites a verified source."
     if not c.unbacked:
         return line
-    from hippo_tui.coverage import UNBACKED_MARK
+    from hippo_tui.verification.coverage import UNBACKED_MARK
 
     return f"{line} · unbacked ones marked{UNBACKED_MARK}"
 

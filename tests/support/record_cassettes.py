@@ -16,11 +16,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from hippo_tui.backends import extractive
-from hippo_tui.citations import claims_by_source
 from hippo_tui.config import Settings
 from hippo_tui.engine import Engine
 from hippo_tui.store import DEMO_KB, Store
+from hippo_tui.verification import offline_judge
+from hippo_tui.verification.markers import claims_by_source
 from tests.support import scenarios as sc
 from tests.support.server import ScriptedServer
 
@@ -94,7 +94,7 @@ async def _verdicts(store: Store, text: str) -> dict[str, bool]:
         for sid, lk in found.items()
         if lk.status == "active" and lk.source is not None
     ]
-    return {c["source_id"]: c["grounded"] for c in extractive.judge(items)["checks"]}
+    return {c["source_id"]: c["grounded"] for c in offline_judge.judge(items)["checks"]}
 
 
 async def _record(settings: Settings, question: str, store: Store) -> list[Any]:

@@ -11,7 +11,6 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 
 from hippo_tui.audit_stats import AuditStats, StatsBy, StatsGroup
-from hippo_tui.citations import finalize_markers
 from hippo_tui.engine.protocol import EngineInfo
 from hippo_tui.events import (
     Citation,
@@ -27,6 +26,7 @@ from hippo_tui.events import (
     VerificationSummary,
 )
 from hippo_tui.models import AnswerRecord, CitationAttempt, ResetRecord
+from hippo_tui.verification.markers import finalize_markers
 
 
 class ScriptedStore:

@@ -14,7 +14,6 @@ import pytest
 from textual.pilot import Pilot
 
 from hippo_tui.config import Settings
-from hippo_tui.coverage import UNBACKED_MARK, measure
 from hippo_tui.engine.answer import preview
 from hippo_tui.events import (
     Citation,
@@ -28,6 +27,7 @@ from hippo_tui.events import (
 from hippo_tui.models import Provenance, SearchHit
 from hippo_tui.provenance import where
 from hippo_tui.ui.app import HippoApp
+from hippo_tui.verification.coverage import UNBACKED_MARK, measure
 from tests.ui.fakes import QUESTION, ScriptedEngine, answer_events, play, until
 
 SIZES = {"40x20": (40, 20), "80x24": (80, 24)}

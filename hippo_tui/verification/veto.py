@@ -24,10 +24,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hippo_tui.citations import split_sentences, strip_markers
-from hippo_tui.lexical import judge_words, stem
-from hippo_tui.quantities import Quantity, find, normalize
 from hippo_tui.safe_text import clip, sanitize
+from hippo_tui.verification.lexical import judge_words, stem
+from hippo_tui.verification.markers import split_sentences, strip_markers
+from hippo_tui.verification.quantities import Quantity, find, normalize
 
 # Clause boundaries: a claim's numbers must all be found together within one of its clauses.
 _CLAUSE = re.compile(

@@ -32,9 +32,9 @@ from typing import Any
 import openai
 
 from hippo_tui.backends.errors import server_message, wants_max_completion_tokens
-from hippo_tui.citations import canonical_id
 from hippo_tui.models import GroundingRecord, GroundingStep, GroundingTry
 from hippo_tui.prompts import GROUNDING_SYSTEM, grounding_user_message
+from hippo_tui.verification.markers import canonical_id
 
 STEPS: tuple[GroundingStep, ...] = ("json_schema", "json_object+schema", "json_object")
 

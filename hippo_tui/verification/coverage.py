@@ -26,8 +26,8 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from hippo_tui.citations import NUMBERED_MARKER, code_ranges, mask_code, sentence_spans
 from hippo_tui.events import Citation, Coverage
+from hippo_tui.verification.markers import NUMBERED_MARKER, code_ranges, mask_code, sentence_spans
 
 # After each unbacked statement in plain text (``ask``, ``verify``): a word, so it needs no colour, and in
 # square brackets, as an editor's insertion reads.

@@ -3,10 +3,10 @@
 Check one: one ``get_many`` for all cited ids; confirmed (exists, active) or flagged (missing, retired).
 Check two: ONE structured model call over the confirmed sources, each with its claims and excerpt, returning
 ``grounded`` per source, with a reply schema made for those ids and fallbacks for servers that refuse it
-(``hippo_tui.grounding``). The whole of check two, fallbacks included, runs under a hard time limit; when it
+(``hippo_tui.verification.llm_judge``). The whole of check two, fallbacks included, runs under a hard time limit; when it
 times out or fails, the confirmed citations stay visible as ``unchecked`` (an earlier partial reply still
 counts for the sources it covers): a missing check is not evidence of a bad source. Every "grounded" verdict,
-whichever judge gave it, then goes past the deterministic veto (``veto.py``: numbers, comparators, direction,
+whichever judge gave it, then goes past the deterministic veto (``veto``: numbers, comparators, direction,
 negation), which can turn it into "ungrounded" with its reason.
 """
 
@@ -21,14 +21,14 @@ from typing import Protocol
 
 import openai
 
-from hippo_tui.citations import cited_ids, claims_by_source, finalize_markers
-from hippo_tui.coverage import measure
 from hippo_tui.events import Citation, Coverage, VerificationSummary
-from hippo_tui.grounding import GroundingRun, GroundingUnavailable, ask_judge
 from hippo_tui.models import CheckTwo, CitationAttempt, GroundingRecord, Lookup, Source
 from hippo_tui.provenance import where
 from hippo_tui.safe_text import sanitize
-from hippo_tui.veto import veto
+from hippo_tui.verification.coverage import measure
+from hippo_tui.verification.llm_judge import GroundingRun, GroundingUnavailable, ask_judge
+from hippo_tui.verification.markers import cited_ids, claims_by_source, finalize_markers
+from hippo_tui.verification.veto import veto
 
 
 class LookupStore(Protocol):
@@ -42,7 +42,7 @@ class Verification:
     citations: list[Citation]  # the shown ones, by number
     summary: VerificationSummary
     grounding: GroundingRecord | None = None  # every step tried, for the record; None: check two did not run
-    # Which statements of ``text`` cite a shown citation (hippo_tui.coverage): always of this text and these
+    # Which statements of ``text`` cite a shown citation (hippo_tui.verification.coverage): always of this text and these
     # citations, so it is derived here rather than passed in.
     coverage: Coverage = field(init=False)
 

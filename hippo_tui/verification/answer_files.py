@@ -22,8 +22,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from hippo_tui import export
-from hippo_tui.citations import cited_ids, ids_for_numbers, source_ids_in
 from hippo_tui.events import Citation, EndEvent, ErrorEvent, parse_event
+from hippo_tui.verification.markers import cited_ids, ids_for_numbers, source_ids_in
 
 MAX_BYTES = 4_000_000  # far more than any answer; a bigger file is something else
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
-from hippo_tui.quantities import find
+from hippo_tui.verification.quantities import find
 
 # Hyphens split ("community-acquired" matches "community acquired"); decimals and apostrophes do not.
 WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
