@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx
 import openai
 import pytest
 
@@ -205,3 +206,22 @@ async def test_a_judge_asking_for_max_completion_tokens_gets_it_on_the_same_step
     assert "max_tokens" not in second and second["max_completion_tokens"] == max_tokens(2)
     assert grounding_of(v) == {AMLO: "grounded", DIAG: "grounded"}
     assert v.grounding is not None and [t.outcome for t in v.grounding.tries] == ["answered"]
+
+
+async def test_the_judges_read_timeout_follows_the_grounding_limit(scripted_server, store: Store):
+    # The client's own read timeout (the app's is 60 s) is shorter than this check's limit: the judge that
+    # answers within the limit is still heard.
+    client = openai.AsyncOpenAI(base_url=scripted_server.url, api_key="k", max_retries=0, timeout=0.2)
+    scripted_server.play({"grounding": [sc.fill(wait=0.6)]})
+    v = await verify(ANSWER, store=store, client=client, model="scripted", limit=10.0)
+    assert grounding_of(v) == {AMLO: "grounded", DIAG: "grounded"}
+    (body,) = grounding_requests(scripted_server)
+    assert body["response_format"]["type"] == "json_schema"
+
+
+def test_a_read_timeout_says_the_server_did_not_answer_in_time():
+    from hippo_tui.verification.checks import _why
+
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    assert _why(openai.APITimeoutError(request)) == "the server did not answer in time"
+    assert _why(openai.APIConnectionError(request=request)) == "the server could not be reached"

@@ -59,6 +59,8 @@ def _why(e: BaseException) -> str:
         return "the grounding reply was not the JSON asked for"
     if isinstance(e, openai.APIStatusError):
         return f"the server answered {e.status_code}"
+    if isinstance(e, openai.APITimeoutError):  # a subclass of the connection error: the server was reached
+        return "the server did not answer in time"
     if isinstance(e, openai.APIConnectionError):
         return "the server could not be reached"
     return type(e).__name__
@@ -175,7 +177,7 @@ async def verify(
         ]
         try:
             async with asyncio.timeout(limit):
-                await ask_judge(client, model, items, run)
+                await ask_judge(client, model, items, run, seconds=limit)
         except Exception as e:  # any failure of check two leaves the citations it gave no verdict unchecked
             note = f"Verification unavailable: {_why(e)}"
             run.failed(_why(e))

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import openai
 
 from hippo_tui.backends.errors import server_message, wants_max_completion_tokens
@@ -185,6 +186,7 @@ async def _request(
     step: GroundingStep,
     schema: Any,
     limit_name: str,
+    seconds: float | None,
 ) -> str:
     in_prompt = schema if step != "json_schema" else None
     # The SDK's overloads know neither the "schema" key of json_object nor a limit named at run time.
@@ -196,6 +198,8 @@ async def _request(
         ],
         response_format=response_format(step, schema),
         temperature=0,
+        # The client's own read timeout (60 s) must not cut a longer --grounding-timeout short.
+        timeout=httpx.Timeout(seconds, connect=min(seconds, 10.0)) if seconds else openai.NOT_GIVEN,
         **{limit_name: max_tokens(len(items))},
     )
     message = completion.choices[0].message if completion.choices else None
@@ -203,10 +207,15 @@ async def _request(
 
 
 async def ask_judge(
-    client: openai.AsyncOpenAI, model: str, items: list[dict[str, Any]], run: GroundingRun
+    client: openai.AsyncOpenAI,
+    model: str,
+    items: list[dict[str, Any]],
+    run: GroundingRun,
+    seconds: float | None = None,
 ) -> None:
     """Run the steps until one gives a complete reply; ``run`` holds the verdicts and the record.
 
+    ``seconds`` is the whole check's limit, used as each request's HTTP timeout.
     Raises the server's error when a step is refused for a reason the next step cannot fix (or the last
     step is refused), and ``GroundingUnavailable`` when no reply had a single usable verdict.
     """
@@ -216,7 +225,7 @@ async def ask_judge(
         step = STEPS[i]
         run.pending = step
         try:
-            content = await _request(client, model, items, step, schema, limit_name)
+            content = await _request(client, model, items, step, schema, limit_name, seconds)
         except openai.APIStatusError as e:
             run.pending = None
             if limit_name == "max_tokens" and wants_max_completion_tokens(e):
