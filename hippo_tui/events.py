@@ -120,7 +120,9 @@ class VerificationSummary(BaseModel):
     missing: int = 0
     retired: int = 0
     grounded: int = 0  # check two passed
-    ungrounded: int = 0
+    ungrounded: int = 0  # check two did not pass: contradicted or not established
+    contradicted: int = 0  # of the ungrounded: the excerpt says otherwise
+    not_established: int = 0  # of the ungrounded: the excerpt does not say so
     unchecked: int = 0  # check two did not run or gave no verdict for it
     note: str | None = None  # e.g. "Verification unavailable: timed out"
     seconds: float = 0.0

@@ -79,6 +79,10 @@ class Lookup(_Record):
 
 CheckOne = Literal["confirmed", "missing", "retired"]
 CheckTwo = Literal["grounded", "ungrounded", "unchecked"]
+# What check two concluded of a confirmed citation: only "supported" is shown as verified (check_two
+# "grounded"); "contradicted" (the excerpt says otherwise) and "not_established" (it does not say so) are both
+# "ungrounded" and not shown. None: no verdict (unchecked, or recorded before verdicts existed).
+JudgeOutcome = Literal["supported", "contradicted", "not_established"]
 # A citation is *flagged* when check one failed: the id names no source, or a retired one. (Ungrounded is
 # check two's verdict on a confirmed source, counted on its own.) The store's stats query uses the same set.
 FLAGGED_CHECK_ONE: tuple[CheckOne, ...] = ("missing", "retired")
@@ -92,6 +96,8 @@ class CitationAttempt(_Record):
     check_one: CheckOne
     check_two: CheckTwo = "unchecked"
     reason: str = ""  # why it is flagged / ungrounded / unchecked
+    verdict: JudgeOutcome | None = None
+    element: str | None = None  # the kind of claim element that decided a verdict other than supported
     shown: bool = False
     number: int | None = None  # its [n] in the final text when shown
     title: str | None = None

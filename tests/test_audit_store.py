@@ -111,7 +111,12 @@ async def test_answers_recorded_before_the_grounding_column_are_kept(
         # No seed: today's sources rows carry columns a version-1 database does not have yet.
         async with await Store.open(path, seed=None) as s:
             old = await s.begin_answer(question="before", model="m", backend="b")
-            await s.record_citations(old, _attempts()[:1])
+            a = _attempts()[0]  # as that release wrote it: the version-1 columns only
+            await s._db.execute(
+                "INSERT INTO citations (answer_id, source_id, claims, check_one, check_two, reason, shown) "
+                "VALUES (?, ?, '[]', ?, ?, ?, ?)",
+                (old, a.source_id, a.check_one, a.check_two, a.reason, int(a.shown)),
+            )
     async with await Store.open(path) as s:
         record = await s.get_answer(old)
         assert record.question == "before" and record.grounding is None and len(record.citations) == 1

@@ -21,6 +21,7 @@ from hippo_tui.verification.markers import cited_ids
 
 A = "11111111-1111-4111-8111-111111111111"
 B = "22222222-2222-4222-8222-222222222222"
+C = "33333333-3333-4333-8333-333333333333"
 
 
 class Src:
@@ -139,13 +140,19 @@ def test_judge_answers_per_source_in_the_grounding_shape():
             {
                 "source_id": A,
                 "excerpt": AMLO.excerpt,
+                "claims": ["Amlodipine is started at 5 mg."],
+            },
+            {
+                "source_id": C,
+                "excerpt": AMLO.excerpt,
                 "claims": ["wrong thing entirely", "Amlodipine is started at 5 mg."],
             },
             {"source_id": B, "excerpt": OTITIS.excerpt, "claims": ["Give amoxicillin for 10 days."]},
         ]
     )
     assert verdicts["checks"][0] == {"source_id": A, "grounded": True}
-    assert verdicts["checks"][1] == {"source_id": B, "grounded": False}
+    assert verdicts["checks"][1] == {"source_id": C, "grounded": False}  # every claim must stand
+    assert verdicts["checks"][2] == {"source_id": B, "grounded": False}
 
 
 def test_tokens_split_markers_into_pieces_and_keep_the_text():

@@ -220,8 +220,8 @@ async def test_the_judges_read_timeout_follows_the_grounding_limit(scripted_serv
 
 
 def test_a_read_timeout_says_the_server_did_not_answer_in_time():
-    from hippo_tui.verification.checks import _why
+    from hippo_tui.verification.checks import why
 
     request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
-    assert _why(openai.APITimeoutError(request)) == "the server did not answer in time"
-    assert _why(openai.APIConnectionError(request=request)) == "the server could not be reached"
+    assert why(openai.APITimeoutError(request)) == "the server did not answer in time"
+    assert why(openai.APIConnectionError(request=request)) == "the server could not be reached"

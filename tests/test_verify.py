@@ -38,16 +38,19 @@ def client(handler: Callable[[httpx.Request], httpx.Response] | None = None) -> 
 async def test_offline_judge_end_to_end(store: Store):
     answer = f"{GOOD} [{AMLO}] Diagnosis needs a morning cortisol level. [{DIAG}] {BAD} [{AMLO.upper()}]"
     v = await verify(answer, store=store, client=client(), model="offline")
-    # AMLO has one supported claim and one unsupported: one supported claim is enough.
-    assert [(c.id, c.number, c.grounding) for c in v.citations] == [(AMLO, 1, "grounded")]
-    assert v.text == f"{GOOD} [1] Diagnosis needs a morning cortisol level. {BAD} [1]"
+    # AMLO has one supported claim and one contradicted: its marker on the wrong dose must not read as
+    # verified, so it is shown on neither (every claim citing a source must stand).
+    assert v.citations == []
+    assert v.text == f"{GOOD} Diagnosis needs a morning cortisol level. {BAD}"
     attempts = {a.source_id: a for a in v.attempts}
     assert (
         attempts[AMLO].claims == [GOOD, BAD]
         and attempts[AMLO].title == "Hypertension: choosing the first drug"
     )
     assert attempts[DIAG].check_two == "ungrounded" and not attempts[DIAG].shown and attempts[DIAG].reason
-    assert v.summary.attempted == 2 and v.summary.grounded == 1 and v.summary.ungrounded == 1
+    assert attempts[AMLO].verdict == "contradicted" and "50 mg" in attempts[AMLO].reason
+    assert v.summary.attempted == 2 and v.summary.grounded == 0 and v.summary.ungrounded == 2
+    assert v.summary.contradicted + v.summary.not_established == 2
 
 
 async def test_no_citations_needs_no_calls(store: Store):

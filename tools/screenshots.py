@@ -21,7 +21,7 @@ from textual.pilot import Pilot
 from hippo_tui.events import Event
 from hippo_tui.ui.app import HippoApp
 from tests.support.pilot import play, until
-from tests.support.recorded import Recording, demo_settings, record_sync, replay_factory
+from tests.support.recorded import EXTRA_DEMOS, Recording, demo_settings, record_sync, replay_factory
 from tests.support.scripted import QUESTION, ScriptedEngine, error_events
 
 
@@ -77,6 +77,14 @@ SHOTS = [
     Shot("server-error-80x24", (80, 24), "", title="Server error: what to do next"),
     Shot("audit-80x24", (80, 24), "verified", keys=("f3",), title="Audit panel"),
     Shot("help-80x24", (80, 24), "verified", ask=False, keys=("f1",), title="Help"),
+    Shot("three-outcomes-80x24", (80, 24), "three-outcomes", title="Supported, contradicted, not established"),
+    Shot(
+        "audit-three-outcomes-80x24",
+        (80, 24),
+        "three-outcomes",
+        keys=("f3", "end"),
+        title="Audit panel: why two citations were not shown",
+    ),
 ]
 
 
@@ -130,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         recordings = record_sync(home)
+        recordings |= record_sync(home, list(EXTRA_DEMOS))
         for shot in shots:
             path = args.outdir / f"{shot.name}.svg"
             path.write_text(capture(shot, home, recordings), encoding="utf-8")

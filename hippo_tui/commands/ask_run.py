@@ -63,10 +63,10 @@ def summary_line(v: VerificationSummary) -> str:
     if not v.attempted:
         return NOTHING_CHECKED
     parts = [f"{v.attempted} cited", f"{v.confirmed} confirmed"]
-    for name in ("missing", "retired", "grounded", "ungrounded", "unchecked"):
-        n = getattr(v, name)
-        if n:
-            parts.append(f"{n} {name}")
+    other = v.ungrounded - v.contradicted - v.not_established  # recorded without a verdict
+    counts = {"missing": v.missing, "retired": v.retired, "grounded": v.grounded, "contradicted": v.contradicted}
+    counts |= {"not established": v.not_established, "ungrounded": other, "unchecked": v.unchecked}
+    parts += [f"{n} {name}" for name, n in counts.items() if n]
     line = "Verification: " + ", ".join(parts) + f" ({v.seconds:.1f} s)."
     return f"{line} {v.note}." if v.note else line
 

@@ -1,9 +1,11 @@
-"""`hippo-tui eval QUESTIONS.jsonl`: a question set through the engine, with a summary; `--compare A B`.
+"""`hippo-tui eval QUESTIONS.jsonl`: a question set through the engine, with a summary; `--compare A B`;
+`eval judge PAIRS.jsonl`: a grounding judge on labelled claim–excerpt pairs.
 
 Exit codes (also in the README):
   eval:      0 the run finished · 2 usage (a bad question line, flag or file) · 3 every question failed with
              a model or server error · 4 knowledge base or audit database error · 130 stopped with ctrl+c
              (the questions that finished are written and summarised)
+  judge:     0 the pairs were judged · 2 usage (a bad pairs line or file) · 3 the model judge answered none
   --compare: 0 B is not worse on any --fail-on metric · 1 it is · 2 usage (a file that is not a run, an
              unknown metric, a metric one of the runs did not measure)
 """
@@ -30,7 +32,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         '"expect_abstain"} a line; default: the demo question set) and summarise how the answers and '
         "their citations fared. With --record DIR, one cassette per question; --replay DIR plays them back.",
     )
-    p.add_argument("questions", nargs="?", type=Path, metavar="QUESTIONS.jsonl")
+    p.add_argument("questions", nargs="?", type=Path, metavar="QUESTIONS.jsonl | judge")
+    p.add_argument("pairs", nargs="?", type=Path, metavar="PAIRS.jsonl", help="with judge: the labelled pairs")
     p.add_argument(
         "--prompt", type=Path, metavar="FILE", help="system prompt to use instead of the built-in one"
     )
@@ -49,6 +52,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _run(args: argparse.Namespace) -> int:
     # The engine, the model client and the evaluation load here, not when the parser is built.
+    if args.questions == Path("judge"):
+        from hippo_tui.commands.eval_judge import run as judge
+
+        return judge(args)
     from hippo_tui.commands.eval_run import run
 
     return run(args)

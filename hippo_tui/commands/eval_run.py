@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
             return _compare(args)
         if args.fail_on:
             raise UsageError("--fail-on goes with --compare A.json B.json")
+        if args.pairs is not None:
+            raise UsageError(f"one question file, not two (for a judge: eval judge {args.pairs})")
         return _evaluate(args)
     except (UsageError, QuestionsError, RunError, CassetteError) as e:
         print(f"hippo-tui: {e}", file=sys.stderr)

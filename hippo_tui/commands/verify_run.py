@@ -115,6 +115,10 @@ def _status(a: CitationAttempt) -> str:
         return "FLAGGED: no such source"
     if a.check_one == "retired":
         return "FLAGGED: retired"
+    if a.check_two == "ungrounded" and a.verdict == "contradicted":
+        return "CONTRADICTED"
+    if a.check_two == "ungrounded" and a.verdict == "not_established":
+        return "NOT ESTABLISHED"
     return {"grounded": "passed", "ungrounded": "UNGROUNDED", "unchecked": "unchecked"}[a.check_two]
 
 
@@ -151,7 +155,7 @@ class Report:
         ]
 
     def as_json(self) -> dict[str, Any]:
-        keys = ("check_one", "check_two", "shown", "claims", "reason", "number", "title")
+        keys = ("check_one", "check_two", "verdict", "element", "shown", "claims", "reason", "number", "title")
         citations = [{"id": a.source_id, **{k: getattr(a, k) for k in keys}} for a in self.result.attempts]
         summary = {
             **self.result.summary.model_dump(),

@@ -101,6 +101,8 @@ class AuditMixin(StoreBase):
                 int(a.shown),
                 a.number,
                 a.title,
+                a.verdict,
+                a.element,
             )
             for a in attempts
         ]
@@ -113,7 +115,7 @@ class AuditMixin(StoreBase):
                 )
             await db.executemany(
                 "INSERT INTO citations (answer_id, source_id, claims, check_one, check_two, reason, shown, "
-                "number, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "number, title, verdict, element) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
 
@@ -170,12 +172,12 @@ class AuditMixin(StoreBase):
         # is the one recorded with the answer.
         cur = await self._db.execute(
             "SELECT c.answer_id, c.source_id, c.claims, c.check_one, c.check_two, c.reason, c.shown, c.number, "
-            "c.title, s.doc_key, s.section, s.page, s.doc_version, s.ingested "
+            "c.title, c.verdict, c.element, s.doc_key, s.section, s.page, s.doc_version, s.ingested "
             "FROM citations c LEFT JOIN sources s ON s.id = c.source_id "
             "WHERE c.answer_id IN (SELECT value FROM json_each(?)) ORDER BY c.id",
             (ids,),
         )
-        for aid, sid, claims, one, two, reason, shown, number, title, *prov in await cur.fetchall():
+        for aid, sid, claims, one, two, reason, shown, number, title, verdict, element, *prov in await cur.fetchall():
             provenance = provenance_from_row(*prov)
             by_id[aid].citations.append(
                 CitationAttempt(
@@ -187,6 +189,8 @@ class AuditMixin(StoreBase):
                     shown=bool(shown),
                     number=number,
                     title=title,
+                    verdict=verdict,
+                    element=element,
                     where=where(title, provenance) if title and provenance is not None else None,
                 )
             )

@@ -136,6 +136,15 @@ _V3_DOCUMENTS: list[str] = [
 # verified (withdrawn, cancelled, failed, or recorded before coverage existed).
 _V4_COVERAGE: list[str] = ["ALTER TABLE answers ADD COLUMN coverage TEXT"]
 
-MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING, _V3_DOCUMENTS, _V4_COVERAGE]
+# Version 5, check two's three outcomes: what the judge concluded of a confirmed citation ('supported',
+# 'contradicted', 'not_established'; NULL when check two gave no verdict or before this version) and the kind
+# of claim element that decided it ('drug', 'population', 'modality', 'number', …).
+_V5_VERDICTS: list[str] = [
+    "ALTER TABLE citations ADD COLUMN verdict TEXT "
+    "CHECK (verdict IN ('supported', 'contradicted', 'not_established'))",
+    "ALTER TABLE citations ADD COLUMN element TEXT",
+]
+
+MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING, _V3_DOCUMENTS, _V4_COVERAGE, _V5_VERDICTS]
 SCHEMA_VERSION = len(MIGRATIONS)
 OUR_TABLES = {"meta", "sources", "answers", "resets", "citations", "documents", "document_versions"}

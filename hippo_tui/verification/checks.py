@@ -7,7 +7,9 @@ Check two: ONE structured model call over the confirmed sources, each with its c
 times out or fails, the confirmed citations stay visible as ``unchecked`` (an earlier partial reply still
 counts for the sources it covers): a missing check is not evidence of a bad source. Every "grounded" verdict,
 whichever judge gave it, then goes past the deterministic veto (``veto``: numbers, comparators, direction,
-negation), which can turn it into "ungrounded" with its reason.
+negation), which can turn it into "ungrounded" with its reason. Three outcomes (``conclude``): supported
+(shown as verified), contradicted and not established (neither shown; the record keeps which, the element
+that decided it and the reason).
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ from typing import Protocol
 import openai
 
 from hippo_tui.events import Citation, Coverage, VerificationSummary
-from hippo_tui.models import CheckTwo, CitationAttempt, GroundingRecord, Lookup, Source
+from hippo_tui.models import CitationAttempt, GroundingRecord, Lookup, Source
 from hippo_tui.provenance import where
 from hippo_tui.safe_text import sanitize
 from hippo_tui.verification.coverage import measure
 from hippo_tui.verification.llm_judge import GroundingRun, GroundingUnavailable, ask_judge
 from hippo_tui.verification.markers import cited_ids, claims_by_source, finalize_markers
-from hippo_tui.verification.veto import veto
+from hippo_tui.verification.offline_judge import Verdict, conflict, judge_source
 
 
 class LookupStore(Protocol):
@@ -50,7 +52,7 @@ class Verification:
         self.coverage = measure(self.text, self.citations)
 
 
-def _why(e: BaseException) -> str:
+def why(e: BaseException) -> str:
     if isinstance(e, TimeoutError):
         return "timed out"
     if isinstance(e, GroundingUnavailable):
@@ -139,6 +141,35 @@ def _number_shown(
     return numbers, citations
 
 
+def conclude(a: CitationAttempt, grounded: bool | None, excerpt: str, note: str | None) -> None:
+    """Check two's outcome for one confirmed citation, from the judge's verdict and the offline reading.
+
+    A judge's "grounded" stands unless the claims conflict with the excerpt (a wrong drug, population,
+    strength, number, direction or negation) or give a number it does not: then contradicted, or not
+    established. A judge's "not grounded" is contradicted when the reading finds the conflict, else not
+    established, with the element the reading found missing when it found one.
+    """
+    if grounded is None:
+        a.check_two, a.verdict = "unchecked", None
+        a.reason = note or "the grounding check gave no verdict for this source"
+        return
+    found = _first_conflict(a.claims, excerpt) if grounded else judge_source(a.claims, excerpt)
+    if grounded and found is None:
+        a.check_two, a.verdict, a.element, a.reason = "grounded", "supported", None, ""
+        return
+    outcome = found.outcome if found is not None and found.outcome != "supported" else "not_established"
+    reason = (
+        found.reason if found is not None and found.reason else "the judge found no support in the excerpt"
+    )
+    a.check_two, a.verdict, a.reason = "ungrounded", outcome, reason
+    a.element = found.element if found is not None else None
+
+
+def _first_conflict(claims: list[str], excerpt: str) -> Verdict | None:
+    """The first claim's conflict with the excerpt: every claim citing a source must stand."""
+    return next((v for v in (conflict(c, excerpt) for c in claims) if v is not None), None)
+
+
 def _summary(attempts: list[CitationAttempt], *, note: str | None, seconds: float) -> VerificationSummary:
     confirmed = [a for a in attempts if a.check_one == "confirmed"]
     return VerificationSummary(
@@ -148,6 +179,8 @@ def _summary(attempts: list[CitationAttempt], *, note: str | None, seconds: floa
         retired=sum(a.check_one == "retired" for a in attempts),
         grounded=sum(a.check_two == "grounded" for a in confirmed),
         ungrounded=sum(a.check_two == "ungrounded" for a in confirmed),
+        contradicted=sum(a.verdict == "contradicted" for a in confirmed),
+        not_established=sum(a.verdict == "not_established" for a in confirmed),
         unchecked=sum(a.check_two == "unchecked" for a in confirmed),
         note=note,
         seconds=seconds,
@@ -179,21 +212,12 @@ async def verify(
             async with asyncio.timeout(limit):
                 await ask_judge(client, model, items, run, seconds=limit)
         except Exception as e:  # any failure of check two leaves the citations it gave no verdict unchecked
-            note = f"Verification unavailable: {_why(e)}"
-            run.failed(_why(e))
+            note = f"Verification unavailable: {why(e)}"
+            run.failed(why(e))
     verdicts = run.verdicts
 
     for a in confirmed:
-        verdict = verdicts.get(a.source_id)
-        check: CheckTwo = "unchecked" if verdict is None else ("grounded" if verdict else "ungrounded")
-        # No judge's "grounded" stands over a wrong number, direction or negation; an "ungrounded" gets its why.
-        vetoed = veto(a.claims, lookups[a.source_id].source.excerpt) if check != "unchecked" else None  # type: ignore[union-attr]
-        check = "ungrounded" if vetoed else check
-        a.check_two = check
-        if check == "ungrounded":
-            a.reason = vetoed or "the excerpt does not support the claims"
-        elif check == "unchecked":
-            a.reason = note or "the grounding check gave no verdict for this source"
+        conclude(a, verdicts.get(a.source_id), lookups[a.source_id].source.excerpt, note)  # type: ignore[union-attr]
 
     numbers, citations = _number_shown(list(attempts.values()), lookups)
     all_attempts = list(attempts.values())

@@ -1,24 +1,27 @@
-"""The offline grounding judge: does an excerpt say what a claim says? Lexical, deterministic, no weights.
+"""The offline grounding judge: does an excerpt say what a claim says? Deterministic, no weights.
 
-It passes a source when one of its claims shares enough content words (spelling variants made one) with a
-sentence of the excerpt, each clause of the claim does too, and the veto (``veto``: numbers in any spelling,
-comparators, direction, negation) finds nothing wrong with it.
+Precision first. A claim is *supported* only when every content element of it is accounted for in the
+excerpt (``elements``): its drugs and drug classes, populations, line of therapy, the strength of what it
+says, its numbers with what they are attached to, its negation and direction (the ``veto``), and every other
+content word in some spelling, form, synonym or class (``reading``, ``lexicon``). An element the excerpt
+says otherwise makes it *contradicted*; one the excerpt does not give makes it *not established*. Each
+verdict names the element that decided it, with a reason that quotes what was compared.
+
+The same contradiction checks stand over any judge's "grounded" (``conflict``): a model's verdict does not
+outrank a wrong drug, population, strength or number.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from hippo_tui.verification.lexical import judge_words
-from hippo_tui.verification.markers import split_sentences, strip_markers
-from hippo_tui.verification.quantities import find, normalize
+from hippo_tui.verification.elements import Excerpt, Finding, Outcome, check_words, first_finding
+from hippo_tui.verification.reading import read, sentences
 from hippo_tui.verification.veto import check_claim
 
-MATCHED = 0.6  # share of a claim's words the judge wants in one sentence of the excerpt
-CLAUSE_MATCHED = 0.5  # … and of each of its clauses' words
 # An excerpt's sentence that addresses whoever checks it is an injection, not evidence.
 _TO_THE_JUDGE = re.compile(
     r"\b(?:ignore (?:all |any |the )?(?:previous|prior|above|earlier|rest|other)|grounded|"
@@ -27,46 +30,84 @@ _TO_THE_JUDGE = re.compile(
     r"^\W*(?:system|assistant)\s*[:,]",
     re.I,
 )
-_CLAUSES = re.compile(r";|,?\s+(?:and|but|whereas|while|although)\s+", re.I)
+# The veto's reasons that say a number is absent (not that the excerpt gives another one).
+_ABSENT = re.compile(r"; the excerpt does not give ")
 
 
-def matches(claim: str, excerpt: str) -> bool:
-    """The lexical half of the judge: the claim's words (numbers aside: the veto reads those) are mostly in one
-    sentence of the excerpt, and so are the words of each of its clauses ("X, and Y" needs Y too)."""
-    text = strip_markers(claim)
-    said = [
-        judge_words(_numberless(s))
-        for s in split_sentences(excerpt) or [excerpt]
-        if not _TO_THE_JUDGE.search(s)
-    ]
-    # A claim may join a sentence to the one after it ("Cool a burn … Do not apply ice" → "no ice on a burn").
-    sentences = said + [a | b for a, b in itertools.pairwise(said)]
-    want = judge_words(_numberless(text))
-    if not want or _share(want, sentences) < MATCHED:
-        return False
-    return all(_share(w, sentences) >= CLAUSE_MATCHED for w in _clause_words(text) if w)
+@dataclass(frozen=True)
+class Verdict:
+    outcome: Outcome
+    reason: str = ""
+    element: str | None = None
+
+    @property
+    def supported(self) -> bool:
+        return self.outcome == "supported"
+
+
+def _excerpt(excerpt: str) -> tuple[str, Excerpt]:
+    kept = [s for s in sentences(excerpt) if not _TO_THE_JUDGE.search(s)]
+    text = " ".join(kept)
+    return text, Excerpt(read(text), tuple(read(s) for s in kept))
+
+
+def _finding(f: Finding) -> Verdict:
+    return Verdict(f.outcome, f.reason, f.element)
+
+
+def _vetoed(claim: str, text: str) -> Verdict | None:
+    reason = check_claim(claim, text) if text else None
+    if reason is None:
+        return None
+    if _ABSENT.search(reason):
+        return Verdict("not_established", reason, "number")
+    return Verdict("contradicted", reason, "veto")
+
+
+def judge_claim(claim: str, excerpt: str) -> Verdict:
+    """The offline judge's verdict on one claim."""
+    text, ex = _excerpt(excerpt)
+    mine = read(claim)
+    if not text:
+        return Verdict("not_established", "the excerpt has no text to check against", "excerpt")
+    found = first_finding(mine, ex)
+    if found is not None and found.outcome == "contradicted":
+        return _finding(found)
+    vetoed = _vetoed(claim, text)
+    if vetoed is not None and (vetoed.outcome == "contradicted" or found is None):
+        return vetoed
+    if found is not None:
+        return _finding(found)
+    words = check_words(mine, ex)
+    return _finding(words) if words is not None else Verdict("supported")
+
+
+def conflict(claim: str, excerpt: str) -> Verdict | None:
+    """What overturns any judge's "grounded": a contradiction, or a number the excerpt does not give."""
+    text, ex = _excerpt(excerpt)
+    found = first_finding(read(claim), ex)
+    if found is not None and found.outcome == "contradicted":
+        return _finding(found)
+    return _vetoed(claim, text)
+
+
+def judge_source(claims: Sequence[str], excerpt: str) -> Verdict:
+    """A source is supported when every claim citing it is; contradicted when any is; else not established."""
+    verdicts = [judge_claim(c, excerpt) for c in claims]
+    return _worst(verdicts) if verdicts else Verdict("not_established", "no claim cites it", "claim")
+
+
+def _worst(verdicts: Sequence[Verdict]) -> Verdict:
+    for outcome in ("contradicted", "not_established"):
+        bad = [v for v in verdicts if v.outcome == outcome]
+        if bad:
+            more = f" (and {len(bad) - 1} more claims)" if len(bad) > 1 else ""
+            return Verdict(outcome, bad[0].reason + more, bad[0].element)
+    return Verdict("supported")
 
 
 def supports(claim: str, excerpt: str) -> bool:
-    """The offline judge: the words match and the veto finds nothing wrong with the numbers, the direction or
-    the negation."""
-    return matches(claim, excerpt) and check_claim(claim, excerpt) is None
-
-
-def _share(want: set[str], sentences: Sequence[set[str]]) -> float:
-    return max((len(want & s) / len(want) for s in sentences), default=0.0)
-
-
-def _numberless(text: str) -> str:
-    # "five days" and "5 days" are one quantity to the veto, and no words at all to the word match.
-    t = normalize(text)
-    for q in reversed(find(t)):
-        t = t[: q.start] + " " + t[q.end :]
-    return t
-
-
-def _clause_words(text: str) -> list[set[str]]:
-    return [judge_words(_numberless(c)) for c in _CLAUSES.split(text)]
+    return judge_claim(claim, excerpt).supported
 
 
 def judge(items: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -74,8 +115,6 @@ def judge(items: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     checks = []
     for item in items:
         claims = [c for c in item.get("claims") or [] if isinstance(c, str)]
-        excerpt = str(item.get("excerpt") or "")
-        checks.append(
-            {"source_id": str(item.get("source_id")), "grounded": any(supports(c, excerpt) for c in claims)}
-        )
+        verdict = judge_source(claims, str(item.get("excerpt") or ""))
+        checks.append({"source_id": str(item.get("source_id")), "grounded": verdict.supported})
     return {"checks": checks}

@@ -101,20 +101,32 @@ _PERIOD_DAYS = {
     "a year": 365,
     "per year": 365,
     "every year": 365,
+    "every morning": 1,
+    "each morning": 1,
+    "every evening": 1,
+    "every night": 1,
+    "each night": 1,
+    "nightly": 1,
 }
 _PERIOD = r"(?:" + "|".join(sorted((re.escape(p) for p in _PERIOD_DAYS), key=len, reverse=True)) + r")"
-_BARE_PERIOD = (
-    r"(?:daily|weekly|monthly|yearly|annually|every day|each day|every week)"  # "a week" is a duration
+_BARE_PERIOD = (  # "a week" is a duration
+    r"(?:daily|weekly|monthly|yearly|annually|every day|each day|every week|every morning|each morning|"
+    r"every evening|every night|each night|nightly)"
 )
 _COUNT = rf"(?:once|twice|thrice|{NUM}\s+times|{NUM}\s+or\s+{NUM}\s+times|{NUM}\s+to\s+{NUM}\s+times)"
 _ABBREVIATED = {"od": 1.0, "bd": 2.0, "bid": 2.0, "tds": 3.0, "tid": 3.0, "qds": 4.0, "qid": 4.0}
+# "every 8 hours", "8-hourly", "q8h": a frequency, 24 / N a day (a range "every 4 to 6 hours" is 4 to 6 a day).
+_EVERY = re.compile(
+    rf"\b(?:every\s+(?P<n>{NUM})(?:\s*(?:-|to)\s*(?P<n2>{NUM}))?\s*(?:hours?|hrs?|h)\b"
+    rf"|(?P<h>{NUM})[ -]hourly\b|q(?P<q>\d+)(?:-(?P<q2>\d+))?h\b)"
+)
 
 UP, DOWN = "up", "down"
 _CMP_BEFORE = {
     UP: "more than|greater than|higher than|at least|over|above|exceeding|exceeds|older than|a minimum of|"
-    "minimum of|in excess of",
+    "minimum of|in excess of|longer than",
     DOWN: "less than|fewer than|lower than|at most|no more than|not more than|up to|under|below|within|"
-    "younger than|a maximum of|maximum of|not exceeding|no longer than",
+    "younger than|a maximum of|maximum of|not exceeding|no longer than|shorter than",
 }
 _CMP_AFTER = {
     UP: "or more|or over|or higher|or above|or greater|or longer|or older|and over|and above|plus",
@@ -127,16 +139,28 @@ _FREQ = re.compile(
     rf"(?:(?:{_BEFORE_RE})\s+)?\b(?:(?P<count>{_COUNT})\s+(?:a\s+|per\s+|every\s+|each\s+)?(?P<period>{_PERIOD})"
     rf"|(?P<abbr>{'|'.join(_ABBREVIATED)})|(?P<bare>{_BARE_PERIOD}))\b"
 )
-_DOSE_A_DAY = re.compile(
-    r"\b(?:mg|g|mcg|micrograms?|milligrams?|grams?|ml|units?|tablets?|puffs?|drops?)\s+"
-    r"(?P<period>(?:a|per|each)\s+(?:day|week))\b"
+_AMOUNT_UNITS = sorted(
+    (
+        u
+        for u, (dim, _) in _UNITS.items()
+        if dim in ("mass", "volume", "amount", "units", "tablets", "puffs", "drops")
+    ),
+    key=len,
+    reverse=True,
 )
+_DOSE_A_DAY = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(u) for u in _AMOUNT_UNITS)
+    + r")\s+(?P<period>(?:a|per|each)\s+(?:day|week))\b"
+)
+_PER_DOSE = re.compile(r"\bper (?:dose|administration)\b")
 _TIMES = re.compile(rf"(?:(?:{_BEFORE_RE})\s+)?\b(?P<count>{_COUNT})(?!\w)")
 _QUANTITY = re.compile(
     rf"(?:(?:{_BEFORE_RE})\s+)?(?:between\s+)?(?<![\w.])(?P<num>half\s+an?|{NUM}|an?)"
+    rf"(?P<half>\s+and\s+a\s+half)?"
     rf"(?:(?:st|nd|rd|th)\b(?P<ordinal>))?"
     rf"(?:\s*(?:-|to|and|or)\s*(?P<num2>{NUM}))?"
-    rf"(?:\s*(?P<unit>{_UNIT}){_PER})?(?![\w])"
+    rf"(?:\s*(?P<unit>{_UNIT}){_PER}(?P<half2>\s+and\s+a\s+half)?)?(?![\w])"
     rf"(?:\s+(?:{_AFTER_RE})\b)?"
 )
 
@@ -152,10 +176,16 @@ class Quantity:
     start: int
     end: int
     text: str
+    # The values as written, before the unit's scaling: a bare "over 5" is compared with "older than 5 years"
+    # as written (5), not as months (60).
+    written: tuple[tuple[float, ...], tuple[float, ...]] | None = None
 
     def same_value(self, other: Quantity) -> bool:
         if self.dim and other.dim and self.dim != other.dim:
             return False
+        if (not self.dim or not other.dim) and self.written and other.written:
+            a, b = self.written, other.written
+            return (_close(a[0], b[0]) and _close(a[1], b[1])) or (_close(a[0], a[1]) and _close(a[0], b[1]))
         if _close(self.low, other.low) and _close(self.high, other.high):
             return True
         # "50 mg" stands for one end of "50 to 100 mg".
@@ -185,7 +215,16 @@ def normalize(text: str) -> str:
         .replace("<", " less than ")
     )
     t = re.sub(r"(?<=[a-z])-(?=\d)", "", t)  # "CRB-65", "COVID-19": names, not numbers
+    t = re.sub(r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute)s?\b)", " ", t)  # "one-week" → "one week"
+    t = re.sub(r"\s*(?:/|\bper\b)\s*(day|week)\b", r" a \1", t)  # "mg/day", "mL per day" are "a day"
+    t = re.sub(r"\b(\w+?)-?fold\b", r"\1 times", t)  # "fivefold" is five times
+    t = re.sub(r"\b(?:a )?single\b", "one", t)  # "a single dose" is one dose
+    t = re.sub(r"(\d+(?:\.\d+)?)\s*°?\s*f\b", _celsius, t)  # 100.4°F is 38 °C
     return re.sub(r"(?<=\d)-(?=[a-z])", " ", t)  # "7-day" → "7 day"
+
+
+def _celsius(m: re.Match[str]) -> str:
+    return f"{(float(m.group(1)) - 32) * 5 / 9:.1f} °c"
 
 
 def _number(word: str) -> tuple[float, ...] | None:
@@ -245,6 +284,9 @@ def find(text: str) -> list[Quantity]:
             taken[a:b] = [True] * (b - a)
             days = {"day": 1, "week": 7}[m.group("period").split()[-1]]
             out.append(Quantity((1 / days,), (1 / days,), "per-day", None, a, b, m.group("period")))
+    for m in _PER_DOSE.finditer(t):  # "4 g per dose" is not "4 g a day"
+        if claim(m):
+            out.append(Quantity((1.0,), (1.0,), "per-dose", None, m.start(), m.end(), m.group(0)))
     for m in _FREQ.finditer(t):  # "twice daily", "three times a week", "bd", "daily"
         if not claim(m):
             continue
@@ -255,6 +297,9 @@ def find(text: str) -> list[Quantity]:
         out.append(
             Quantity((lo / days,), (hi / days,), "per-day", _cmp(m), m.start(), m.end(), m.group(0).strip())
         )
+    for m in _EVERY.finditer(t):  # "every 12 hours", "q8h": so many a day
+        if claim(m):
+            out.append(_every(m))
     for m in _TIMES.finditer(t):  # "twice the upper limit", "five times", "applied twice"
         if m.group("count") == "once" or not claim(m):
             continue
@@ -265,6 +310,14 @@ def find(text: str) -> list[Quantity]:
         if q is not None and claim(m):
             out.append(q)
     return sorted(out, key=lambda q: q.start)
+
+
+def _every(m: re.Match[str]) -> Quantity:
+    first = m.group("n") or m.group("h") or m.group("q")
+    last = m.group("n2") or m.group("q2") or first
+    lo, hi = (_number(first) or (1.0,))[0], (_number(last) or (1.0,))[0]
+    # Every 4 to 6 hours is 6 down to 4 times a day.
+    return Quantity((24 / hi,), (24 / lo,), "per-day", None, m.start(), m.end(), m.group(0).strip())
 
 
 def _quantity(m: re.Match[str]) -> Quantity | None:
@@ -279,6 +332,8 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     low = _number(word)
     if low is None or (word == "half" and not unit):
         return None
+    if m.group("half") or m.group("half2"):  # "two and a half hours", "an hour and a half"
+        low = (low[0] + 0.5,)
     high = _number(m.group("num2")) if m.group("num2") else low
     if high is None:
         return None
@@ -288,8 +343,20 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
         per = re.findall(rf"(?:/|\bper\b)\s*(1\.73\s*m2|m2|{_UNIT})", m.group(0))
         if per:
             dim += "/" + "/".join(_UNITS.get(p, (p, 1.0))[0] or p for p in per)
+            # Per litre is a thousandth per millilitre (30 ng/mL is 30 micrograms/L); a rate per minute
+            # stays as written, as a bare "45" compares with "45 mL/min".
+            for p in per:
+                if _UNITS.get(p, ("", 1.0))[0] in ("volume", "mass"):
+                    factor /= _UNITS[p][1]
     return Quantity(
-        _scaled(low, factor), _scaled(high, factor), dim, _cmp(m), m.start(), m.end(), m.group(0).strip()
+        _scaled(low, factor),
+        _scaled(high, factor),
+        dim,
+        _cmp(m),
+        m.start(),
+        m.end(),
+        m.group(0).strip(),
+        written=(low, high),
     )
 
 

@@ -238,7 +238,7 @@ def _closest(q: Quantity, clause: Span, sentence: Sentence) -> Quantity | None:
 
 def _says(q: Quantity, e: Quantity | None, where: str = "") -> str:
     if e is None:
-        return f"claim says {q.text}; the excerpt gives no such number"
+        return f"claim says {q.text}; the excerpt does not give {q.text}"
     return f"claim says {q.text}, excerpt says {e.text}" + (f" for {_quote(where)}" if where else "")
 
 

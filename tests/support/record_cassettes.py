@@ -30,6 +30,7 @@ AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"  # Hypertension: choosing the firs
 DIAG = "161d3bb9-a9a9-4bf2-b928-18b327f42fea"  # Hypertension: confirming the diagnosis
 ATENOLOL = "5b0d2bf0-a79c-4ce5-b758-d85dcd04650b"  # retired: beta-blockers first-line
 INVENTED = "7f3c2a10-5b1e-4d2a-9c4e-1a2b3c4d5e6f"  # no such source
+CYSTITIS = "8920c0a1-c079-4734-86fe-6c9b0259cc70"  # Uncomplicated cystitis in non-pregnant women
 
 PACE = 0.025  # seconds between chunks: about 40 tokens/s, like the offline backend
 
@@ -69,6 +70,20 @@ SCRIPTED: dict[str, tuple[str, list[str], float | None, float]] = {
             "A clinic blood pressure of 140/90 mmHg or higher should be confirmed with ambulatory or home "
             f"monitoring before hypertension is diagnosed. [{DIAG}] Amlodipine should never be combined with "
             f"an ACE inhibitor. [{AMLO}]"
+        ],
+        None,
+        12.0,
+    ),
+    # Check two's three outcomes in one answer: supported (verbatim), contradicted (another drug of the
+    # class the excerpt names) and not established (a detail the excerpt does not give).
+    "three-outcomes": (
+        "How is hypertension diagnosed and treated, and how is cystitis treated?",
+        [
+            "A clinic blood pressure of 140/90 mmHg or higher should be confirmed with ambulatory or home "
+            f"monitoring before hypertension is diagnosed. [{DIAG}] For adults aged 55 or over, nifedipine is "
+            f"the usual first-line drug. [{AMLO}] For uncomplicated lower urinary tract infection in "
+            "non-pregnant women, nitrofurantoin 100 mg modified-release twice daily for 3 days is a first-line "
+            f"choice, taken with food. [{CYSTITIS}]"
         ],
         None,
         12.0,

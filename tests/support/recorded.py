@@ -49,6 +49,14 @@ DEMOS: dict[str, Demo] = {
 }
 
 
+# Recorded only when asked for by name (the screenshots), after DEMOS: the snapshot tests' store stays as it is.
+EXTRA_DEMOS: dict[str, Demo] = {
+    "three-outcomes": Demo(
+        "How is hypertension diagnosed and treated, and how is cystitis treated?", cassette="three-outcomes.jsonl"
+    ),
+}
+
+
 @dataclass
 class Recording:
     """A demo's events plus what the UI shows of the engine that produced them."""
@@ -80,7 +88,7 @@ async def record(home: Path, names: list[str] | None = None) -> dict[str, Record
 
     out: dict[str, Recording] = {}
     for name in names or list(DEMOS):
-        demo = DEMOS[name]
+        demo = DEMOS.get(name) or EXTRA_DEMOS[name]
         engine = await Engine.create(demo_settings(home, demo), clock=counter_clock())
         try:
             events = [event async for event in engine.ask(demo.question)]

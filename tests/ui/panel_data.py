@@ -48,10 +48,12 @@ ID_MISSING = "7d3e9b42-8f00-4a6b-b1c2-000000000000"
 ID_RETIRED = "a1b2c3d4-1111-4222-8333-444455556666"
 ID_UNGROUNDED = "5e6f7a8b-2222-4333-9444-555566667777"
 ID_UNCHECKED = "9f8e7d6c-3333-4444-a555-666677778888"
+ID_UNESTABLISHED = "4d5c6b7a-4444-4555-b666-777788889999"
 
 
 def flagged_record() -> AnswerRecord:
-    """An answer whose citations hit every outcome: shown, missing, retired, ungrounded, unchecked."""
+    """An answer whose citations hit every outcome: shown (supported), missing, retired, contradicted, not
+    established, unchecked."""
     return AnswerRecord(
         id=42,
         created="2026-01-01T00:00:00Z",
@@ -78,6 +80,7 @@ def flagged_record() -> AnswerRecord:
                 claims=["Adults can [bold]take[/bold] nitrofurantoin\x1b[31m for 5 days."],
                 check_one="confirmed",
                 check_two="grounded",
+                verdict="supported",
                 shown=True,
                 number=1,
                 title="Cystitis in adults: first-line treatment",
@@ -100,8 +103,20 @@ def flagged_record() -> AnswerRecord:
                 claims=["Antibiotics are never needed."],
                 check_one="confirmed",
                 check_two="ungrounded",
-                reason="the excerpt does not say this",
+                verdict="contradicted",
+                element="veto",
+                reason="claim negates “antibiotics are needed when symptoms are severe”",
                 title="Self-care for urinary symptoms",
+            ),
+            CitationAttempt(
+                source_id=ID_UNESTABLISHED,
+                claims=["Cranberry capsules prevent recurrence in children."],
+                check_one="confirmed",
+                check_two="ungrounded",
+                verdict="not_established",
+                element="population",
+                reason="the excerpt does not say this is for children",
+                title="Recurrent cystitis: prevention",
             ),
             CitationAttempt(
                 source_id=ID_UNCHECKED,

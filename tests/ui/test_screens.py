@@ -108,15 +108,17 @@ async def test_audit_shows_every_attempt_with_marks_and_words():
     assert "Audit: answer 42" in text
     assert "Asked: 2026-01-01 00:00:00 UTC" in text
     assert "Timings: ttft 0.42 s · verification 0.80 s · total 2.10 s" in text
-    assert "5 attempted · 2 shown · 2 flagged · 1 ungrounded · 1 unchecked" in text
+    assert "6 attempted · 2 shown · 2 flagged · 2 ungrounded (1 contradicted, 1 not established) · 1" in text
     for label in (
         "✓ shown as [1]",
         "✓ shown as [2]",
         "✓ confirmed",
-        "✓ grounded",
+        "✓ supported",
         "✗ missing",
         "✗ retired",
-        "✗ ungrounded",
+        "✗ contradicted (veto)",
+        "✗ not established (population)",
+        "the excerpt does not say this is for children",
         "? unchecked",
         "– not run (check 1 failed)",
         "✗ hidden",
@@ -429,7 +431,7 @@ async def test_meaning_is_in_the_text_under_any_theme(theme, monkeypatch):
     async with app.run_test(size=(120, 50)) as pilot:
         assert app.no_color
         text = await whole_audit(app, pilot)
-    for label in ("✓ shown as [1]", "✗ missing", "✗ retired", "✗ ungrounded", "? unchecked", "✗ hidden"):
+    for label in ("✓ shown as [1]", "✗ missing", "✗ retired", "✗ contradicted", "? unchecked", "✗ hidden"):
         assert label in text, label
 
 

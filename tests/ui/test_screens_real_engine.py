@@ -43,7 +43,7 @@ async def test_audit_and_inspector_after_a_real_offline_answer(app: HippoApp):
         assert app.screen.record is not None and app.screen.record.question == QUESTION
         text = drawn(app)
         assert f"✓ shown as [1]  {TITLE}" in text
-        assert "check 1: ✓ confirmed" in text and "check 2: ✓ grounded" in text
+        assert "check 1: ✓ confirmed" in text and "check 2: ✓ supported" in text
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, AuditScreen)

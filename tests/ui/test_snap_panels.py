@@ -3,7 +3,7 @@
 Most panels show the real product: the real engine's recorded answer to a demo question (a mid-answer
 search and its reset), replayed on the real store it was recorded into, with the real system prompt. The
 flagged-citations audit stays scripted on purpose: one record with every status at once (missing,
-retired, ungrounded, unchecked) and two resets, which no single real answer gives. The spinner is frozen
+retired, contradicted, not established, unchecked) and two resets, which no single real answer gives. The spinner is frozen
 and the cursor does not blink. Approve changes with ``--snapshot-update`` only after looking at them.
 """
 
@@ -100,7 +100,7 @@ class TestHelpSnapshot:
 @pytest.mark.parametrize("size", SIZES)
 class TestAuditSnapshot:
     def test_audit_flagged_citations(self, snap_compare, panel_app, size):
-        # Missing, retired, ungrounded and unchecked citations next to the one shown, and two resets.
+        # Missing, retired, contradicted, not established and unchecked citations next to the one shown, and two resets.
         assert snap_compare(panel_app(), terminal_size=size, run_before=open_panel("show_audit", ask=True))
 
     def test_audit_real_answer(self, snap_compare, real_app, size):

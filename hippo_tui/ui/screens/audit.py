@@ -43,8 +43,11 @@ def check_one_label(attempt: CitationAttempt) -> str:
 def check_two_label(attempt: CitationAttempt) -> str:
     if attempt.check_one != "confirmed":
         return "– not run (check 1 failed)"
+    if attempt.check_two == "ungrounded" and attempt.verdict in ("contradicted", "not_established"):
+        said = "contradicted" if attempt.verdict == "contradicted" else "not established"
+        return f"{FAIL} {said}" + (f" ({attempt.element})" if attempt.element else "")
     return {
-        "grounded": f"{OK} grounded",
+        "grounded": f"{OK} supported" if attempt.verdict == "supported" else f"{OK} grounded",
         "ungrounded": f"{FAIL} ungrounded",
         "unchecked": f"{UNKNOWN} unchecked",
     }[attempt.check_two]
@@ -109,6 +112,16 @@ def asked_text(created: str) -> str:
     return when.strftime("%Y-%m-%d %H:%M:%S") + (" UTC" if when.tzinfo else "")
 
 
+def _split(attempts: list[CitationAttempt]) -> str:
+    """ "(1 contradicted, 1 not established)" of the ungrounded, when the record says which."""
+    contradicted = sum(a.verdict == "contradicted" for a in attempts)
+    unestablished = sum(a.verdict == "not_established" for a in attempts)
+    parts = [f"{contradicted} contradicted"] * bool(contradicted) + [f"{unestablished} not established"] * bool(
+        unestablished
+    )
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def summary_content(record: AnswerRecord) -> Content:
     attempts = record.citations
     shown = sum(a.shown for a in attempts)
@@ -127,7 +140,7 @@ def summary_content(record: AnswerRecord) -> Content:
         "\n",
         ("Citations: ", "bold"),
         f"{len(attempts)} attempted · {shown} shown · {flagged} flagged · "
-        f"{ungrounded} ungrounded · {unchecked} unchecked",
+        f"{ungrounded} ungrounded{_split(attempts)} · {unchecked} unchecked",
         "\n",
         ("Resets: ", "bold"),
         f"{len(record.resets)}",

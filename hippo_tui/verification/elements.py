@@ -1,0 +1,305 @@
+"""Each content element of a claim, accounted for in the excerpt or not: the offline judge's checks.
+
+Every check returns a ``Finding`` (what decided, and a reason that quotes what it compared) or None. A
+conflict (the excerpt says otherwise) makes the claim *contradicted*; an element the excerpt does not give
+makes it *not established*. Elements are looked for across the excerpt's sentences; the ones whose meaning
+depends on what they are attached to (line of therapy, strength, population) are first compared in the
+sentence most about the claim.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from hippo_tui.safe_text import clip
+from hippo_tui.verification.lexicon import lexicon
+from hippo_tui.verification.reading import Reading, has_concept, written_words
+
+Outcome = Literal["supported", "contradicted", "not_established"]
+QUOTE = 60  # characters of text quoted in a reason
+_STRENGTH = {1: "may", 2: "should", 3: "must"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    outcome: Outcome
+    element: str  # which kind of element decided: "drug", "population", "number", "word", …
+    reason: str
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    whole: Reading
+    sentences: tuple[Reading, ...]
+
+    def about(self, claim: Reading) -> Reading:
+        """The sentence that shares the most with the claim (drugs count twice), else the whole."""
+
+        def score(s: Reading) -> int:
+            shared = sum(has_concept(c, s.concepts) for c in claim.concepts)
+            return shared + sum(2 for d in claim.drugs if d in s.drugs)
+
+        best = max(self.sentences, key=score, default=None)
+        return best if best is not None and score(best) > 0 else self.whole
+
+    def about_all(self, claim: Reading) -> list[Reading]:
+        """Every sentence sharing at least two of the claim's concepts, or the one most about it."""
+        many = [s for s in self.sentences if sum(has_concept(c, s.concepts) for c in claim.concepts) >= 2]
+        return many or [self.about(claim)]
+
+
+def quote(text: str) -> str:
+    return f"“{clip(text, QUOTE, flat=True)}”"
+
+
+def _contradicted(element: str, reason: str) -> Finding:
+    return Finding("contradicted", element, reason)
+
+
+def _missing(element: str, reason: str) -> Finding:
+    return Finding("not_established", element, reason)
+
+
+def check_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A drug the claim names must be named: another of its class in its place is a contradiction."""
+    for drug, classes in claim.drugs.items():
+        if drug in excerpt.whole.drugs or has_concept(drug, excerpt.whole.concepts):
+            continue
+        rivals = [d for d, c in excerpt.whole.drugs.items() if c & classes and d not in claim.drugs]
+        if rivals:
+            return _contradicted("drug", f"the claim names {drug}; the excerpt names {rivals[0]}")
+        return _missing("drug", f"the excerpt does not mention {drug}")
+    for named in claim.classes:
+        if named not in excerpt.whole.all_classes:
+            return _missing("drug", f"the excerpt does not mention a {named}")
+    return None
+
+
+def _within(group: str, groups: frozenset[str]) -> bool:
+    return group in groups or lexicon().within.get(group) in groups
+
+
+def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """Who the claim is about must be who the excerpt is about: children are not adults."""
+    near = excerpt.about(claim)
+    for axis, groups in claim.populations.items():
+        said = near.populations.get(axis) or excerpt.whole.populations.get(axis) or frozenset()
+        if all(_within(g, said) for g in groups):
+            continue
+        mine = " and ".join(sorted(groups))
+        if said:
+            theirs = " and ".join(sorted(said))
+            return _contradicted("population", f"the claim is about {mine}; the excerpt about {theirs}")
+        return _missing("population", f"the excerpt does not say this is for {mine}")
+    return None
+
+
+def check_line(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """First-line is not second-line; an excerpt silent on the order of treatments does not give one."""
+    if not claim.lines:
+        return None
+    near = excerpt.about(claim)
+    said = near.lines or excerpt.whole.lines
+    if claim.lines <= said and (near.lines or not excerpt.whole.lines - claim.lines):
+        return None
+    mine = ", ".join(sorted(claim.lines))
+    if said - claim.lines:
+        theirs = ", ".join(sorted(said - claim.lines))
+        return _contradicted("line of therapy", f"the claim says {mine} line; the excerpt says {theirs}")
+    return _missing("line of therapy", f"the excerpt does not say it is {mine} line")
+
+
+# "Do not …", "never", "contraindicated": a prohibition is as strong as "must not".
+_PROHIBITION = re.compile(r"\b(?:do not|don't|never|contraindicated|must not|should not|avoid)\b")
+
+
+def _strength(sentence: Reading) -> int | None:
+    return 3 if _PROHIBITION.search(sentence.text) else sentence.modality
+
+
+def _bears_out(claim: int, said: int | None) -> bool:
+    # A plain statement of what to do ("Give X") bears out "should", not "must".
+    return claim <= said if said is not None else claim < 3
+
+
+def _strongest(reading: Reading) -> str:
+    levels = lexicon().modality
+    return max(reading.modality_words, key=lambda w: levels[w], default=_STRENGTH[reading.modality or 1])
+
+
+def check_strength(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A claim may be weaker than its excerpt, never stronger: "may be considered" is not "must". Any
+    sentence about the claim may bear its strength out."""
+    if claim.modality is None:
+        return None
+    near = excerpt.about_all(claim)
+    if any(_bears_out(claim.modality, _strength(s)) for s in near):
+        return None
+    word = _strongest(claim)
+    said = [s for s in near if _strength(s) is not None]
+    if not said:
+        return _missing("modality", f"the claim says '{word}'; the excerpt does not say it is required")
+    theirs = _strongest(max(said, key=lambda s: _strength(s) or 0))
+    return _contradicted("modality", f"the excerpt says '{theirs}', the claim says '{word}'")
+
+
+# More or less of something, in comparatives and in verbs of change ("more effective" is not "reduces the
+# effectiveness"); "as … as" says neither.
+_MORE = re.compile(
+    r"\b(?:more|greater|higher|larger|superior|better|stronger|increases?|increased|raises?|enhances?|"
+    r"boosts?|potentiates?)\b"
+)
+_LESS = re.compile(
+    r"\b(?:less|fewer|lower|smaller|inferior|weaker|reduces?|reduced|decreases?|decreased|lowers?|impairs?|"
+    r"diminishes?|lessens?)\b"
+)
+_AS_MUCH = re.compile(r"\b(?:as \w+ as|at least as|equally|similar|comparable|no difference)\b")
+
+
+def _sense(text: str) -> set[str]:
+    return {k for k, p in (("more", _MORE), ("less", _LESS), ("as much", _AS_MUCH)) if p.search(text)}
+
+
+def check_comparison(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """ "More" is not "fewer", and neither is "at least as": in every sentence about the claim that compares."""
+    mine = _sense(claim.text) - {"as much"}
+    if len(mine) != 1:
+        return None
+    said = [(s, _sense(s.text)) for s in excerpt.about_all(claim)]
+    said = [(s, k) for s, k in said if k]
+    if said and all(not (mine & k) for _, k in said):
+        theirs = sorted(said[0][1])[0]
+        return _contradicted(
+            "comparison",
+            f"the claim says {next(iter(mine))}; the excerpt says {theirs} in {quote(said[0][0].source)}",
+        )
+    return None
+
+
+def check_line_of_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """The line of therapy goes with its drug: "first-line" for metformin is not first-line for the drug
+    the excerpt names as an alternative."""
+    if not claim.lines or not (claim.drugs or claim.classes):
+        return None
+    # A drug named is what the line goes with; a class only when no drug is named ("an antibiotic").
+    if claim.drugs:
+        mine = [s for s in excerpt.sentences if set(claim.drugs) & set(s.drugs)]
+    else:
+        mine = [s for s in excerpt.sentences if claim.classes & s.all_classes]
+    if not mine or any(claim.lines <= s.lines for s in mine):
+        return None
+    lines = set().union(*(s.lines for s in mine))
+    others = [s for s in excerpt.sentences if claim.lines <= s.lines and s not in mine]
+    if lines - claim.lines or others:
+        where = (others or mine)[0]
+        return _contradicted(
+            "line of therapy", f"the excerpt gives that line to another treatment: {quote(where.source)}"
+        )
+    return None
+
+
+# How a drug is given; and the words that rule a route out where they stand before or after it.
+_ROUTES = {
+    "oral": r"oral|orally|by mouth|po", "intravenous": r"intravenous|intravenously|iv",
+    "intramuscular": r"intramuscular|intramuscularly|im", "subcutaneous": r"subcutaneous|subcutaneously|sc|subcut",
+    "intrathecal": r"intrathecal|intrathecally", "epidural": r"epidural|epidurally",
+    "intraosseous": r"intraosseous|io", "rectal": r"rectal|rectally|pr", "topical": r"topical|topically",
+    "inhaled": r"inhaled|nebulized|inhaler", "sublingual": r"sublingual|sublingually",
+    "intranasal": r"intranasal|intranasally|nasal", "buccal": r"buccal|buccally", "vaginal": r"vaginal|vaginally",
+}  # fmt: skip
+_ROUTE_RES = {name: re.compile(rf"\b(?:{alts})\b") for name, alts in _ROUTES.items()}
+_RULED_OUT = re.compile(
+    r"\b(?:not|never|avoid|contraindicated|fatal|do not|must not|should not|other routes|not for)\b[^.;:]{0,60}$"
+)
+_ONLY = re.compile(r"\bonly\b")
+
+
+def _routes(text: str) -> set[str]:
+    return {name for name, pattern in _ROUTE_RES.items() if pattern.search(text)}
+
+
+def _ruled_out(route: str, text: str) -> bool:
+    """Every mention of ``route`` in ``text`` follows a word that rules it out in the same clause."""
+    spans = [m.start() for m in _ROUTE_RES[route].finditer(text)]
+    return bool(spans) and all(_RULED_OUT.search(text[:i]) for i in spans)
+
+
+def check_route(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A route the excerpt rules out, or one where it says another route only."""
+    for route in _routes(claim.text):
+        if _ruled_out(route, claim.text):
+            continue  # the claim rules it out too: the negation check reads that
+        said = _routes(excerpt.whole.text)
+        if route in said and _ruled_out(route, excerpt.whole.text):
+            return _contradicted("route", f"the excerpt names {route} only to rule it out")
+        only = [r for r in said - {route} if _ONLY.search(excerpt.whole.text)]
+        if route not in said and only:
+            return _contradicted("route", f"the claim says {route}; the excerpt says {only[0]} only")
+    return None
+
+
+# When something is taken, relative to an event: "with breakfast" is not "before breakfast".
+_PREP = r"(?:with|before|after|without|during|on)"
+_RELATION = re.compile(rf"\b({_PREP}(?:\s+(?:or|and)\s+{_PREP})?)\s+(?:an?\s+|the\s+|their\s+|your\s+)?(\w+)")
+_EVENTS = frozenset(
+    "food meal meals breakfast lunch dinner supper bedtime surgery delivery birth sleep exercise".split()
+)
+
+
+def _relations(text: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for preps, word in _RELATION.findall(text):
+        if word in _EVENTS:
+            out.setdefault(word, set()).update(re.findall(_PREP, preps))
+    return out
+
+
+def check_timing(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    said = _relations(excerpt.whole.text)
+    for event, preps in _relations(claim.text).items():
+        theirs = said.get(event)
+        if theirs and not preps & theirs:
+            return _contradicted(
+                "timing",
+                f"the claim says {'/'.join(sorted(preps))} {event}; the excerpt says {'/'.join(sorted(theirs))}",
+            )
+    return None
+
+
+def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """Every other content word of the claim, in the excerpt in some form (spelling, stem, synonym, class)."""
+    classes = excerpt.whole.all_classes
+    missing = [
+        (concept, word)
+        for concept, word in claim.concepts.items()
+        if word not in claim.drugs
+        and not has_concept(concept, excerpt.whole.concepts)
+        and not has_concept(concept, excerpt.whole.stems)
+        and word not in classes
+    ]
+    if not missing:
+        return None
+    written = written_words(claim.source)
+    shown = ", ".join(f"“{written.get(concept, word)}”" for concept, word in missing[:3])
+    return _missing("word", f"the excerpt does not mention {shown}")
+
+
+CHECKS = (
+    check_drugs,
+    check_populations,
+    check_line,
+    check_line_of_drugs,
+    check_strength,
+    check_comparison,
+    check_route,
+    check_timing,
+)
+
+
+def first_finding(claim: Reading, excerpt: Excerpt, checks: Sequence = CHECKS) -> Finding | None:
+    found = [f for f in (check(claim, excerpt) for check in checks) if f is not None]
+    # A contradiction is the stronger finding, whichever check made it.
+    return next((f for f in found if f.outcome == "contradicted"), found[0] if found else None)

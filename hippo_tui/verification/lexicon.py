@@ -1,0 +1,153 @@
+"""The clinical lexicon (``hippo_tui/data/lexicon.toml``), loaded once and compiled for reading text.
+
+Everything here is knowledge a clinician would agree with (abbreviations, lay terms, UK/US spellings, drug
+classes, populations, lines of therapy, the strength of a recommendation), not thresholds: the judge
+generalises by knowing more words, never by asking for fewer of them. Where each table comes from is said
+in the data file.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import snowballstemmer  # type: ignore[import-untyped]
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+# UK spellings to one form (US): both sides of a comparison are read through the same rules, so a rule
+# that also touches an unrelated word ("shoe") changes nothing.
+_SPELLING = (
+    (re.compile(r"ae"), "e"),  # anaemia, haem, paediatric, ischaemic
+    (re.compile(r"(?<=[^aeiou])oe|^oe"), "e"),  # oedema, oesophagus, diarrhoea, coeliac
+    (re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations)$"), r"iz\1"),  # -ise, -isation
+    (re.compile(r"(?<=[a-z]{2})yse(s|d)?$"), r"yze\1"),  # analyse
+    (
+        re.compile(r"(?<=[a-z]{2}[^aeiou])our(s|ed|ing|able|ite|ites)?$"),
+        r"or\1",
+    ),  # tumour, colour (not "four", "hour")
+    (re.compile(r"(?<=[a-z]{2}[^aeiou])tre(s)?$"), r"ter\1"),  # litre, centre, fibre
+    (re.compile(r"ogue$"), "og"),  # analogue
+)
+SPELLED_WORD = re.compile(r"[a-z][a-z0-9']*")
+
+
+def spelling(word: str) -> str:
+    for pattern, replacement in _SPELLING:
+        word = pattern.sub(replacement, word)
+    return word
+
+
+@cache
+def stem(word: str) -> str:
+    """A word's stem (Snowball's English stemmer), after the spelling rules."""
+    return str(_STEMMER.stemWord(spelling(word)))
+
+
+def respell(text: str) -> str:
+    """``text`` (lower case) with every word in its US spelling, hyphens between letters as spaces."""
+    text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
+    return SPELLED_WORD.sub(lambda m: spelling(m.group()), text)
+
+
+def _phrase_pattern(phrases: list[str]) -> re.Pattern[str]:
+    """Any of ``phrases`` as whole words, a plural "s" allowed ("sore throats"): group "p" is the phrase."""
+    alternatives = sorted({re.escape(p) for p in phrases if p}, key=len, reverse=True)
+    if not alternatives:
+        return re.compile(r"(?!)")
+    return re.compile(r"\b(?P<p>" + "|".join(alternatives) + r")(?:e?s)?\b")
+
+
+@dataclass(frozen=True)
+class DrugClass:
+    name: str
+    words: tuple[str, ...]  # how a text names the class itself
+    suffixes: tuple[str, ...]  # INN stems: a drug whose name ends so is a member
+    prefixes: tuple[str, ...]
+    members: frozenset[str]
+
+    def has(self, word: str) -> bool:
+        if word in self.members:
+            return True
+        long_enough = len(word) >= 6
+        return long_enough and (word.endswith(self.suffixes) or word.startswith(self.prefixes))
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    replacements: dict[str, str]  # abbreviation or lay phrase -> what a source says
+    replace: re.Pattern[str]
+    synonyms: dict[str, str]  # stem -> its group's stem
+    light: frozenset[str]  # stems a claim may add freely
+    classes: tuple[DrugClass, ...]
+    class_words: dict[str, str]  # phrase naming a class -> class name
+    class_pattern: re.Pattern[str]
+    populations: dict[str, tuple[str, str]]  # phrase -> (axis, group)
+    population_pattern: re.Pattern[str]
+    within: dict[str, str]  # group -> the group it falls within
+    lines: dict[str, str]  # phrase -> line
+    line_pattern: re.Pattern[str]
+    modality: dict[str, int]  # phrase -> strength, 1 (may) to 3 (must)
+    modality_pattern: re.Pattern[str]
+
+    def drug_classes(self, word: str) -> frozenset[str]:
+        return frozenset(c.name for c in self.classes if c.has(word))
+
+
+def _phrases(table: dict[str, Any]) -> dict[str, str]:
+    return {respell(k.lower()): respell(str(v).lower()) for k, v in table.items()}
+
+
+def _classes(table: dict[str, Any]) -> tuple[DrugClass, ...]:
+    return tuple(
+        DrugClass(
+            name=respell(name),
+            words=tuple(respell(w) for w in entry.get("words", [])),
+            suffixes=tuple(entry.get("suffixes", [])),
+            prefixes=tuple(entry.get("prefixes", [])),
+            members=frozenset(respell(m) for m in entry.get("members", [])),
+        )
+        for name, entry in table.items()
+    )
+
+
+def _populations(axes: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
+    return {
+        respell(word): (axis["axis"], group)
+        for axis in axes
+        for group, words in axis["groups"].items()
+        for word in words
+    }
+
+
+@cache
+def lexicon() -> Lexicon:
+    raw = tomllib.loads(resources.files("hippo_tui").joinpath("data/lexicon.toml").read_text("utf-8"))
+    replacements = _phrases(raw["abbreviations"]) | _phrases(raw["terms"])
+    synonyms = {stem(w): stem(group[0]) for group in raw["synonyms"]["groups"] for w in group}
+    classes = _classes(raw["classes"])
+    class_words = {w: c.name for c in classes for w in c.words}
+    populations = _populations(raw["populations"]["axes"])
+    lines = {respell(w): line for line, words in raw["lines"].items() for w in words}
+    levels = {"strong": 3, "recommended": 2, "weak": 1}
+    modality = {respell(w): levels[k] for k, words in raw["modality"].items() for w in words}
+    return Lexicon(
+        replacements=replacements,
+        replace=_phrase_pattern(list(replacements)),
+        synonyms=synonyms,
+        light=frozenset(synonyms.get(stem(w), stem(w)) for w in raw["light"]["words"]),
+        classes=classes,
+        class_words=class_words,
+        class_pattern=_phrase_pattern(list(class_words)),
+        populations=populations,
+        population_pattern=_phrase_pattern(list(populations)),
+        within={respell(k): respell(v) for k, v in raw["populations"]["within"].items()},
+        lines=lines,
+        line_pattern=_phrase_pattern(list(lines)),
+        modality=modality,
+        modality_pattern=_phrase_pattern(list(modality)),
+    )

@@ -1,0 +1,190 @@
+"""A claim or an excerpt read into the elements the offline judge accounts for.
+
+A text is lower-cased, its numbers set aside (``quantities`` reads them, the veto compares them), its words
+put in one spelling, its abbreviations and lay terms replaced by what a source says (``lexicon``). Then:
+
+- typed elements: drugs (with their classes), drug classes named as such, populations per axis (age, sex,
+  pregnancy, feeding), the line of therapy, the strength of what is said (may < should < must);
+- concepts: every other content word, stemmed and mapped to its synonym group. Function words and the light
+  words of the lexicon (the verbs of giving a treatment) are not concepts; meaning-carrying words are never
+  dropped, they are typed elements instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, respell, stem
+from hippo_tui.verification.markers import split_sentences, strip_markers
+from hippo_tui.verification.quantities import find, normalize
+
+# Words that carry no content of their own: articles, pronouns, auxiliaries, prepositions, conjunctions.
+# Negation and comparison are not here (the veto reads them), nor modality ("must", "may": typed elements).
+FUNCTION_WORDS = frozenset(
+    """a an the of in on at to for with by from as is are was were be been being it its this that these those
+    which who whom whose what when where how why and or but if than then so such there their theirs they them
+    he she his her hers we our ours you your yours i me my do does did done has have had having will would
+    shall into onto upon about any each every all some both either also just only very per via while whether
+    whose one's own same other others another s like including rather during then because""".split()
+)
+# Units are part of the quantities the veto compares, not words of their own.
+_UNIT_WORDS = frozenset(
+    """day days week weeks month months year years hour hours minute minutes mg g mcg microgram micrograms ml
+    litre litres liter liters unit units kg dose doses time times daily""".split()
+)
+# Irregular forms Snowball leaves apart from their verb (English grammar, not a tuning list).
+_IRREGULAR = {
+    "given": "give", "gave": "give", "taken": "take", "took": "take", "gone": "go", "went": "go",
+    "seen": "see", "saw": "see", "kept": "keep", "rose": "rise", "risen": "rise", "fell": "fall",
+    "fallen": "fall", "made": "make", "done": "do", "begun": "begin", "began": "begin", "withheld": "withhold",
+    "driven": "drive", "drove": "drive", "written": "write", "wrote": "write", "held": "hold", "led": "lead",
+    "felt": "feel", "found": "find", "bled": "bleed", "ate": "eat", "eaten": "eat",
+    "drank": "drink", "drunk": "drink", "chosen": "choose", "chose": "choose", "shown": "show",
+}  # fmt: skip
+# A direction verb before a threshold ("rises above 5 times", "falls below 30") says what the threshold says.
+_TO_THRESHOLD = re.compile(
+    r"\b(?:rise|rises|rising|rose|fall|falls|falling|fell|drop|drops|dropping|dropped|is|are)\s+"
+    r"(?=(?:above|below|over|under|beyond|past|more than|less than|greater than|lower than)\b)"
+)
+# Read by the veto, not counted as concepts (polarity, comparison and order are its checks).
+_VETO_WORDS = frozenset(
+    """not no never without avoid avoided avoiding cannot none nor neither more most less least fewer over
+    under above below before after longer shorter""".split()
+)
+_MIN_PREFIX = 5  # two stems of which one begins the other are one word when the shorter has this many letters
+
+
+@dataclass(frozen=True)
+class Reading:
+    text: str  # the respelled, replaced text the elements were read from
+    source: str  # the text as written (markers removed): what a reason quotes
+    concepts: dict[str, str]  # stem -> the word as written
+    drugs: dict[str, frozenset[str]]  # drug name -> its classes
+    classes: frozenset[str]  # classes named as such ("a statin")
+    populations: dict[str, frozenset[str]]  # axis -> groups
+    lines: frozenset[str]
+    modality: int | None  # the strongest: 1 may, 2 should, 3 must
+    modality_words: tuple[str, ...] = field(default=())
+    stems: frozenset[str] = field(default=frozenset())  # every word's, typed ones included
+
+    @property
+    def all_classes(self) -> frozenset[str]:
+        """Classes named, and the classes of every drug named."""
+        return self.classes.union(*self.drugs.values()) if self.drugs else self.classes
+
+
+def _numberless(text: str) -> str:
+    t = _TO_THRESHOLD.sub(" ", normalize(strip_markers(text)))
+    for q in reversed(find(t)):
+        t = t[: q.start] + " " + t[q.end :]
+    return t
+
+
+# "may"/"can" says what may be done only before "be …" or a verb of doing ("may be given", "can use",
+# "could try"); before any other verb it says what could happen ("can cause", "may raise the INR").
+_POSSIBILITY = frozenset({"may", "might", "can", "could"})
+_DOING = re.compile(
+    r"\s+(?:also\s+|then\s+|still\s+)?(?:be|give|use|offer|consider|start|try|prescribe|take|add|repeat|"
+    r"continue|stop|switch|increase|reduce|apply|refer|treat|replace|substitute|restart|omit|swap)\b"
+)
+
+
+def _modal(text: str) -> tuple[list[str], str]:
+    """The words saying how strongly something is recommended, and the text without them."""
+    pattern = lexicon().modality_pattern
+    found = [
+        m.group("p")
+        for m in pattern.finditer(text)
+        if m.group("p") not in _POSSIBILITY or _DOING.match(text, m.end())
+    ]
+    return found, pattern.sub(" ", text)
+
+
+def _take(pattern: re.Pattern[str], text: str) -> tuple[list[str], str]:
+    """The phrases of ``pattern`` in ``text``, and the text with them blanked."""
+    found = [m.group("p") for m in pattern.finditer(text)]
+    return found, pattern.sub(" ", text)
+
+
+def prepare(text: str) -> str:
+    lex = lexicon()
+    t = respell(_numberless(text))
+    return lex.replace.sub(lambda m: lex.replacements[m.group("p")], t)
+
+
+def _stem(word: str) -> str:
+    lex = lexicon()
+    s = stem(_IRREGULAR.get(word, word))
+    return lex.synonyms.get(s, s)
+
+
+def read(text: str) -> Reading:
+    lex = lexicon()
+    t = prepare(text)
+    modal, rest = _modal(t)
+    lines, rest = _take(lex.line_pattern, rest)
+    pops, rest = _take(lex.population_pattern, rest)
+    named, rest = _take(lex.class_pattern, rest)
+    populations: dict[str, set[str]] = {}
+    for p in pops:
+        axis, group = lex.populations[p]
+        populations.setdefault(axis, set()).add(group)
+    concepts: dict[str, str] = {}
+    drugs: dict[str, frozenset[str]] = {}
+    for word in SPELLED_WORD.findall(rest):
+        word = word.strip("'")
+        if word in FUNCTION_WORDS or word in _VETO_WORDS or word in _UNIT_WORDS or len(word) < 2:
+            continue
+        word = _IRREGULAR.get(word, word)
+        classes = lex.drug_classes(word)
+        if classes:
+            drugs[word] = classes
+        s = _stem(word)
+        if s not in lex.light:
+            concepts.setdefault(s, word)
+    return Reading(
+        text=t,
+        source=strip_markers(text).strip(),
+        concepts=concepts,
+        drugs=drugs,
+        classes=frozenset(lex.class_words[n] for n in named),
+        populations={k: frozenset(v) for k, v in populations.items()},
+        lines=frozenset(lex.lines[w] for w in lines),
+        modality=max((lex.modality[w] for w in modal), default=None),
+        modality_words=tuple(modal),
+        stems=frozenset(_stem(w) for w in SPELLED_WORD.findall(t)),
+    )
+
+
+_WRITTEN = re.compile(r"[A-Za-z][A-Za-z0-9'&]*")
+
+
+def written_words(text: str) -> dict[str, str]:
+    """Each stem a text's words read as -> the word as written, so that a reason names what the claim said
+    ("flare", not the "exacerbation" it was read as)."""
+    out: dict[str, str] = {}
+    for word in _WRITTEN.findall(strip_markers(text)):
+        for read_as in SPELLED_WORD.findall(prepare(word)):
+            out.setdefault(_stem(read_as.strip("'")), word)
+    lex = lexicon()
+    for m in lex.replace.finditer(respell(strip_markers(text).lower())):  # "high blood pressure": one term
+        for read_as in SPELLED_WORD.findall(lex.replacements[m.group("p")]):
+            out.setdefault(_stem(read_as), m.group())
+    return out
+
+
+def same(a: str, b: str) -> bool:
+    """Two stems are one word: equal, or one begins the other ("reduc" and "reduct", "child" and "children")."""
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= _MIN_PREFIX and long_.startswith(short)
+
+
+def has_concept(concept: str, among: dict[str, str] | frozenset[str] | set[str]) -> bool:
+    return concept in among or any(same(concept, other) for other in among)
+
+
+def sentences(excerpt: str) -> list[str]:
+    return [s for s in (split_sentences(strip_markers(excerpt)) or [excerpt]) if s.strip()]
