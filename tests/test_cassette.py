@@ -114,6 +114,13 @@ DEMOS = {
     "retired-source": {"outcome": "complete", "retired": 1, "shown": 1},
     "ungrounded": {"outcome": "complete", "ungrounded": 1, "shown": 1},
     "grounding-timeout": {"outcome": "complete", "unchecked": 1, "shown": 1},
+    "three-outcomes": {
+        "outcome": "complete",
+        "ungrounded": 2,
+        "contradicted": 1,
+        "not_established": 1,
+        "shown": 1,
+    },
 }
 
 
@@ -132,7 +139,7 @@ async def test_demo_cassettes_replay_their_path(name, hippo_home, store):
     resets = [e.reason for e in events if isinstance(e, ResetEvent)]
     assert resets == ([want["reset"]] if "reset" in want else [])
     assert len(end.citations) == want["shown"]
-    for key in ("missing", "retired", "ungrounded", "unchecked"):
+    for key in ("missing", "retired", "ungrounded", "unchecked", "contradicted", "not_established"):
         if key in want:
             assert getattr(end.verification, key) == want[key]
     if name == "safety-trip":

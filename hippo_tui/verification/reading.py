@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, respell, stem
+from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, respell, spelling, stem
 from hippo_tui.verification.markers import split_sentences, strip_markers
 from hippo_tui.verification.quantities import find, normalize
 
@@ -26,7 +26,8 @@ FUNCTION_WORDS = frozenset(
     which who whom whose what when where how why and or but if than then so such there their theirs they them
     he she his her hers we our ours you your yours i me my do does did done has have had having will would
     shall into onto upon about any each every all some both either also just only very per via while whether
-    whose one's own same other others another s like including rather during then because""".split()
+    whose one's own same other others another s like including rather during then because since against
+    alongside""".split()
 )
 # Units are part of the quantities the veto compares, not words of their own.
 _UNIT_WORDS = frozenset(
@@ -50,8 +51,10 @@ _TO_THRESHOLD = re.compile(
 # Read by the veto, not counted as concepts (polarity, comparison and order are its checks).
 _VETO_WORDS = frozenset(
     """not no never without avoid avoided avoiding cannot none nor neither more most less least fewer over
-    under above below before after longer shorter""".split()
+    under above below before after longer shorter greater larger smaller lesser""".split()
 )
+# Both as written and as respelled: the spelling rules turn "does" into "des", "goes" into "ges".
+_SKIPPED = (lambda words: words | {spelling(w) for w in words})(FUNCTION_WORDS | _VETO_WORDS)
 _MIN_PREFIX = 5  # two stems of which one begins the other are one word when the shorter has this many letters
 
 
@@ -134,7 +137,7 @@ def read(text: str) -> Reading:
     drugs: dict[str, frozenset[str]] = {}
     for word in SPELLED_WORD.findall(rest):
         word = word.strip("'")
-        if word in FUNCTION_WORDS or word in _VETO_WORDS or word in _UNIT_WORDS or len(word) < 2:
+        if word in _SKIPPED or word in _UNIT_WORDS or len(word) < 2:
             continue
         word = _IRREGULAR.get(word, word)
         classes = lex.drug_classes(word)
