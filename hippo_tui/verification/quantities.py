@@ -118,7 +118,7 @@ _ABBREVIATED = {"od": 1.0, "bd": 2.0, "bid": 2.0, "tds": 3.0, "tid": 3.0, "qds":
 # "every 8 hours", "8-hourly", "q8h": a frequency, 24 / N a day (a range "every 4 to 6 hours" is 4 to 6 a day).
 _EVERY = re.compile(
     rf"\b(?:every\s+(?P<n>{NUM})(?:\s*(?:-|to)\s*(?P<n2>{NUM}))?\s*(?:hours?|hrs?|h)\b"
-    rf"|(?P<h>{NUM})[ -]hourly\b|q(?P<q>\d+)(?:-(?P<q2>\d+))?h\b)"
+    rf"|(?P<h>{NUM})[ -]hourly\b|q(?P<q>\d+)(?:-(?P<q2>\d+))?h\b|every\s+(?P<d>{NUM})\s+days?\b)"
 )
 
 UP, DOWN = "up", "down"
@@ -219,8 +219,29 @@ def normalize(text: str) -> str:
     t = re.sub(r"\s*(?:/|\bper\b)\s*(day|week)\b", r" a \1", t)  # "mg/day", "mL per day" are "a day"
     t = re.sub(r"\b(\w+?)-?fold\b", r"\1 times", t)  # "fivefold" is five times
     t = re.sub(r"\b(?:a )?single\b", "one", t)  # "a single dose" is one dose
+    t = _SPOKEN.sub(_spoken, t)
+    t = re.sub(r"\b(?:every other|alternate) day\b", "every 2 days", t)
     t = re.sub(r"(\d+(?:\.\d+)?)\s*°?\s*f\b", _celsius, t)  # 100.4°F is 38 °C
     return re.sub(r"(?<=\d)-(?=[a-z])", " ", t)  # "7-day" → "7 day"
+
+
+# "two hundred and fifty", "one and a half", "a dozen": a number said in words, written as digits first.
+_UNIT_WORD = "|".join(sorted([*_SMALL, *_TENS], key=len, reverse=True))
+_SPOKEN = re.compile(
+    rf"\b(?:(?P<h>{_UNIT_WORD})\s+hundred(?:\s+and)?(?:\s+(?P<r>(?:{'|'.join(_TENS)})(?:[ -](?:{_UNIT_WORD}))?|{_UNIT_WORD}))?"
+    rf"|(?P<n>{_UNIT_WORD}) and a half|(?P<dozen>a dozen|a couple of)|(?P<q>a quarter of an?)\s+(?P<qu>hour|day))\b"
+)
+
+
+def _spoken(m: re.Match[str]) -> str:
+    if m.group("dozen"):
+        return "12" if "dozen" in m.group("dozen") else "2"
+    if m.group("q"):
+        return {"hour": "15 minutes", "day": "6 hours"}[m.group("qu")] + m.group(0)[m.end("qu") - m.start() :]
+    if m.group("n"):
+        return f"{(_number(m.group('n')) or (0.0,))[0] + 0.5:g}"
+    rest = (_number(m.group("r")) or (0.0,))[0] if m.group("r") else 0.0
+    return f"{(_number(m.group('h')) or (0.0,))[0] * 100 + rest:g}"
 
 
 def _celsius(m: re.Match[str]) -> str:
@@ -313,6 +334,9 @@ def find(text: str) -> list[Quantity]:
 
 
 def _every(m: re.Match[str]) -> Quantity:
+    if m.group("d"):  # every 2 days: half a dose a day
+        days = (_number(m.group("d")) or (1.0,))[0]
+        return Quantity((1 / days,), (1 / days,), "per-day", None, m.start(), m.end(), m.group(0).strip())
     first = m.group("n") or m.group("h") or m.group("q")
     last = m.group("n2") or m.group("q2") or first
     lo, hi = (_number(first) or (1.0,))[0], (_number(last) or (1.0,))[0]
