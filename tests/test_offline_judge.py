@@ -30,6 +30,14 @@ from hippo_tui.verification.offline_judge import conflict, judge_claim, judge_so
         ("Aspirin 300 mg and a PPI are given.", "Give aspirin 300 mg.", "not_established", "drug",
          "does not mention a proton pump inhibitor"),
         ("Aspirin 300 mg is given with water.", "Give aspirin 300 mg.", "not_established", "word", "water"),
+        ("Up to 4 g of paracetamol per dose.", "Paracetamol: maximum 4 g a day.", "not_established", "number",
+         "per dose"),
+        ("Take alendronic acid with breakfast.", "Take alendronic acid 30 minutes before breakfast.",
+         "contradicted", "timing", "the claim says with breakfast; the excerpt says before"),
+        ("Vincristine may be given intrathecally.", "Vincristine: intravenous use only. Fatal if given intrathecally.",
+         "contradicted", "route", "intrathecal"),
+        ("Rifampicin makes the pill more effective.", "Rifampicin reduces the effectiveness of the pill.",
+         "contradicted", "comparison", "the claim says more; the excerpt says less"),
         ("Metformin is stopped below an eGFR of 45.", "Stop metformin below an eGFR of 30; review below 45.",
          "contradicted", "veto", "excerpt says 30"),
     ],
@@ -52,6 +60,11 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ("Treat for one week.", "Treat for 7 days."),
         ("Ibuprofen can be considered for children.", "Ibuprofen should be offered to children."),  # weaker
         ("Labetalol reduces blood pressure.", "Labetalol lowers blood pressure."),  # synonyms
+        ("Give it every other day.", "Give it on alternate days."),
+        ("A fever is 100.4°F or more.", "A fever is 38°C or more."),
+        ("Observe for an hour and a half.", "Observe for 90 minutes."),
+        ("The dose is two hundred and fifty mg.", "The dose is 250 mg."),
+        ("Desmopressin for children aged over 5.", "Desmopressin for children older than 5 years."),
     ],
 )
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):
@@ -61,13 +74,18 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
 def test_a_source_stands_only_when_every_claim_citing_it_does():
     excerpt = "Amlodipine is started at 5 mg once daily."
     assert judge_source(["Amlodipine is started at 5 mg once daily."], excerpt).supported
-    both = judge_source(["Amlodipine is started at 5 mg once daily.", "Amlodipine is started at 50 mg."], excerpt)
+    both = judge_source(
+        ["Amlodipine is started at 5 mg once daily.", "Amlodipine is started at 50 mg."], excerpt
+    )
     assert both.outcome == "contradicted" and "50 mg" in both.reason
 
 
 def test_the_conflict_checks_overturn_any_judges_grounded_only_on_evidence():
     # What a model judge may know (a paraphrase the lexicon does not) is not overturned.
-    assert conflict("The tablets are swallowed whole with water.", "Swallow the tablets whole with water.") is None
+    assert (
+        conflict("The tablets are swallowed whole with water.", "Swallow the tablets whole with water.")
+        is None
+    )
     assert conflict("Give simvastatin.", "Give atorvastatin.") is not None
 
 
@@ -85,4 +103,6 @@ def test_the_lexicon_gives_each_word_one_meaning():
             assert seen.setdefault(s, group[0]) == group[0], f"{word!r} is in two groups"
     lex = lexicon()
     assert not lex.light & {stem(w) for w in raw["modality"]["strong"] + raw["modality"]["weak"]}
-    assert lex.drug_classes("atorvastatin") == {"statin"} and "corticosteroid" in lex.drug_classes("prednisolone")
+    assert lex.drug_classes("atorvastatin") == {"statin"} and "corticosteroid" in lex.drug_classes(
+        "prednisolone"
+    )

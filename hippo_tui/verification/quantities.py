@@ -220,7 +220,7 @@ def normalize(text: str) -> str:
     t = re.sub(r"\b(\w+?)-?fold\b", r"\1 times", t)  # "fivefold" is five times
     t = re.sub(r"\b(?:a )?single\b", "one", t)  # "a single dose" is one dose
     t = _SPOKEN.sub(_spoken, t)
-    t = re.sub(r"\b(?:every other|alternate) day\b", "every 2 days", t)
+    t = re.sub(r"\b(?:every other|alternate) days?\b", "every 2 days", t)
     t = re.sub(r"(\d+(?:\.\d+)?)\s*°?\s*f\b", _celsius, t)  # 100.4°F is 38 °C
     return re.sub(r"(?<=\d)-(?=[a-z])", " ", t)  # "7-day" → "7 day"
 
