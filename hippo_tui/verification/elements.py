@@ -16,7 +16,7 @@ from typing import Literal
 
 from hippo_tui.safe_text import clip
 from hippo_tui.verification.lexicon import lexicon
-from hippo_tui.verification.reading import Reading, has_concept, written_words
+from hippo_tui.verification.reading import Reading, has_concept, read, written_words
 
 Outcome = Literal["supported", "contradicted", "not_established"]
 QUOTE = 60  # characters of text quoted in a reason
@@ -163,19 +163,83 @@ def _sense(text: str) -> set[str]:
     return {k for k, p in (("more", _MORE), ("less", _LESS), ("as much", _AS_MUCH)) if p.search(text)}
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """ "A is more … than B": the sense (more, less, or the comparative itself, "safer") and its two sides."""
+
+    sense: str
+    left: frozenset[str]
+    right: frozenset[str]
+
+
+_THAN = re.compile(r"\bthan\b")
+_COMPARATIVE = re.compile(r"\b(?:more|less|fewer|greater|lower|higher|\w{3,}er)\b")
+_NOT_COMPARATIVES = frozenset("other either whether never however under over after water fever ever".split())
+
+
+def _concepts(text: str) -> frozenset[str]:
+    r = read(text)
+    return (
+        frozenset(r.concepts) | frozenset(r.drugs) | frozenset(g for v in r.populations.values() for g in v)
+    )
+
+
+def comparisons(reading: Reading) -> list[Comparison]:
+    out = []
+    for clause in re.split(r"[;,]|\bbut\b|\bso\b", reading.source.lower()):
+        than = _THAN.search(clause)
+        if not than:
+            continue
+        words = [
+            m for m in _COMPARATIVE.finditer(clause[: than.start()]) if m.group() not in _NOT_COMPARATIVES
+        ]
+        if not words:
+            continue
+        word = words[-1]
+        sense = next((k for k in ("more", "less") if _sense(word.group()) == {k}), word.group())
+        left, right = _concepts(clause[: word.start()]), _concepts(clause[than.end() :])
+        if left and right:
+            out.append(Comparison(sense, left, right))
+    return out
+
+
+def _opposite(a: str, b: str) -> bool:
+    return {a, b} == {"more", "less"}
+
+
 def check_comparison(claim: Reading, excerpt: Excerpt) -> Finding | None:
-    """ "More" is not "fewer", and neither is "at least as": in every sentence about the claim that compares."""
-    mine = _sense(claim.text) - {"as much"}
-    if len(mine) != 1:
+    """ "More" is not "fewer", nor "at least as"; and "A safer than B" is not "B safer than A"."""
+    mine = comparisons(claim)
+    if mine:
+        return _ordered(mine, excerpt)
+    sense = _sense(claim.text) - {"as much"}
+    if len(sense) != 1:
         return None
-    said = [(s, _sense(s.text)) for s in excerpt.about_all(claim)]
-    said = [(s, k) for s, k in said if k]
-    if said and all(not (mine & k) for _, k in said):
+    said = [(s, k) for s, k in ((s, _sense(s.text)) for s in excerpt.about_all(claim)) if k]
+    if said and all(not (sense & k) for _, k in said):
         theirs = sorted(said[0][1])[0]
+        where = quote(said[0][0].source)
         return _contradicted(
-            "comparison",
-            f"the claim says {next(iter(mine))}; the excerpt says {theirs} in {quote(said[0][0].source)}",
+            "comparison", f"the claim says {next(iter(sense))}; the excerpt says {theirs} in {where}"
         )
+    return None
+
+
+def _ordered(mine: list[Comparison], excerpt: Excerpt) -> Finding | None:
+    theirs = [c for s in excerpt.sentences for c in comparisons(s)]
+    for c in mine:
+        for t in theirs:
+            same = bool(c.left & t.left and c.right & t.right)
+            swapped = bool(c.left & t.right and c.right & t.left) and not same
+            if same and (
+                _opposite(c.sense, t.sense) or (c.sense != t.sense and "as much" in (c.sense, t.sense))
+            ):
+                return _contradicted("comparison", f"the claim says {c.sense}; the excerpt says {t.sense}")
+            if swapped and (c.sense == t.sense):
+                return _contradicted(
+                    "comparison",
+                    f"the claim compares the other way round: the excerpt says the opposite side is {t.sense}",
+                )
     return None
 
 
