@@ -118,10 +118,14 @@ def parse(data: bytes, path: Path) -> Parsed:
     _drop_chrome(root)
     out = SectionBuilder()
     _walk(_main(root), out)
+    warnings: list[str] = []
     return Parsed(
         sections=out.sections(),
         title=out.title or page_title or None,
         publisher=publisher,
         url=clean(canonical[0]) if canonical else None,
-        updated=front_matter.parse_date(updated, path, what="the page's modified date") if updated else None,
+        updated=front_matter.parse_date(updated, warnings, what="the page's modified date")
+        if updated
+        else None,
+        warnings=warnings,
     )

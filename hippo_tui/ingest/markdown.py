@@ -59,7 +59,8 @@ def _table(tokens: list[Any], i: int) -> tuple[list[str], int]:
 
 def parse(text: str, path: Path) -> Parsed:
     fields, body, offset = front_matter.split(text)
-    updated = fields.get("updated")
+    warnings: list[str] = []
+    updated = front_matter.front_matter_date(fields, warnings)
     out = SectionBuilder(fields.get("title") or None)
     tokens = _MD.parse(body)
     depth = 0  # inside a list item: its paragraphs are items
@@ -90,5 +91,6 @@ def parse(text: str, path: Path) -> Parsed:
         title=out.title,
         publisher=fields.get("publisher") or None,
         url=fields.get("url") or None,
-        updated=front_matter.parse_date(updated, path, line=None) if updated else None,
+        updated=updated,
+        warnings=warnings,
     )
