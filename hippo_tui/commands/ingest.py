@@ -73,9 +73,14 @@ def _default_name(paths: list[Path]) -> str:
 async def _ingest(store: Store, args: argparse.Namespace) -> int:
     import asyncio
 
+    from hippo_tui.commands._common import settings_from_args
     from hippo_tui.ingest.finding import find
+    from hippo_tui.ingest.limits import Limits
     from hippo_tui.ingest.reading import Overrides, folders_of
     from hippo_tui.ingest.run import run_ingest
+
+    settings = settings_from_args(args)
+    limits = Limits(settings.ingest_memory_mb, settings.ingest_seconds, settings.ingest_unpacked_mb)
 
     found = await asyncio.to_thread(lambda: find(args.paths, allow_empty=args.prune))
     now = datetime.now(UTC)
@@ -95,6 +100,7 @@ async def _ingest(store: Store, args: argparse.Namespace) -> int:
             tick=tick,
             folders=folders_of(args.paths),
             prune=args.prune,
+            limits=limits,
         )
     demo_retired = len(retire) if outcome.reports and not (args.strict and outcome.failures) else 0
     _print_reports(outcome, found, args, demo_retired=demo_retired, kb_name=name or store.kb_name)

@@ -10,7 +10,9 @@ import docx
 from docx.opc.exceptions import PackageNotFoundError
 from docx.table import Table
 from docx.text.paragraph import Paragraph
+from lxml import etree
 
+from hippo_tui.ingest import limits
 from hippo_tui.ingest.document import IngestError, Parsed, SectionBuilder, clean, table_rows
 
 
@@ -30,11 +32,25 @@ def _table(table: Table) -> list[str]:
     return table_rows(rows[0], rows[1:])
 
 
+def _check_unpacked(data: bytes, path: Path) -> None:
+    """Refuse a zip bomb before anything inflates: the parts' sizes as the archive declares them (zipfile
+    reads no member past its declared size, so a lying header fails its CRC check instead of inflating)."""
+    cap = limits.current.unpacked_mb
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            total = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError) as e:
+        raise IngestError(path, f"not a readable Word document ({e})") from None
+    if total > cap * 2**20:
+        raise IngestError(path, f"decompresses past the {cap:,} MB limit ({total / 2**20:,.0f} MB)")
+
+
 def parse(data: bytes, path: Path) -> Parsed:
+    _check_unpacked(data, path)
     try:
         document = docx.Document(io.BytesIO(data))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as e:
-        raise IngestError(path, f"not a readable Word document ({e})") from None
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as e:
+        raise IngestError(path, f"not a readable Word document ({str(e)[:200]})") from None
     title = clean(document.core_properties.title or "") or None
     out = SectionBuilder(title)
     for block in document.iter_inner_content():

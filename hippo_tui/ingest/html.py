@@ -29,6 +29,10 @@ _BLOCKISH = frozenset(
 )
 
 
+# No network, no entity expansion from a DTD, libxml2's default depth and size caps (no huge_tree).
+_PARSER = lxml.html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True)
+
+
 def _text(el: Any) -> str:
     return clean(el.text_content())
 
@@ -107,7 +111,7 @@ def _meta(root: Any, *names: str) -> str | None:
 
 def parse(data: bytes, path: Path) -> Parsed:
     try:
-        root = lxml.html.document_fromstring(data)
+        root = lxml.html.document_fromstring(data, parser=_PARSER)
     except (etree.ParserError, ValueError) as e:
         raise IngestError(path, f"not readable HTML ({e})") from None
     title_el = root.find(".//title")

@@ -19,9 +19,17 @@ _MD = MarkdownIt("commonmark").enable("table").disable("inline")
 _INLINE_MARKUP = re.compile(r"[\\`*_\[<&]")
 
 
+# A paragraph longer than this is not parsed for inline markup (its marks are dropped instead): markdown-it
+# recurses into nested emphasis and links, and 20 MB of one paragraph dense with it overflows the C stack.
+INLINE_PARSE_CHARS = 100_000
+_MARKS = re.compile(r"[\\`*_<>]+|!?\[|\]\([^)\s]*\)|\]")
+
+
 def _inline_text(token: Any) -> str:
     if _INLINE_MARKUP.search(token.content) is None:
         return token.content.replace("\n", " ")
+    if len(token.content) > INLINE_PARSE_CHARS:
+        return _MARKS.sub("", token.content).replace("\n", " ")
     parts = []
     for child in _MD.inline.parse(token.content, _MD, {}, []):
         if child.type in ("text", "text_special", "code_inline"):

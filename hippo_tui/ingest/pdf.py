@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pypdf import PdfReader
-from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
 from hippo_tui.ingest.document import IngestError, Parsed, SectionBuilder, clean
 
@@ -22,6 +22,7 @@ _BLANK = re.compile(r"\n\s*\n")
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 
+_BOMB = "a stream decompresses past the PDF reader's 75 MB limit"  # pypdf's own cap per stream
 _ENCRYPTED = "the PDF is encrypted (it needs a password); save an unprotected copy and ingest that"
 
 
@@ -34,6 +35,8 @@ def _open(data: bytes, path: Path) -> PdfReader:
             len(reader.pages)  # reading the page tree finds most damage up front
     except (FileNotDecryptedError, DependencyError):
         locked = True
+    except LimitReachedError:
+        raise IngestError(path, _BOMB) from None
     except (PdfReadError, ValueError, KeyError, TypeError) as e:
         raise IngestError(path, f"not a readable PDF ({e})") from None
     if locked:
@@ -84,6 +87,8 @@ def parse(data: bytes, path: Path) -> Parsed:
             out.heading(level, title)
         try:
             text = page.extract_text() or ""
+        except LimitReachedError:
+            raise IngestError(path, _BOMB, page=index + 1) from None
         except (PdfReadError, ValueError, KeyError, TypeError) as e:
             raise IngestError(path, f"cannot read the page's text ({e})", page=index + 1) from None
         for para in _paragraphs(text):

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hippo_tui.ingest.document import IngestError
+from hippo_tui.ingest.limits import Limits
 from hippo_tui.ingest.reading import Overrides, gone, parse_file, skipped
 from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem
 
@@ -42,11 +43,7 @@ class Outcome:
     written: bool = False  # False: a dry run, --strict with a failure, or nothing to write
 
 
-def _read_one(
-    path: Path, heads: dict[str, DocumentHead], overrides: Overrides
-) -> IngestItem | DocumentReport:
-    report = skipped(path, heads.get(str(path)), overrides)
-    return parse_file(path, overrides) if report is None else report
+Parse = Callable[[Path, Overrides], IngestItem]
 
 
 def read_all(
@@ -54,20 +51,40 @@ def read_all(
     heads: dict[str, DocumentHead],
     overrides: Overrides,
     tick: Callable[[], None] = lambda: None,
+    limits: Limits | None = None,
 ) -> tuple[list[IngestItem], list[DocumentReport], list[Failure]]:
     """(the documents to write, parsed; the reports of those skipped because their stored version is this
     very file; the files that failed). Blocking: run it in a worker thread. ``tick`` is called once per
-    document."""
+    document. With ``limits`` each file is parsed in a worker process under them (``sandbox``)."""
+    from hippo_tui.ingest.sandbox import Sandbox
+
+    sandbox = Sandbox(limits) if limits is not None else None
+    try:
+        return _read_each(paths, heads, overrides, tick, sandbox.parse if sandbox else parse_file)
+    finally:
+        if sandbox is not None:
+            sandbox.close()
+
+
+def _read_each(
+    paths: Sequence[Path],
+    heads: dict[str, DocumentHead],
+    overrides: Overrides,
+    tick: Callable[[], None],
+    parse: Parse,
+) -> tuple[list[IngestItem], list[DocumentReport], list[Failure]]:
     items: list[IngestItem] = []
     done: list[DocumentReport] = []
     failures: list[Failure] = []
     for path in paths:
         try:
-            got = _read_one(path, heads, overrides)
+            report = skipped(path, heads.get(str(path)), overrides)
+            if report is None:
+                items.append(parse(path, overrides))
+            else:
+                done.append(report)
         except IngestError as e:
             failures.append(Failure(str(path), e.reason))
-        else:
-            (done if isinstance(got, DocumentReport) else items).append(got)  # type: ignore[arg-type]
         tick()
     return items, done, failures
 
@@ -96,6 +113,7 @@ async def run_ingest(
     tick: Callable[[], None] = lambda: None,
     folders: Sequence[Path] = (),
     prune: bool = False,
+    limits: Limits | None = None,
 ) -> Outcome:
     """Ingest ``paths`` (from ``find``) into ``store`` in one transaction: every document's report, in order,
     and the files that failed. With ``strict`` a failure writes nothing.
@@ -107,7 +125,7 @@ async def run_ingest(
     heads = await store.document_heads([str(p) for p in paths])
     under = await store.documents_under([os.path.join(f, "") for f in folders]) if folders else {}
     missing = await asyncio.to_thread(gone, under, paths)
-    items, done, failures = await asyncio.to_thread(read_all, paths, heads, overrides, tick)
+    items, done, failures = await asyncio.to_thread(read_all, paths, heads, overrides, tick, limits)
     out = Outcome(failures=failures, warnings=[f"{i.doc.key}: {w}" for i in items for w in i.doc.warnings])
     if strict and failures:
         return out

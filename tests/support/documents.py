@@ -7,6 +7,7 @@ objects, so the text layer is exactly the text given; pypdf only adds the outlin
 from __future__ import annotations
 
 import io
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -102,4 +103,17 @@ def write_docx(path: Path, title: str, blocks: Sequence[tuple[str, str]]) -> Pat
         if style != "end":
             document.add_paragraph(text, style=style)
     document.save(str(path))
+    return path
+
+
+def docx_with_part(path: Path, document_xml: str) -> Path:
+    """A real .docx (python-docx's template) whose ``word/document.xml`` is replaced by ``document_xml``."""
+    write_docx(path, "Template", [])
+    parts = {}
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    parts["word/document.xml"] = document_xml.encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
     return path
