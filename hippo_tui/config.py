@@ -64,7 +64,9 @@ def number(kind: type[int] | type[float], *, gt: float | None = None, ge: float 
 
     def check(value: Any) -> int | float:
         try:  # never quote the value: a misplaced API key must not be echoed
-            if isinstance(value, bool) or (kind is int and isinstance(value, float) and not value.is_integer()):
+            if isinstance(value, bool) or (
+                kind is int and isinstance(value, float) and not value.is_integer()
+            ):
                 raise ValueError
             n = kind(value)
         except (TypeError, ValueError):

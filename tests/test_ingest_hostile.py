@@ -138,3 +138,24 @@ def test_a_huge_paragraph_dense_with_markup_is_read(tmp_path: Path) -> None:
     text = "# Dense\n\n" + "*a* [b](c) **" * 30_000 + "[" * 20_000 + "\n"
     doc = parse_document(tmp_path / "dense.md", text.encode(), Overrides())
     assert doc.title == "Dense" and "a b" in doc.sections[0].blocks[0].text
+
+
+def test_text_without_full_stops_is_cut_under_the_passage_limit(tmp_path: Path) -> None:
+    from hippo_tui.ingest.passages import MAX_PASSAGE_CHARS, passages
+
+    words = " ".join(f"word{i}, dose {i} mg" for i in range(20_000))  # ~300 KB, not one full stop
+    doc = parse_document(tmp_path / "run-on.txt", f"Run on\n\n{words}\n".encode(), Overrides())
+    ps = passages(doc)
+    assert max(len(p.excerpt) for p in ps) <= MAX_PASSAGE_CHARS and len(ps) > 100
+    assert " ".join(p.excerpt for p in ps).split() == words.split()  # cut at boundaries, nothing lost
+
+
+def test_kb_import_refuses_an_excerpt_over_the_limit(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, hippo_home: Path
+) -> None:
+    kb = tmp_path / "big.jsonl"
+    row = {"id": "6f1c2b1e-0000-4000-8000-000000000001", "title": "Big", "excerpt": "dose " * 10_000}
+    kb.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    code = main(["kb", "import", str(kb)])
+    err = capsys.readouterr().err
+    assert code == 2 and "line 1, field 'excerpt'" in err and "50,000 characters is over the 2,000" in err
