@@ -135,9 +135,9 @@ def test_out_of_memory_and_recursion_are_plain_reasons(
 
 
 def test_a_huge_paragraph_dense_with_markup_is_read(tmp_path: Path) -> None:
-    text = "# Dense\n\n" + "*a* [b](c) **" * 30_000 + "[" * 20_000 + "\n"
+    text = "# Dense\n\n" + "*dose* [renal](c) **" * 30_000 + "[" * 20_000 + "\n"
     doc = parse_document(tmp_path / "dense.md", text.encode(), Overrides())
-    assert doc.title == "Dense" and "a b" in doc.sections[0].blocks[0].text
+    assert doc.title == "Dense" and "dose renal" in doc.sections[0].blocks[0].text
 
 
 def test_text_without_full_stops_is_cut_under_the_passage_limit(tmp_path: Path) -> None:

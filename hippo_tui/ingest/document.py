@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import Literal
 
+from hippo_tui.ingest.titles import tidy_heading
 from hippo_tui.safe_text import sanitize
 
 BlockKind = Literal["para", "item", "row", "code"]
@@ -92,7 +93,7 @@ class SectionBuilder:
         self._anchors: dict[str, int] = {}
 
     def heading(self, level: int, text: str) -> None:
-        text = clean(text)
+        text = tidy_heading(clean(text))
         if not text:
             return
         first = not self._stack and not any(s.blocks for s in self._sections)
@@ -140,3 +141,4 @@ class Document:
     url: str | None = None
     updated: date | None = None
     warnings: list[str] = field(default_factory=list)
+    dropped: int = 0  # blocks left out as not content (contents, navigation, references)

@@ -14,6 +14,7 @@ from lxml import etree
 
 from hippo_tui.ingest import limits
 from hippo_tui.ingest.document import IngestError, Parsed, SectionBuilder, clean, table_rows
+from hippo_tui.ingest.titles import is_junk
 
 
 def _heading_level(style: str) -> int | None:
@@ -51,7 +52,8 @@ def parse(data: bytes, path: Path) -> Parsed:
         document = docx.Document(io.BytesIO(data))
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as e:
         raise IngestError(path, f"not a readable Word document ({str(e)[:200]})") from None
-    title = clean(document.core_properties.title or "") or None
+    core = clean(document.core_properties.title or "")
+    title = core if core and not is_junk(core) else None  # "Microsoft Word - x.docx" is no title
     out = SectionBuilder(title)
     for block in document.iter_inner_content():
         if isinstance(block, Table):

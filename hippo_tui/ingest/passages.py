@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from hippo_tui.citations import split_sentences
 from hippo_tui.ingest.document import Block, Document, IngestError, Section
+from hippo_tui.ingest.titles import collapse
 from hippo_tui.store.sources import MAX_EXCERPT_CHARS
 
 MIN_SENTENCES, MAX_SENTENCES = 2, 5
@@ -134,7 +135,7 @@ def passage_id(key: str, excerpt: str, occurrence: int) -> str:
 
 
 def _section_passages(doc: Document, section: Section, seen: dict[str, int]) -> Iterator[Passage]:
-    title = TITLE_SEPARATOR.join((doc.title, *section.headings))
+    title = TITLE_SEPARATOR.join(collapse([doc.title, *section.headings]))
     chunks = _chunks(section)
     excerpts = [_excerpt(c) for c in chunks]
     for chunk, excerpt, body in zip(chunks, excerpts, _bodies(excerpts), strict=True):
@@ -154,6 +155,10 @@ def passages(doc: Document) -> list[Passage]:
     """Every passage of ``doc`` in document order. A document without any text is an error, not nothing."""
     seen: dict[str, int] = {}
     out = [p for section in doc.sections for p in _section_passages(doc, section, seen)]
+    if not out and doc.dropped:
+        raise IngestError(
+            doc.path, "nothing to cite: only contents, navigation, references or text without words"
+        )
     if not out:
         raise IngestError(doc.path, "no text found in the document")
     return out

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from hippo_tui.ingest.content import keep_content
 from hippo_tui.ingest.document import Document, IngestError, Parsed, clean
 from hippo_tui.ingest.passages import passages
+from hippo_tui.ingest.titles import is_junk
 from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # 20 MiB: a long national guideline as PDF fits; a stray dump does not
@@ -147,18 +149,20 @@ def parse_document(path: Path, data: bytes, overrides: Overrides, version: str |
     """``data`` (the bytes of ``path``; ``version`` their hash when known) parsed, overrides applied."""
     fmt = FORMATS[path.suffix.lower()]
     parsed = _parse(fmt, data, path)
+    sections, dropped = keep_content(parsed.sections)
     return Document(
         key=str(path),
         path=path,
         format=fmt,
         version=version or version_of(data),
         size=len(data),
-        title=parsed.title or _fallback_title(path),
-        sections=parsed.sections,
+        title=parsed.title if parsed.title and not is_junk(parsed.title) else _fallback_title(path),
+        sections=sections,
         publisher=overrides.publisher or parsed.publisher,
         url=parsed.url,
         updated=overrides.updated or parsed.updated,
         warnings=parsed.warnings,
+        dropped=dropped,
     )
 
 
@@ -184,8 +188,22 @@ def skipped(path: Path, head: DocumentHead | None, overrides: Overrides) -> Docu
     )
 
 
+# Bytes per character of text below which a file is worth a warning: a PDF or Word file is mostly fonts,
+# images and compression (a text PDF gives a character per 5-20 bytes), an HTML page mostly markup.
+_LOW_YIELD = {"pdf": 200, "docx": 200, "html": 60, "markdown": 8, "text": 8}
+_LOW_YIELD_MIN_BYTES = 64 * 1024
+
+
 def parse_file(path: Path, overrides: Overrides) -> IngestItem:
-    """The document at ``path`` read, parsed and cut into passages."""
+    """The document at ``path`` read, parsed and cut into passages; a warning when it yields far less text
+    than its size suggests (scanned pages among text ones, text in images, a page that is mostly script)."""
     data = read_bytes(path)
     doc = parse_document(path, data, overrides)
-    return IngestItem(doc, passages(doc))
+    items = passages(doc)
+    chars = sum(len(p.excerpt) for p in items)
+    if len(data) >= _LOW_YIELD_MIN_BYTES and chars * _LOW_YIELD[doc.format] < len(data):
+        doc.warnings.append(
+            f"only {chars:,} characters of text from {len(data) / 1024:,.0f} KB: pages as images, or text the "
+            "reader could not find?"
+        )
+    return IngestItem(doc, items)
