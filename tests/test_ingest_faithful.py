@@ -119,3 +119,14 @@ def test_titles_without_marks_ids_or_repeats(tmp_path: Path) -> None:
         tmp_path / "CG126 stable_angina.txt", b"Give aspirin 75 mg daily. Review yearly.\n", Overrides()
     )
     assert doc.title == "CG126 stable angina"  # the file name tidied, its capitals kept
+
+
+def test_pdf_sections_from_headings_printed_larger(tmp_path: Path) -> None:
+    page = ["# Urinary tract infection", "## Treatment", "Give nitrofurantoin 100 mg twice daily. Review at 48 hours.",
+            "## Pregnancy", "Avoid nitrofurantoin at term. Use cefalexin instead."]  # fmt: skip
+    (tmp_path / "uti.pdf").write_bytes(pdf_bytes([page]))
+    ps = parse_file(tmp_path / "uti.pdf", Overrides())
+    assert [(p.title, p.excerpt[:20]) for p in ps.passages] == [
+        ("Urinary tract infection › Treatment", "Give nitrofurantoin "),
+        ("Urinary tract infection › Pregnancy", "Avoid nitrofurantoin"),
+    ]

@@ -16,7 +16,7 @@ from typing import Any
 from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
-from hippo_tui.ingest import pdf_text, titles
+from hippo_tui.ingest import pdf_layout, pdf_text, titles
 from hippo_tui.ingest.document import IngestError, Parsed, SectionBuilder, clean
 
 _BLANK = re.compile(r"\n\s*\n")
@@ -78,16 +78,36 @@ def _paragraphs(text: str, words: Counter[str]) -> list[str]:
     return [pdf_text.drop_cap(p, words) for p in paragraphs if p]
 
 
-def _page_texts(reader: PdfReader, path: Path) -> list[str]:
-    texts = []
+def _read_pages(reader: PdfReader, path: Path) -> list[pdf_layout.Page]:
+    pages = []
     for index, page in enumerate(reader.pages):
         try:
-            texts.append(pdf_text.ligatures(page.extract_text() or ""))
+            read = pdf_layout.read_page(page)
         except LimitReachedError:
             raise IngestError(path, _BOMB, page=index + 1) from None
         except (PdfReadError, ValueError, KeyError, TypeError) as e:
             raise IngestError(path, f"cannot read the page's text ({e})", page=index + 1) from None
-    return texts
+        read.text = pdf_text.ligatures(read.text)
+        pages.append(read)
+    return pages
+
+
+def _segments(text: str, heads: dict[str, int]) -> list[tuple[int, str]]:
+    """A page's text cut at its heading lines: (level, heading) and (0, text between)."""
+    out: list[tuple[int, str]] = []
+    pending: list[str] = []
+    for line in text.splitlines():
+        level = heads.get(pdf_layout.key(line)) if line.strip() else None
+        if level is None:
+            pending.append(line)
+            continue
+        if pending:
+            out.append((0, "\n".join(pending)))
+            pending = []
+        out.append((level, line))
+    if pending:
+        out.append((0, "\n".join(pending)))
+    return out
 
 
 def _without_title(page: str, title: str) -> str:
@@ -125,23 +145,31 @@ def _metadata_title(reader: PdfReader) -> str | None:
 
 def parse(data: bytes, path: Path) -> Parsed:
     reader = _open(data, path)
-    pages = _page_texts(reader, path)
-    if not any(t.strip() for t in pages):
+    pages = _read_pages(reader, path)
+    if not any(p.text.strip() for p in pages):
         raise IngestError(
             path,
             "the PDF has no text layer (an image-only scan?); run it through OCR first, then ingest that",
         )
-    running = pdf_text.running_lines(pages)
-    pages = [pdf_text.drop_running(t, running) for t in pages]
-    words = pdf_text.vocabulary(pages)
-    printed = None if _metadata_title(reader) else titles.first_page_title(reader)
+    texts = [p.text for p in pages]
+    running = pdf_text.running_lines(texts)
+    texts = [pdf_text.drop_running(t, running) for t in texts]
+    words = pdf_text.vocabulary(texts)
+    metadata = _metadata_title(reader)
+    printed = None if metadata else titles.printed_title(pages[0].lines)
     if printed:
-        pages[0] = _without_title(pages[0], printed)
-    out = SectionBuilder(_metadata_title(reader) or printed)
+        texts[0] = _without_title(texts[0], printed)
+    out = SectionBuilder(metadata or printed)
     outline = _outline(reader)
-    for index, (text, number) in enumerate(zip(pages, _page_numbers(reader), strict=True)):
+    # A real outline (a few entries at least) gives the sections; else the headings as printed.
+    heads = [{} for _ in pages] if sum(map(len, outline.values())) >= 3 else pdf_layout.headings(pages)
+    for index, (text, number) in enumerate(zip(texts, _page_numbers(reader), strict=True)):
         for level, heading in outline.get(index, []):
             out.heading(level, heading)
-        for para in _paragraphs(text, words):
-            out.add(para, "para", page=number)
+        for level, segment in _segments(text, heads[index]):
+            if level:
+                out.heading(level, segment)
+                continue
+            for para in _paragraphs(segment, words):
+                out.add(para, "para", page=number)
     return Parsed(sections=out.sections(), title=out.title)

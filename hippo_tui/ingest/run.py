@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import queue
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -44,6 +46,15 @@ class Outcome:
 
 
 Parse = Callable[[Path, Overrides], IngestItem]
+Read = IngestItem | DocumentReport | Failure
+
+
+def _read_one(path: Path, head: DocumentHead | None, overrides: Overrides, parse: Parse) -> Read:
+    try:
+        report = skipped(path, head, overrides)
+        return parse(path, overrides) if report is None else report
+    except IngestError as e:
+        return Failure(str(path), e.reason)
 
 
 def read_all(
@@ -54,39 +65,50 @@ def read_all(
     limits: Limits | None = None,
 ) -> tuple[list[IngestItem], list[DocumentReport], list[Failure]]:
     """(the documents to write, parsed; the reports of those skipped because their stored version is this
-    very file; the files that failed). Blocking: run it in a worker thread. ``tick`` is called once per
-    document. With ``limits`` each file is parsed in a worker process under them (``sandbox``)."""
-    from hippo_tui.ingest.sandbox import Sandbox
+    very file; the files that failed), in the order of ``paths``. Blocking: run it in a worker thread.
+    ``tick`` is called once per document. With ``limits`` each file is parsed in a worker process under
+    them (``sandbox``), one worker per core (up to 4) side by side."""
+    if limits is None:
+        read = []
+        for path in paths:
+            read.append(_read_one(path, heads.get(str(path)), overrides, parse_file))
+            tick()
+    else:
+        read = _read_in_workers(paths, heads, overrides, tick, limits)
+    items = [r for r in read if isinstance(r, IngestItem)]
+    done = [r for r in read if isinstance(r, DocumentReport)]
+    return items, done, [r for r in read if isinstance(r, Failure)]
 
-    sandbox = Sandbox(limits) if limits is not None else None
-    try:
-        return _read_each(paths, heads, overrides, tick, sandbox.parse if sandbox else parse_file)
-    finally:
-        if sandbox is not None:
-            sandbox.close()
 
-
-def _read_each(
+def _read_in_workers(
     paths: Sequence[Path],
     heads: dict[str, DocumentHead],
     overrides: Overrides,
     tick: Callable[[], None],
-    parse: Parse,
-) -> tuple[list[IngestItem], list[DocumentReport], list[Failure]]:
-    items: list[IngestItem] = []
-    done: list[DocumentReport] = []
-    failures: list[Failure] = []
-    for path in paths:
+    limits: Limits,
+) -> list[Read]:
+    from hippo_tui.ingest.sandbox import Sandbox
+
+    n = max(1, min(os.cpu_count() or 1, 4, len(paths)))
+    idle: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()
+    boxes = [Sandbox(limits) for _ in range(n)]
+    for box in boxes:
+        idle.put(box)
+
+    def one(path: Path) -> Read:
+        box = idle.get()  # each thread drives one worker process at a time
         try:
-            report = skipped(path, heads.get(str(path)), overrides)
-            if report is None:
-                items.append(parse(path, overrides))
-            else:
-                done.append(report)
-        except IngestError as e:
-            failures.append(Failure(str(path), e.reason))
-        tick()
-    return items, done, failures
+            return _read_one(path, heads.get(str(path)), overrides, box.parse)
+        finally:
+            idle.put(box)
+            tick()
+
+    try:
+        with ThreadPoolExecutor(n) as pool:
+            return list(pool.map(one, paths))
+    finally:
+        for box in boxes:
+            box.close()
 
 
 async def ingest_paths(

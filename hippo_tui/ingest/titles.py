@@ -7,7 +7,7 @@ gets the largest-font line of its first page (the title as printed).
 
 from __future__ import annotations
 
-import math
+import itertools
 import re
 from typing import Any
 
@@ -30,27 +30,15 @@ def tidy_heading(text: str) -> str:
     return _PANDOC_ATTRS.sub("", text).strip().strip("#").strip()
 
 
-def _size(cm: Any, tm: Any, font_size: float) -> float:
-    scale = math.hypot(tm[2], tm[3]) * math.hypot(cm[2], cm[3]) if tm and cm else 1.0
-    return round(font_size * (scale or 1.0), 1)
-
-
-def first_page_title(reader: Any) -> str | None:
-    """The text set in the largest font on page 1 (the runs of that size joined), when it reads as a title."""
-    runs: list[tuple[float, str]] = []
-
-    def visit(text: str, cm: Any, tm: Any, _font: Any, font_size: float) -> None:
-        if text.strip():
-            runs.append((_size(cm, tm, font_size), text))
-
-    try:
-        reader.pages[0].extract_text(visitor_text=visit)
-    except Exception:  # a title is a nicety: any failure here leaves the next source of one
-        return None
-    if len({size for size, _ in runs}) < 2:
+def printed_title(lines: list[Any]) -> str | None:
+    """The text set in the largest font on page 1 (its lines joined), when it reads as a title; ``lines``
+    are ``pdf_layout.Line``s."""
+    if len({line.size for line in lines}) < 2:
         return None  # one size throughout: no line stands out as the title
-    largest = max(size for size, _ in runs)
-    title = " ".join(" ".join(t for size, t in runs if size == largest).split())
+    largest = max(line.size for line in lines)
+    start = next(i for i, line in enumerate(lines) if line.size == largest)
+    block = [line.text for line in itertools.takewhile(lambda line: line.size == largest, lines[start:])]
+    title = " ".join(" ".join(block[:3]).split())  # the first lines in that size: a title, not its headings
     return (
         title if 3 <= len(title) <= 200 and not is_junk(title) and re.search("[A-Za-z]{3}", title) else None
     )

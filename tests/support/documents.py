@@ -30,13 +30,15 @@ _TO_UNICODE = (
 
 def _content(paragraphs: Sequence[str]) -> bytes:
     """One paragraph per text line, a blank line between paragraphs (what a text layer reads back). A
-    paragraph's own newlines are line breaks inside it; one starting with "# " is drawn at 20 pt (a title)."""
+    paragraph's own newlines are line breaks inside it; one starting with "# " is drawn at 20 pt (a title),
+    "## " at 15 pt (a heading)."""
     lines = ["BT", "/F1 11 Tf", "14 TL", "72 760 Td"]
     for para in paragraphs:
-        big = para.startswith("# ")
+        marks = len(para) - len(para.lstrip("#"))
+        big = marks in (1, 2) and para[marks : marks + 1] == " "
         if big:
-            lines.append("/F1 20 Tf 28 TL")
-            para = para[2:]
+            lines.append("/F1 20 Tf 28 TL" if marks == 1 else "/F1 15 Tf 20 TL")
+            para = para[marks + 1 :]
         for line in para.split("\n"):
             text = "".join(_LIGATURE_CODES.get(c, c) for c in line)
             lines.append(f"({_escape(text)}) Tj T*")
