@@ -149,3 +149,29 @@ def test_a_file_name_cannot_forge_a_line(capsys: pytest.CaptureFixture[str], fol
     assert "  guidance/broken\\n.pdf: not a readable PDF" in err
     main(["kb", "docs"])
     assert len(capsys.readouterr().out.splitlines()) == 4  # two documents, two lines each
+
+
+def test_a_manifest_sets_titles_per_file_and_glob(capsys: pytest.CaptureFixture[str], folder: Path) -> None:
+    (folder / "protocols").mkdir()
+    (folder / "protocols" / "sepsis.md").write_text(
+        "# sepsis v3 FINAL\n\nGive antibiotics within one hour.\n"
+    )
+    (folder / "hippo-kb.toml").write_text(
+        '["cystitis.md"]\ntitle = "Uncomplicated cystitis in adults"\nupdated = 2026-01-31\n\n'
+        '["protocols/*.md"]\npublisher = "County hospital"\nurl = "https://example.org/protocols"\n',
+        encoding="utf-8",
+    )
+    code, report, _ = ingest(capsys, str(folder))
+    assert code == 0 and report["not_read_formats"] == {}
+    assert {d["title"] for d in report["documents"]} == {
+        "Uncomplicated cystitis in adults",
+        "sepsis v3 FINAL",
+    }
+    main(["kb", "search", "antibiotics within one hour", "--json"])
+    hit = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert hit["publisher"] == "County hospital"
+    main(["kb", "show", hit["id"]])
+    assert "https://example.org/protocols" in capsys.readouterr().out
+    (folder / "hippo-kb.toml").write_text('["cystitis.md"]\ntitle = "T"\ntitel = "typo"\n', encoding="utf-8")
+    assert main(["kb", "ingest", str(folder)]) == 2
+    assert "hippo-kb.toml: line 3: unknown key 'titel'" in capsys.readouterr().err

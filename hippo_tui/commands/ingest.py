@@ -101,6 +101,7 @@ async def _ingest(store: Store, args: argparse.Namespace) -> int:
             folders=folders_of(args.paths),
             prune=args.prune,
             limits=limits,
+            manifests=found.manifests,
         )
     demo_retired = len(retire) if outcome.reports and not (args.strict and outcome.failures) else 0
     _print_reports(outcome, found, args, demo_retired=demo_retired, kb_name=name or store.kb_name)

@@ -17,7 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hippo_tui.ingest import manifest
 from hippo_tui.ingest.document import IngestError
+from hippo_tui.ingest.manifest import Manifest
 from hippo_tui.ingest.reading import FORMATS
 
 
@@ -26,6 +28,7 @@ class Found:
     paths: list[Path] = field(default_factory=list)  # resolved, in walk order, each once
     unknown: Counter[str] = field(default_factory=Counter)  # extension -> files not read
     warnings: list[str] = field(default_factory=list)  # "path: why it was skipped"
+    manifests: list[Manifest] = field(default_factory=list)  # the folders' hippo-kb.toml, outermost first
 
     def add(self, path: Path) -> None:
         if path not in self._seen:
@@ -76,6 +79,10 @@ def _loops(path: str) -> bool:
 
 def _entry(entry: os.DirEntry[str], roots: list[Path], found: Found, subdirs: list[str]) -> None:
     if entry.name.startswith("."):
+        return
+    if entry.name == manifest.NAME and entry.is_file(follow_symlinks=False):
+        loaded = manifest.load(Path(entry.path).parent.resolve())
+        found.manifests.extend([loaded] if loaded else [])
         return
     if entry.is_symlink():
         _link(entry, roots, found)

@@ -40,10 +40,13 @@ FORMATS = {
 
 @dataclass(frozen=True)
 class Overrides:
-    """``--publisher`` and ``--updated``: they win over what a document says about itself."""
+    """``--publisher`` and ``--updated``, and a folder's ``hippo-kb.toml``: they win over what a document
+    says about itself."""
 
     publisher: str | None = None
     updated: date | None = None
+    title: str | None = None
+    url: str | None = None
 
 
 def collect(paths: Iterable[Path], *, allow_empty: bool = False) -> list[Path]:
@@ -156,10 +159,11 @@ def parse_document(path: Path, data: bytes, overrides: Overrides, version: str |
         format=fmt,
         version=version or version_of(data),
         size=len(data),
-        title=parsed.title if parsed.title and not is_junk(parsed.title) else _fallback_title(path),
+        title=overrides.title
+        or (parsed.title if parsed.title and not is_junk(parsed.title) else _fallback_title(path)),
         sections=sections,
         publisher=overrides.publisher or parsed.publisher,
-        url=parsed.url,
+        url=overrides.url or parsed.url,
         updated=overrides.updated or parsed.updated,
         warnings=parsed.warnings,
         dropped=dropped,
@@ -171,6 +175,8 @@ def _is_current(head: DocumentHead | None, version: str, overrides: Overrides) -
     if head is None or head.version != version:
         return False
     if overrides.publisher is not None and overrides.publisher != head.publisher:
+        return False
+    if overrides.title is not None and overrides.title != head.title:
         return False
     return overrides.updated is None or overrides.updated.isoformat() == head.updated
 

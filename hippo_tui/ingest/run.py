@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from hippo_tui.ingest.document import IngestError
 from hippo_tui.ingest.limits import Limits
+from hippo_tui.ingest.manifest import Manifest, apply
 from hippo_tui.ingest.reading import Overrides, gone, parse_file, skipped
 from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem
 
@@ -63,18 +64,24 @@ def read_all(
     overrides: Overrides,
     tick: Callable[[], None] = lambda: None,
     limits: Limits | None = None,
+    manifests: Sequence[Manifest] = (),
 ) -> tuple[list[IngestItem], list[DocumentReport], list[Failure]]:
     """(the documents to write, parsed; the reports of those skipped because their stored version is this
     very file; the files that failed), in the order of ``paths``. Blocking: run it in a worker thread.
     ``tick`` is called once per document. With ``limits`` each file is parsed in a worker process under
-    them (``sandbox``), one worker per core (up to 4) side by side."""
+    them (``sandbox``), one worker per core (up to 4) side by side. ``manifests`` (the folders'
+    ``hippo-kb.toml``) fill in what ``overrides`` leave unset, file by file."""
+
+    def for_file(path: Path) -> Overrides:
+        return apply(list(manifests), path, overrides) if manifests else overrides
+
     if limits is None:
         read = []
         for path in paths:
-            read.append(_read_one(path, heads.get(str(path)), overrides, parse_file))
+            read.append(_read_one(path, heads.get(str(path)), for_file(path), parse_file))
             tick()
     else:
-        read = _read_in_workers(paths, heads, overrides, tick, limits)
+        read = _read_in_workers(paths, heads, for_file, tick, limits)
     items = [r for r in read if isinstance(r, IngestItem)]
     done = [r for r in read if isinstance(r, DocumentReport)]
     return items, done, [r for r in read if isinstance(r, Failure)]
@@ -83,7 +90,7 @@ def read_all(
 def _read_in_workers(
     paths: Sequence[Path],
     heads: dict[str, DocumentHead],
-    overrides: Overrides,
+    for_file: Callable[[Path], Overrides],
     tick: Callable[[], None],
     limits: Limits,
 ) -> list[Read]:
@@ -98,7 +105,7 @@ def _read_in_workers(
     def one(path: Path) -> Read:
         box = idle.get()  # each thread drives one worker process at a time
         try:
-            return _read_one(path, heads.get(str(path)), overrides, box.parse)
+            return _read_one(path, heads.get(str(path)), for_file(path), box.parse)
         finally:
             idle.put(box)
             tick()
@@ -136,6 +143,7 @@ async def run_ingest(
     folders: Sequence[Path] = (),
     prune: bool = False,
     limits: Limits | None = None,
+    manifests: Sequence[Manifest] = (),
 ) -> Outcome:
     """Ingest ``paths`` (from ``find``) into ``store`` in one transaction: every document's report, in order,
     and the files that failed. With ``strict`` a failure writes nothing.
@@ -147,7 +155,9 @@ async def run_ingest(
     heads = await store.document_heads([str(p) for p in paths])
     under = await store.documents_under([os.path.join(f, "") for f in folders]) if folders else {}
     missing = await asyncio.to_thread(gone, under, paths)
-    items, done, failures = await asyncio.to_thread(read_all, paths, heads, overrides, tick, limits)
+    items, done, failures = await asyncio.to_thread(
+        read_all, paths, heads, overrides, tick, limits, manifests
+    )
     out = Outcome(failures=failures, warnings=[f"{i.doc.key}: {w}" for i in items for w in i.doc.warnings])
     if strict and failures:
         return out
