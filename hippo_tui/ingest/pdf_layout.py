@@ -85,6 +85,7 @@ def headings(pages: list[Page]) -> list[dict[str, int]]:
             3 <= len(text) <= _HEADING_CHARS
             and _LETTERS.search(text) is not None
             and not text.endswith((".", ",", ";"))
+            and (text[0].isupper() or text[0].isdigit())  # not a bullet, not a sentence's continuation
             and (line.size >= body * _LARGER or (line.bold and line.size >= body * 0.95))
         )
 
