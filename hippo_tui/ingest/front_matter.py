@@ -16,6 +16,7 @@ from hippo_tui.ingest.document import clean
 # The date keys in the order they are trusted: an explicit "updated" first, a creation date last.
 DATE_KEYS = ("updated", "last_modified", "last-modified", "modified", "updates", "date", "created")
 KEYS = ("title", "publisher", "url", *DATE_KEYS)
+_EMPTY = ("null", "~", "none", "tbd", "n/a")  # YAML's empty values and placeholders: no date, no warning
 _DATE = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
 
 
@@ -64,6 +65,6 @@ def parse_date(value: str, warnings: list[str], *, what: str = "updated") -> dat
 def front_matter_date(fields: dict[str, str], warnings: list[str]) -> date | None:
     """The document's date from the first date key it has."""
     for key in DATE_KEYS:
-        if fields.get(key):
+        if fields.get(key) and fields[key].lower() not in _EMPTY:
             return parse_date(fields[key], warnings, what=key)
     return None
