@@ -159,3 +159,17 @@ def test_kb_import_refuses_an_excerpt_over_the_limit(
     code = main(["kb", "import", str(kb)])
     err = capsys.readouterr().err
     assert code == 2 and "line 1, field 'excerpt'" in err and "50,000 characters is over the 2,000" in err
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="reads the worker's limits from /proc")
+def test_the_worker_runs_under_its_memory_cap(tmp_path: Path) -> None:
+    good = tmp_path / "good.md"
+    good.write_text(GOOD, encoding="utf-8")
+    box = sandbox.Sandbox(Limits(memory_mb=1024))
+    try:
+        box.parse(good, Overrides())
+        limits = Path(f"/proc/{box._proc.pid}/limits").read_text()
+    finally:
+        box.close()
+    (line,) = [x for x in limits.splitlines() if x.startswith("Max address space")]
+    assert line.split()[3:5] == [str(1024 * 2**20), str(1024 * 2**20)]
