@@ -130,3 +130,25 @@ def test_pdf_sections_from_headings_printed_larger(tmp_path: Path) -> None:
         ("Urinary tract infection › Treatment", "Give nitrofurantoin "),
         ("Urinary tract infection › Pregnancy", "Avoid nitrofurantoin"),
     ]
+
+
+def test_a_merged_word_cell_is_read_once(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Dosing", style="Title")
+    table = document.add_table(rows=2, cols=3)
+    for c, text in enumerate(("Drug", "Dose", "Notes")):
+        table.cell(0, c).text = text
+    merged = table.cell(1, 0).merge(table.cell(1, 2))
+    merged.text = "Amoxicillin 500 mg three times daily for 5 days in every adult patient"
+    document.save(str(tmp_path / "dosing.docx"))
+    (p,) = parse_file(tmp_path / "dosing.docx", Overrides()).passages
+    assert p.excerpt.count("Amoxicillin") == 1
+
+
+def test_html_nested_past_the_parser_depth_is_a_warning(tmp_path: Path) -> None:
+    page = "<html><body><p>Give fluids early in sepsis.</p>" + "<div>" * 300 + "<p>Deep.</p>" + "</div>" * 300
+    (tmp_path / "deep.html").write_text(page + "</body></html>", encoding="utf-8")
+    doc = parse_file(tmp_path / "deep.html", Overrides()).doc
+    assert doc.warnings == ["nested deeper than 256 levels: the text past that depth was not read"]

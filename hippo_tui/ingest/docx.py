@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import docx
 from docx.opc.exceptions import PackageNotFoundError
@@ -26,8 +27,20 @@ def _heading_level(style: str) -> int | None:
     return None
 
 
+def _cells(row: Any) -> list[str]:
+    """A row's cells, a merged cell once: python-docx repeats a cell spanning N columns N times, which made
+    rows of one long merged paragraph repeated into passages of 11,000 characters."""
+    out: list[str] = []
+    last = None
+    for cell in row.cells:
+        if cell._tc is not last:
+            out.append(clean(cell.text))
+        last = cell._tc
+    return out
+
+
 def _table(table: Table) -> list[str]:
-    rows = [[clean(cell.text) for cell in row.cells] for row in table.rows]
+    rows = [_cells(row) for row in table.rows]
     if len(rows) < 2:
         return table_rows([], rows)
     return table_rows(rows[0], rows[1:])

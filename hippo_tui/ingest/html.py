@@ -123,6 +123,9 @@ def parse(data: bytes, path: Path) -> Parsed:
     out = SectionBuilder()
     _walk(_main(root), out)
     warnings: list[str] = []
+    if any("Excessive depth" in e.message for e in _PARSER.error_log):
+        # libxml2 stops building the tree there (its guard against stack exhaustion): say what was lost.
+        warnings.append("nested deeper than 256 levels: the text past that depth was not read")
     return Parsed(
         sections=out.sections(),
         title=out.title or page_title or None,
