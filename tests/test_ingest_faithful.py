@@ -101,6 +101,8 @@ Nitrofurantoin 100 mg twice daily for 3 days. Review at 48 hours.
 
 1 2 3 4 5
 
+Signature: ........................................
+
 ## References
 
 1. Gupta K, Hooton TM, et al. International clinical practice guidelines. Clin Infect Dis. 2011;52(5):e103-20.

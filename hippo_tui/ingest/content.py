@@ -42,7 +42,9 @@ def is_content(block: Block) -> bool:
         return False
     leaders = _LEADER.findall(text)
     if leaders and (len(leaders) >= 2 or re.search(r"(?:\.\s?){4,}\s*[\divxlc]+\s*$", text, re.I)):
-        return False
+        return False  # contents lines
+    if sum(map(len, leaders)) * 5 > len(text):
+        return False  # a form's blanks to fill in ("Name: ........ Date: ........")
     return not (_CITATION.search(text) and _AUTHORS.search(text))
 
 
