@@ -29,6 +29,10 @@ def test_pdf_ligatures_and_the_space_after_them_are_read_as_letters(tmp_path: Pa
         pdf_text.ligatures("Ciproﬂ oxacin, Ceﬁ xime; staﬀ and oﬀ duty")
         == "Ciprofloxacin, Cefixime; staff and off duty"
     )
+    # And one already decomposed with the space left in: joined when the document spells the word whole.
+    page = ["Aspirin is usually suffi cient for pain. A sufficient dose is 300 mg. Review the staff rota."]
+    (text,) = texts(tmp_path / "aspirin.pdf", pdf_bytes([page]))
+    assert text.startswith("Aspirin is usually sufficient for pain.") and "staff rota" in text
 
 
 def test_line_break_hyphens_join_when_the_document_spells_the_word(tmp_path: Path) -> None:
@@ -97,6 +101,8 @@ Treatment . . . . . . . . 5
 
 Nitrofurantoin 100 mg twice daily for 3 days. Review at 48 hours.
 
+Record the weight in kg: ______ and give paracetamol 15 mg/kg every six hours.
+
 ↑ Back to Table of Contents
 
 1 2 3 4 5
@@ -109,7 +115,7 @@ Signature: ........................................
 """
     doc = parse_document(tmp_path / "cystitis.md", md.encode(), Overrides())
     assert [p.excerpt for p in passages(doc)] == [
-        "Nitrofurantoin 100 mg twice daily for 3 days. Review at 48 hours."
+        "Nitrofurantoin 100 mg twice daily for 3 days. Review at 48 hours. Record the weight in kg: … and give paracetamol 15 mg/kg every six hours."
     ]
 
 

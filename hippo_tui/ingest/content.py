@@ -9,6 +9,7 @@ passages (the file's other text keeps its sections and pages); how many is count
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from hippo_tui.ingest.document import Block, Section
 
@@ -48,6 +49,16 @@ def is_content(block: Block) -> bool:
     return not (_CITATION.search(text) and _AUTHORS.search(text))
 
 
+# A run of dots, ellipses or underscores left in text (a form's blank, a rule): shown as one ellipsis.
+_BLANK_RUN = re.compile(r"(?:\.\s?){5,}|…{2,}|_{5,}")
+
+
+def _without_blanks(block: Block) -> Block:
+    if block.kind == "code" or _BLANK_RUN.search(block.text) is None:
+        return block
+    return replace(block, text=_BLANK_RUN.sub("…", block.text))
+
+
 def is_reference_section(section: Section) -> bool:
     return any(_REFERENCE_SECTION.match(h) for h in section.headings[-1:])
 
@@ -60,7 +71,7 @@ def keep_content(sections: list[Section]) -> tuple[list[Section], int]:
         if is_reference_section(section):
             dropped += len(section.blocks)
             continue
-        blocks = [b for b in section.blocks if is_content(b)]
+        blocks = [_without_blanks(b) for b in section.blocks if is_content(b)]
         dropped += len(section.blocks) - len(blocks)
         if blocks:
             kept.append(Section(section.headings, section.anchor, blocks))

@@ -73,7 +73,7 @@ def _outline(reader: PdfReader) -> dict[int, list[tuple[int, str]]]:
 def _paragraphs(text: str, words: Counter[str]) -> list[str]:
     """A page's text as paragraphs: line-break hyphens rejoined, lines joined (the layer breaks lines where
     the layout did), a drop cap rejoined to its word."""
-    text = pdf_text.rejoin_hyphens(text, words)
+    text = pdf_text.rejoin_split_ligatures(pdf_text.rejoin_hyphens(text, words), words)
     paragraphs = (clean(p.replace("-\n", "-").replace("\n", " ")) for p in _BLANK.split(text) if p.strip())
     return [pdf_text.drop_cap(p, words) for p in paragraphs if p]
 

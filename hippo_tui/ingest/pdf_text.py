@@ -47,6 +47,20 @@ def ligatures(text: str) -> str:
     return _LIGATURE.sub(spell, text)
 
 
+# A word split after its ligature letters where the glyph was already decomposed ("suffi cient").
+_SPLIT_LIGATURE = re.compile(r"\b([A-Za-z]*(?:ffi|ffl|fi|fl|ff)) ([a-z]+)\b")
+
+
+def rejoin_split_ligatures(text: str, words: Counter[str]) -> str:
+    """ "suffi cient" -> "sufficient" when the document spells "sufficient" whole elsewhere."""
+
+    def join(m: re.Match[str]) -> str:
+        joined = m.group(1) + m.group(2)
+        return joined if words[joined.lower()] > 0 else m.group(0)
+
+    return _SPLIT_LIGATURE.sub(join, text)
+
+
 def vocabulary(pages: list[str]) -> Counter[str]:
     """The document's words (lower case) with how often each occurs: what rejoining trusts."""
     return Counter(w.lower() for page in pages for w in _WORD.findall(page))
