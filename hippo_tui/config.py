@@ -64,7 +64,9 @@ def number(kind: type[int] | type[float], *, gt: float | None = None, ge: float 
 
     def check(value: Any) -> int | float:
         try:  # never quote the value: a misplaced API key must not be echoed
-            if isinstance(value, bool) or (kind is int and isinstance(value, float) and not value.is_integer()):
+            if isinstance(value, bool) or (
+                kind is int and isinstance(value, float) and not value.is_integer()
+            ):
                 raise ValueError
             n = kind(value)
         except (TypeError, ValueError):
@@ -157,6 +159,10 @@ class Settings:
     record: Path | None = setting(None, as_path)
     replay_speed: float = setting(1.0, number(float, ge=0))  # 0 = unlimited
     theme: str | None = setting(None, as_text)
+    # `kb ingest`: what parsing one document may take (a hostile file fails alone; see hippo_tui.ingest.limits).
+    ingest_memory_mb: int = setting(2048, number(int, ge=256, le=1_048_576))
+    ingest_seconds: float = setting(60.0, number(float, gt=0, le=86_400))
+    ingest_unpacked_mb: int = setting(200, number(int, ge=1, le=1_048_576))
     # action -> key, e.g. {"toggle_sidebar": "f2"}
     keys: dict[str, str] = setting(None, key_map, factory=dict)
 

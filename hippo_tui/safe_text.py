@@ -192,3 +192,14 @@ def clip(text: str, limit: int | None = None, *, flat: bool = False) -> str:
     if limit is None or len(text) <= limit:
         return text
     return text[: max(0, limit - 1)].rstrip() + "…"
+
+
+_LINE_BREAKS = str.maketrans(
+    {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
+def one_line(text: str) -> str:
+    """A name (a file name, a title) made inert and kept on one printed line: line breaks and tabs shown as
+    ``\\n``, ``\\t``, so a name cannot forge a line of the output it is printed in."""
+    return sanitize(text).translate(_LINE_BREAKS)

@@ -16,6 +16,7 @@ import pytest
 
 from hippo_tui.backends.offline import OfflineTransport
 from hippo_tui.cli import EXIT_USAGE, main
+from hippo_tui.commands.ingest import EXIT_SOME_FAILED
 from hippo_tui.config import Settings
 from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent
@@ -147,19 +148,36 @@ def test_keep_demo_publisher_updated_and_dry_run(capsys: pytest.CaptureFixture[s
     assert json.loads(out)["publisher"] == "County formulary" and json.loads(out)["updated"] == "2026-11-30"
     # The same file with a different override is not skipped: the override is applied.
     code, out, _ = run(capsys, *args, "--publisher", "Regional formulary")
-    assert out.startswith("revised ")
+    assert out.startswith("reread ")  # metadata changed, not one passage
     with pytest.raises(SystemExit) as e:
         main(["kb", "ingest", str(guidance), "--updated", "yesterday"])
     assert e.value.code == EXIT_USAGE and "'yesterday' is not a date (YYYY-MM-DD)" in capsys.readouterr().err
 
 
-def test_a_bad_file_names_itself_and_imports_nothing(
+def test_a_bad_file_is_listed_and_the_others_go_in(
     capsys: pytest.CaptureFixture[str], guidance: Path
 ) -> None:
-    (guidance / "z-scan.pdf").write_bytes(b"%PDF-1.4\n")
+    (guidance / "a-scan.pdf").write_bytes(b"%PDF-1.4\n")
+    (guidance / "z-locked.pdf").write_bytes(pdf_bytes([["Secret dose."]], password="s3cret"))
     code, out, err = run(capsys, "kb", "ingest", str(guidance))
+    assert code == EXIT_SOME_FAILED
+    assert "new       " in out and "cystitis-protocol.md" in out and "a-scan.pdf" not in out
+    failed = err[err.index("2 files could not be read; the others went in:") :]
+    assert "a-scan.pdf: not a readable PDF" in failed and "z-locked.pdf: the PDF is encrypted" in failed
+    code, out, _ = run(capsys, "kb", "search", "nitrofurantoin", "-k", "1")
+    assert code == 0 and "Uncomplicated cystitis" in out
+
+
+def test_strict_imports_nothing_and_names_every_bad_file(
+    capsys: pytest.CaptureFixture[str], guidance: Path
+) -> None:
+    (guidance / "a-scan.pdf").write_bytes(b"%PDF-1.4\n")
+    (guidance / "z-scan.pdf").write_bytes(b"%PDF-1.4\n")
+    code, out, err = run(capsys, "kb", "ingest", str(guidance), "--strict")
     assert code == EXIT_USAGE and out == ""
-    assert "z-scan.pdf: not a readable PDF" in err and "Nothing was imported." in err
+    assert "2 files could not be read; nothing was imported (--strict)" in err
+    assert "a-scan.pdf: not a readable PDF" in err and "z-scan.pdf: not a readable PDF" in err
+    assert "demo sources" not in err
     code, out, _ = run(capsys, "kb", "docs")
     assert out == ""
 

@@ -1,7 +1,8 @@
 """`hippo-tui kb ingest PATH...` and `hippo-tui kb docs`: documents in as passages, and what came in.
 
 Reading and parsing (the slow part, in a worker thread) finishes before the store is written; then one
-transaction writes every document's changes. Any bad file stops the run before anything is written.
+transaction writes every document's changes. A file that cannot be read is listed at the end with its
+reason and the others go in (exit EXIT_SOME_FAILED); ``--strict`` writes nothing when any file fails.
 """
 
 from __future__ import annotations
@@ -14,12 +15,16 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hippo_tui.commands._common import print_json, store_handler
-from hippo_tui.safe_text import sanitize
+from hippo_tui.commands._common import EXIT_USAGE, print_json, store_handler
+from hippo_tui.safe_text import one_line, sanitize
 
 if TYPE_CHECKING:  # the store and the parsers load when a command runs: `hippo-tui --help` stays fast
+    from hippo_tui.ingest.finding import Found
+    from hippo_tui.ingest.run import Outcome
     from hippo_tui.ingest.versions import DocumentReport
     from hippo_tui.store import Store
+
+EXIT_SOME_FAILED = 7  # the readable files went in; at least one file could not be read (listed at the end)
 
 
 def _date(value: str) -> date:
@@ -68,29 +73,41 @@ def _default_name(paths: list[Path]) -> str:
 async def _ingest(store: Store, args: argparse.Namespace) -> int:
     import asyncio
 
-    from hippo_tui.ingest.reading import Overrides, collect, folders_of
-    from hippo_tui.ingest.run import ingest_paths
+    from hippo_tui.commands._common import settings_from_args
+    from hippo_tui.ingest.finding import find
+    from hippo_tui.ingest.limits import Limits
+    from hippo_tui.ingest.reading import Overrides, folders_of
+    from hippo_tui.ingest.run import run_ingest
 
-    paths = await asyncio.to_thread(lambda: collect(args.paths, allow_empty=args.prune))
+    settings = settings_from_args(args)
+    limits = Limits(settings.ingest_memory_mb, settings.ingest_seconds, settings.ingest_unpacked_mb)
+
+    found = await asyncio.to_thread(lambda: find(args.paths, allow_empty=args.prune))
     now = datetime.now(UTC)
     retire = [] if args.keep_demo else await _demo_to_replace(store, now.date())
     name = args.name or (_default_name(args.paths) if retire else None)
     overrides = Overrides(publisher=args.publisher, updated=args.updated)
-    with _progress(len(paths)) as tick:
-        reports = await ingest_paths(
+    with _progress(len(found.paths)) as tick:
+        outcome = await run_ingest(
             store,
-            paths,
+            found.paths,
             overrides=overrides,
             when=now,
             dry_run=args.dry_run,
+            strict=args.strict,
             retire=retire,
             kb_name=name,
             tick=tick,
             folders=folders_of(args.paths),
             prune=args.prune,
+            limits=limits,
+            manifests=found.manifests,
         )
-    _print_reports(reports, args, demo_retired=len(retire), kb_name=name or store.kb_name)
-    return 0
+    demo_retired = len(retire) if outcome.reports and not (args.strict and outcome.failures) else 0
+    _print_reports(outcome, found, args, demo_retired=demo_retired, kb_name=name or store.kb_name)
+    if not outcome.failures:
+        return 0
+    return EXIT_USAGE if args.strict else EXIT_SOME_FAILED
 
 
 def _shown_path(key: str) -> str:
@@ -106,39 +123,78 @@ def _totals(reports: list[DocumentReport]) -> dict[str, int]:
     return {k: sum(r.counts()[k] for r in ingested) for k in keys}
 
 
-def _print_reports(
-    reports: list[DocumentReport], args: argparse.Namespace, *, demo_retired: int, kb_name: str
+def _print_json(
+    outcome: Outcome, found: Found, args: argparse.Namespace, *, demo_retired: int, kb_name: str
 ) -> None:
+    docs = [{"document": one_line(r.key), "title": one_line(r.title), "format": r.format, "version": r.version,
+             "status": r.status, **r.counts()} for r in outcome.reports]  # fmt: skip
+    failed = [{"document": one_line(f.key), "reason": one_line(f.reason)} for f in outcome.failures]
+    print_json({"dry_run": args.dry_run, "kb": one_line(kb_name), "documents": docs,
+                "totals": _totals(outcome.reports), "demo_retired": demo_retired, "failed": failed,
+                "written": outcome.written, "warnings": [one_line(w) for w in found.warnings + outcome.warnings],
+                "not_read_formats": dict(found.unknown)})  # fmt: skip
 
-    totals = _totals(reports)
+
+def _print_reports(
+    outcome: Outcome, found: Found, args: argparse.Namespace, *, demo_retired: int, kb_name: str
+) -> None:
     if args.json:
-        docs = [{"document": r.key, "title": r.title, "format": r.format, "version": r.version,
-                 "status": r.status, **r.counts()} for r in reports]  # fmt: skip
-        print_json({"dry_run": args.dry_run, "kb": kb_name, "documents": docs, "totals": totals,
-                    "demo_retired": demo_retired})  # fmt: skip
+        _print_json(outcome, found, args, demo_retired=demo_retired, kb_name=kb_name)
         return
+    reports = outcome.reports
+    totals = _totals(reports)
     for r in reports:
-        shown, title = sanitize(_shown_path(r.key)), sanitize(r.title)
+        shown, title = one_line(_shown_path(r.key)), one_line(r.title)
         if r.status == "missing":
             print(f"missing   {shown}: no longer on disk; its {r.unchanged} passages stay citable  ({title})")
             continue
         counts = " · ".join(f"{k} {v}" for k, v in r.counts().items())
         print(f"{r.status:<9} {shown}: {counts}  ({title})")
-    _print_summary(reports, totals, args, kb_name)
+    if reports:
+        _print_summary(reports, totals, args, kb_name)
     if demo_retired:
         verb = "would retire" if args.dry_run else "retired"
         print(f"{verb} the {demo_retired} demo sources (--keep-demo keeps them)", file=sys.stderr)
+    _print_left_out(outcome, found, args)
+
+
+def _print_left_out(outcome: Outcome, found: Found, args: argparse.Namespace) -> None:
+    """Warnings, files of formats not read, and last the files that failed with their reasons."""
+    for warning in found.warnings + outcome.warnings:
+        print(f"warning: {one_line(_shown_path(warning))}", file=sys.stderr)
+    if found.unknown:
+        kinds = ", ".join(f"{one_line(ext)} {n}" for ext, n in found.unknown.most_common())
+        total = sum(found.unknown.values())
+        print(f"not read: {total} file{'s' if total != 1 else ''} of formats ingest does not read ({kinds})",
+              file=sys.stderr)  # fmt: skip
+    if not outcome.failures:
+        return
+    n = len(outcome.failures)
+    head = f"{n} file{'s' if n != 1 else ''} could not be read"
+    tail = (
+        "; nothing was imported (--strict)"
+        if args.strict
+        else "; the others went in"
+        if outcome.written
+        else ""
+    )
+    print(f"{head}{tail}:", file=sys.stderr)
+    for f in outcome.failures:
+        print(f"  {one_line(_shown_path(f.key))}: {one_line(f.reason)}", file=sys.stderr)
 
 
 def _print_summary(
     reports: list[DocumentReport], totals: dict[str, int], args: argparse.Namespace, kb_name: str
 ) -> None:
-    n = {s: sum(r.status == s for r in reports) for s in ("new", "revised", "skipped", "removed", "missing")}
+    n = {
+        s: sum(r.status == s for r in reports)
+        for s in ("new", "revised", "reread", "skipped", "removed", "missing")
+    }
     head = "dry run, nothing written: would ingest" if args.dry_run else "ingested"
     removed = f", {n['removed']} removed" if n["removed"] else ""
     print(
         f"{head} {len(reports) - n['missing']} documents into '{sanitize(kb_name)}' ({n['new']} new, "
-        f"{n['revised']} revised, {n['skipped']} unchanged{removed}): "
+        f"{n['revised']} revised, {n['skipped'] + n['reread']} unchanged{removed}): "
         + ", ".join(f"{v} {k}" for k, v in totals.items())
         + " passages",
         file=sys.stderr,
@@ -162,7 +218,7 @@ async def _docs(store: Store, args: argparse.Namespace) -> int:
 
     for d in docs:
         versions = f"{len(d.versions)} version{'s' if len(d.versions) != 1 else ''}"
-        print(f"{sanitize(d.title)}  [{d.format}]  {sanitize(_shown_path(d.key))}")
+        print(f"{one_line(d.title)}  [{d.format}]  {one_line(_shown_path(d.key))}")
         print(
             f"  {version(d.version)} of {d.ingested} ({versions}); {d.active} active, {d.retired} retired passages"
         )
@@ -178,7 +234,7 @@ def register(kb: argparse._SubParsersAction, common: argparse.ArgumentParser) ->
     c = kb.add_parser(
         "ingest",
         parents=[common],
-        help="documents (Markdown, HTML, text, Word, PDF) in as passages; all or nothing",
+        help="documents (Markdown, HTML, text, Word, PDF) in as passages; a file that fails is listed",
     )
     c.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="files, or folders read recursively")
     c.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
@@ -190,6 +246,9 @@ def register(kb: argparse._SubParsersAction, common: argparse.ArgumentParser) ->
         "--prune",
         action="store_true",
         help="retire the passages of documents under the given folders whose files are gone",
+    )
+    c.add_argument(
+        "--strict", action="store_true", help="all or nothing: import nothing if any file cannot be read"
     )
     c.add_argument("--json", action="store_true", help="the report as one JSON object")
     c.set_defaults(func=store_handler(_ingest))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from hippo_tui.commands._common import print_json, store_handler
-from hippo_tui.safe_text import sanitize
+from hippo_tui.safe_text import one_line, sanitize
 
 if TYPE_CHECKING:
     from hippo_tui.models import Source
@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 
 def _clean(text: str | None) -> str:
     return sanitize(text or "")
+
+
+def _name(text: str | None) -> str:
+    """A title, file name or snippet kept on its one line (a name holding a newline cannot forge a line)."""
+    return one_line(text or "")
 
 
 class TtyProgress:
@@ -65,7 +70,7 @@ async def _import(store: Store, args: argparse.Namespace) -> int:
         progress.end()
     if args.name:
         await store.set_kb_name(args.name)
-    print(f"imported {n} sources from {_clean(str(path))} into '{_clean(store.kb_name)}'")
+    print(f"imported {n} sources from {_name(str(path))} into '{_name(store.kb_name)}'")
     return 0
 
 
@@ -80,12 +85,12 @@ async def _export(store: Store, args: argparse.Namespace) -> int:
                 n = await store.export_jsonl(out)
         except OSError as e:
             raise StoreError(f"{args.output}: cannot write the export: {e.strerror or e}") from None
-        print(f"exported {n} sources to {_clean(str(args.output))}", file=sys.stderr)
+        print(f"exported {n} sources to {_name(str(args.output))}", file=sys.stderr)
     return 0
 
 
 def _source_line(s: Source) -> str:
-    return f"{s.id}  {s.status:<7}  {_clean(s.title)}"
+    return f"{s.id}  {s.status:<7}  {_name(s.title)}"
 
 
 async def _list(store: Store, args: argparse.Namespace) -> int:
@@ -111,18 +116,18 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     if args.json:
         print_json(src.model_dump(mode="json", exclude_none=True))
         return 0
-    print(_clean(src.title))
+    print(_name(src.title))
     print(f"  id:        {src.id}")
     print(f"  status:    {src.status}")
     for label, value in (("publisher", src.publisher), ("url", src.url), ("updated", src.updated)):
         if value:
-            print(f"  {label + ':':<10} {_clean(str(value))}")
+            print(f"  {label + ':':<10} {_name(str(value))}")
     _print_provenance(src)
     if src.status == "retired":
-        print(f"  retired:   {_clean(src.retired_reason) or '(no reason given)'}")
+        print(f"  retired:   {_name(src.retired_reason) or '(no reason given)'}")
         if src.superseded_by:
             succ = await store.get(src.superseded_by)
-            title = f" ({where(succ.title, succ.provenance)})" if succ else " (missing)"
+            title = f" ({_name(where(succ.title, succ.provenance))})" if succ else " (missing)"
             print(f"  superseded by {src.superseded_by}{title}")
     print()
     print(_clean(src.excerpt))
@@ -139,7 +144,7 @@ def _print_provenance(src: Source) -> None:
     p = src.provenance
     if p is None:
         return
-    print(f"  {'document:':<10} {origin(p)}")
+    print(f"  {'document:':<10} {_name(origin(p))}")
     if p.page is not None:
         print(f"  {'page:':<10} {p.page}")
     print(f"  {'version:':<10} {_clean(p.version[:12])} (ingested {_clean(p.ingested)})")
@@ -156,15 +161,15 @@ async def _search(store: Store, args: argparse.Namespace) -> int:
         print("no active source matches", file=sys.stderr)
         return 0
     for rank, h in enumerate(hits, start=1):
-        print(f"{rank}. {_clean(h.title)}  [{h.id}]  score {h.score:.2f}")
-        print(f"   {_clean(h.snippet)}")
+        print(f"{rank}. {_name(h.title)}  [{h.id}]  score {h.score:.2f}")
+        print(f"   {_name(h.snippet)}")
     return 0
 
 
 async def _retire(store: Store, args: argparse.Namespace) -> int:
     src = await store.retire(args.id, args.reason, superseded_by=args.superseded_by)
     succ = f", superseded by {src.superseded_by}" if src.superseded_by else ""
-    print(f"retired {src.id} ({_clean(src.title)}){succ}")
+    print(f"retired {src.id} ({_name(src.title)}){succ}")
     return 0
 
 

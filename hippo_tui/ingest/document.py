@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import Literal
 
+from hippo_tui.ingest.titles import tidy_heading
 from hippo_tui.safe_text import sanitize
 
 BlockKind = Literal["para", "item", "row", "code"]
@@ -20,7 +21,8 @@ class IngestError(ValueError):
     def __init__(self, path: Path | str, message: str, *, line: int | None = None, page: int | None = None):
         self.path, self.line, self.page = path, line, page
         where = f"page {page}: " if page is not None else f"line {line}: " if line is not None else ""
-        super().__init__(f"{path}: {where}{message}. Nothing was imported.")
+        self.reason = f"{where}{message}"  # what a run's list of failed files shows beside the name
+        super().__init__(f"{path}: {self.reason}")
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class Parsed:
     publisher: str | None = None
     url: str | None = None
     updated: date | None = None
+    warnings: list[str] = field(default_factory=list)  # read, but something was left out (a bad date)
 
 
 def clean(text: str) -> str:
@@ -90,7 +93,7 @@ class SectionBuilder:
         self._anchors: dict[str, int] = {}
 
     def heading(self, level: int, text: str) -> None:
-        text = clean(text)
+        text = tidy_heading(clean(text))
         if not text:
             return
         first = not self._stack and not any(s.blocks for s in self._sections)
@@ -114,7 +117,13 @@ class SectionBuilder:
             self._sections[-1].blocks.append(Block(text, kind, page, line))
 
     def sections(self) -> list[Section]:
-        return [s for s in self._sections if s.blocks]
+        kept = [s for s in self._sections if s.blocks]
+        if kept:
+            return kept
+        # A page whose text is all in headings (a one-page summary set in <h1>-<h4>): the headings are the text.
+        return [
+            Section(s.headings[:-1], s.anchor, [Block(s.headings[-1])]) for s in self._sections if s.headings
+        ]
 
 
 @dataclass
@@ -131,3 +140,5 @@ class Document:
     publisher: str | None = None
     url: str | None = None
     updated: date | None = None
+    warnings: list[str] = field(default_factory=list)
+    dropped: int = 0  # blocks left out as not content (contents, navigation, references)

@@ -5,13 +5,17 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import docx
 from docx.opc.exceptions import PackageNotFoundError
 from docx.table import Table
 from docx.text.paragraph import Paragraph
+from lxml import etree
 
+from hippo_tui.ingest import limits
 from hippo_tui.ingest.document import IngestError, Parsed, SectionBuilder, clean, table_rows
+from hippo_tui.ingest.titles import is_junk
 
 
 def _heading_level(style: str) -> int | None:
@@ -23,19 +27,46 @@ def _heading_level(style: str) -> int | None:
     return None
 
 
+def _cells(row: Any) -> list[str]:
+    """A row's cells, a merged cell once: python-docx repeats a cell spanning N columns N times, which made
+    rows of one long merged paragraph repeated into passages of 11,000 characters."""
+    out: list[str] = []
+    last = None
+    for cell in row.cells:
+        if cell._tc is not last:
+            out.append(clean(cell.text))
+        last = cell._tc
+    return out
+
+
 def _table(table: Table) -> list[str]:
-    rows = [[clean(cell.text) for cell in row.cells] for row in table.rows]
+    rows = [_cells(row) for row in table.rows]
     if len(rows) < 2:
         return table_rows([], rows)
     return table_rows(rows[0], rows[1:])
 
 
+def _check_unpacked(data: bytes, path: Path) -> None:
+    """Refuse a zip bomb before anything inflates: the parts' sizes as the archive declares them (zipfile
+    reads no member past its declared size, so a lying header fails its CRC check instead of inflating)."""
+    cap = limits.current.unpacked_mb
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            total = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError) as e:
+        raise IngestError(path, f"not a readable Word document ({e})") from None
+    if total > cap * 2**20:
+        raise IngestError(path, f"decompresses past the {cap:,} MB limit ({total / 2**20:,.0f} MB)")
+
+
 def parse(data: bytes, path: Path) -> Parsed:
+    _check_unpacked(data, path)
     try:
         document = docx.Document(io.BytesIO(data))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as e:
-        raise IngestError(path, f"not a readable Word document ({e})") from None
-    title = clean(document.core_properties.title or "") or None
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as e:
+        raise IngestError(path, f"not a readable Word document ({str(e)[:200]})") from None
+    core = clean(document.core_properties.title or "")
+    title = core if core and not is_junk(core) else None  # "Microsoft Word - x.docx" is no title
     out = SectionBuilder(title)
     for block in document.iter_inner_content():
         if isinstance(block, Table):

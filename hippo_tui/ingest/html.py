@@ -29,6 +29,10 @@ _BLOCKISH = frozenset(
 )
 
 
+# No network, no entity expansion from a DTD, libxml2's default depth and size caps (no huge_tree).
+_PARSER = lxml.html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True)
+
+
 def _text(el: Any) -> str:
     return clean(el.text_content())
 
@@ -107,7 +111,7 @@ def _meta(root: Any, *names: str) -> str | None:
 
 def parse(data: bytes, path: Path) -> Parsed:
     try:
-        root = lxml.html.document_fromstring(data)
+        root = lxml.html.document_fromstring(data, parser=_PARSER)
     except (etree.ParserError, ValueError) as e:
         raise IngestError(path, f"not readable HTML ({e})") from None
     title_el = root.find(".//title")
@@ -118,10 +122,17 @@ def parse(data: bytes, path: Path) -> Parsed:
     _drop_chrome(root)
     out = SectionBuilder()
     _walk(_main(root), out)
+    warnings: list[str] = []
+    if any("Excessive depth" in e.message for e in _PARSER.error_log):
+        # libxml2 stops building the tree there (its guard against stack exhaustion): say what was lost.
+        warnings.append("nested deeper than 256 levels: the text past that depth was not read")
     return Parsed(
         sections=out.sections(),
         title=out.title or page_title or None,
         publisher=publisher,
         url=clean(canonical[0]) if canonical else None,
-        updated=front_matter.parse_date(updated, path, what="the page's modified date") if updated else None,
+        updated=front_matter.parse_date(updated, warnings, what="the page's modified date")
+        if updated
+        else None,
+        warnings=warnings,
     )

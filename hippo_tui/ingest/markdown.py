@@ -19,9 +19,17 @@ _MD = MarkdownIt("commonmark").enable("table").disable("inline")
 _INLINE_MARKUP = re.compile(r"[\\`*_\[<&]")
 
 
+# A paragraph longer than this is not parsed for inline markup (its marks are dropped instead): markdown-it
+# recurses into nested emphasis and links, and 20 MB of one paragraph dense with it overflows the C stack.
+INLINE_PARSE_CHARS = 100_000
+_MARKS = re.compile(r"[\\`*_<>]+|!?\[|\]\([^)\s]*\)|\]")
+
+
 def _inline_text(token: Any) -> str:
     if _INLINE_MARKUP.search(token.content) is None:
         return token.content.replace("\n", " ")
+    if len(token.content) > INLINE_PARSE_CHARS:
+        return _MARKS.sub("", token.content).replace("\n", " ")
     parts = []
     for child in _MD.inline.parse(token.content, _MD, {}, []):
         if child.type in ("text", "text_special", "code_inline"):
@@ -59,7 +67,8 @@ def _table(tokens: list[Any], i: int) -> tuple[list[str], int]:
 
 def parse(text: str, path: Path) -> Parsed:
     fields, body, offset = front_matter.split(text)
-    updated = fields.get("updated")
+    warnings: list[str] = []
+    updated = front_matter.front_matter_date(fields, warnings)
     out = SectionBuilder(fields.get("title") or None)
     tokens = _MD.parse(body)
     depth = 0  # inside a list item: its paragraphs are items
@@ -90,5 +99,6 @@ def parse(text: str, path: Path) -> Parsed:
         title=out.title,
         publisher=fields.get("publisher") or None,
         url=fields.get("url") or None,
-        updated=front_matter.parse_date(updated, path, line=None) if updated else None,
+        updated=updated,
+        warnings=warnings,
     )

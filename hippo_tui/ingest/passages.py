@@ -12,11 +12,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from hippo_tui.ingest.document import Block, Document, IngestError, Section
+from hippo_tui.ingest.titles import collapse
+from hippo_tui.store.sources import MAX_EXCERPT_CHARS
 from hippo_tui.verification.markers import split_sentences
 
 MIN_SENTENCES, MAX_SENTENCES = 2, 5
 TARGET_CHARS = 450  # a passage closes once it has MIN_SENTENCES and this much text
 BODY_CHARS = 2000  # a passage's body: the rest of its section, the nearest passages up to this much
+# The hard ceiling of an excerpt (``kb import`` refuses excerpts over it too): a run of text without full
+# stops (a PDF page with no blank lines, a row of merged cells) is cut at clause or word boundaries below it
+# rather than become one huge passage that every search's snippet and every check must scan.
+MAX_PASSAGE_CHARS = MAX_EXCERPT_CHARS
 TITLE_SEPARATOR = " › "
 _NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "hippo-tui:passage")
 
@@ -38,10 +44,26 @@ class _Chunk:
 
 
 def _units(block: Block) -> list[str]:
-    """Sentences of a paragraph; a list item, table row or code block is one unit whatever its punctuation."""
-    if block.kind == "para":
-        return split_sentences(block.text)
-    return [block.text]
+    """Sentences of a paragraph; a list item, table row or code block is one unit whatever its punctuation;
+    any unit over MAX_PASSAGE_CHARS cut into pieces under it."""
+    units = split_sentences(block.text) if block.kind == "para" else [block.text]
+    if all(len(u) <= MAX_PASSAGE_CHARS for u in units):
+        return units
+    return [piece for u in units for piece in cut(u, MAX_PASSAGE_CHARS)]
+
+
+def cut(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, each ending at the last "; ", ", " or space
+    before the limit (a hard cut only inside a word longer than the limit)."""
+    out = []
+    while len(text) > limit:
+        window = text[: limit + 1]
+        at = max(window.rfind("; "), window.rfind(", "))
+        at = at + 1 if at >= limit // 2 else window.rfind(" ")
+        at = at if at > 0 else limit
+        out.append(text[:at].strip())
+        text = text[at:].strip()
+    return [*out, text] if text else out
 
 
 def _chunks(section: Section) -> list[_Chunk]:
@@ -50,13 +72,13 @@ def _chunks(section: Section) -> list[_Chunk]:
     size = 0  # characters in ``current``
     for block in section.blocks:
         for unit in _units(block):
-            if current is not None and current.page != block.page:
-                chunks.append(current)  # a passage never spans two pages: its page is where it is
+            if current is not None and (current.page != block.page or size + len(unit) >= MAX_PASSAGE_CHARS):
+                chunks.append(current)  # a passage never spans two pages, nor passes the ceiling
                 current = None
             if current is None:
                 current, size = _Chunk([], block.page), 0
             current.units.append((unit, block.kind == "para"))
-            size += len(unit)
+            size += len(unit) + 1  # and its separator
             if len(current.units) >= MAX_SENTENCES or (
                 len(current.units) >= MIN_SENTENCES and size >= TARGET_CHARS
             ):
@@ -71,7 +93,13 @@ def _merge_short_tail(chunks: list[_Chunk]) -> list[_Chunk]:
     """A lone last sentence joins the passage before it (same page, room left) rather than stand alone."""
     if len(chunks) >= 2:
         tail, before = chunks[-1], chunks[-2]
-        if len(tail.units) < MIN_SENTENCES and before.page == tail.page and len(before.units) < MAX_SENTENCES:
+        room = sum(len(t) + 1 for t, _ in before.units + tail.units) < MAX_PASSAGE_CHARS
+        if (
+            len(tail.units) < MIN_SENTENCES
+            and before.page == tail.page
+            and len(before.units) < MAX_SENTENCES
+            and room
+        ):
             before.units += tail.units
             chunks.pop()
     return chunks
@@ -107,7 +135,7 @@ def passage_id(key: str, excerpt: str, occurrence: int) -> str:
 
 
 def _section_passages(doc: Document, section: Section, seen: dict[str, int]) -> Iterator[Passage]:
-    title = TITLE_SEPARATOR.join((doc.title, *section.headings))
+    title = TITLE_SEPARATOR.join(collapse([doc.title, *section.headings]))
     chunks = _chunks(section)
     excerpts = [_excerpt(c) for c in chunks]
     for chunk, excerpt, body in zip(chunks, excerpts, _bodies(excerpts), strict=True):
@@ -127,6 +155,10 @@ def passages(doc: Document) -> list[Passage]:
     """Every passage of ``doc`` in document order. A document without any text is an error, not nothing."""
     seen: dict[str, int] = {}
     out = [p for section in doc.sections for p in _section_passages(doc, section, seen)]
+    if not out and doc.dropped:
+        raise IngestError(
+            doc.path, "nothing to cite: only contents, navigation, references or text without words"
+        )
     if not out:
         raise IngestError(doc.path, "no text found in the document")
     return out

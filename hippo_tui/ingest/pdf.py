@@ -9,12 +9,14 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from pypdf import PdfReader
-from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
+from hippo_tui.ingest import pdf_layout, pdf_text, titles
 from hippo_tui.ingest.document import IngestError, Parsed, SectionBuilder, clean
 
 _BLANK = re.compile(r"\n\s*\n")
@@ -22,6 +24,7 @@ _BLANK = re.compile(r"\n\s*\n")
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 
+_BOMB = "a stream decompresses past the PDF reader's 75 MB limit"  # pypdf's own cap per stream
 _ENCRYPTED = "the PDF is encrypted (it needs a password); save an unprotected copy and ingest that"
 
 
@@ -34,6 +37,8 @@ def _open(data: bytes, path: Path) -> PdfReader:
             len(reader.pages)  # reading the page tree finds most damage up front
     except (FileNotDecryptedError, DependencyError):
         locked = True
+    except LimitReachedError:
+        raise IngestError(path, _BOMB) from None
     except (PdfReadError, ValueError, KeyError, TypeError) as e:
         raise IngestError(path, f"not a readable PDF ({e})") from None
     if locked:
@@ -54,8 +59,9 @@ def _outline(reader: PdfReader) -> dict[int, list[tuple[int, str]]]:
                 page = reader.get_destination_page_number(item)
             except (PdfReadError, ValueError, KeyError, TypeError, AttributeError):
                 continue
-            if page is not None and page >= 0:
-                starts.setdefault(page, []).append((level, str(item.title)))
+            title = clean(str(item.title))
+            if page is not None and page >= 0 and title and not title.startswith("_"):  # "_GoBack": Word's
+                starts.setdefault(page, []).append((level, title))
 
     try:
         visit(reader.outline, 2)  # level 1 is the document title
@@ -64,34 +70,106 @@ def _outline(reader: PdfReader) -> dict[int, list[tuple[int, str]]]:
     return starts
 
 
-def _paragraphs(text: str) -> list[str]:
-    """A page's text as paragraphs: lines joined (the layer breaks lines where the layout did)."""
-    return [clean(p.replace("-\n", "-").replace("\n", " ")) for p in _BLANK.split(text) if p.strip()]
+def _paragraphs(text: str, words: Counter[str]) -> list[str]:
+    """A page's text as paragraphs: line-break hyphens rejoined, lines joined (the layer breaks lines where
+    the layout did), a drop cap rejoined to its word."""
+    text = pdf_text.rejoin_split_ligatures(pdf_text.rejoin_hyphens(text, words), words)
+    paragraphs = (clean(p.replace("-\n", "-").replace("\n", " ")) for p in _BLANK.split(text) if p.strip())
+    return [pdf_text.drop_cap(p, words) for p in paragraphs if p]
+
+
+def _read_pages(reader: PdfReader, path: Path) -> list[pdf_layout.Page]:
+    pages = []
+    for index, page in enumerate(reader.pages):
+        try:
+            read = pdf_layout.read_page(page)
+        except LimitReachedError:
+            raise IngestError(path, _BOMB, page=index + 1) from None
+        except (PdfReadError, ValueError, KeyError, TypeError) as e:
+            raise IngestError(path, f"cannot read the page's text ({e})", page=index + 1) from None
+        read.text = pdf_text.ligatures(read.text)
+        pages.append(read)
+    return pages
+
+
+def _segments(text: str, heads: dict[str, int]) -> list[tuple[int, str]]:
+    """A page's text cut at its heading lines: (level, heading) and (0, text between)."""
+    out: list[tuple[int, str]] = []
+    pending: list[str] = []
+    for line in text.splitlines():
+        level = heads.get(pdf_layout.key(line)) if line.strip() else None
+        if level is None:
+            pending.append(line)
+            continue
+        if pending:
+            out.append((0, "\n".join(pending)))
+            pending = []
+        out.append((level, line))
+    if pending:
+        out.append((0, "\n".join(pending)))
+    return out
+
+
+def _without_title(page: str, title: str) -> str:
+    """Page 1 without the lines that make up its printed title (the title is the document's, not a passage)."""
+    lines = page.splitlines()
+    taken = ""
+    for i, line in enumerate(lines):
+        taken = " ".join((taken + " " + line).split())
+        if taken == title:
+            return "\n".join(lines[i + 1 :])
+        if not title.startswith(taken):
+            break
+    return page
+
+
+def _page_numbers(reader: PdfReader) -> list[int]:
+    """The page number a citation names: the printed label when it is a number (p. 84 where the PDF's
+    own index says 97), else the index from 1."""
+    try:
+        labels = list(reader.page_labels)
+    except (PdfReadError, ValueError, KeyError, TypeError, IndexError):
+        labels = []
+    if len(labels) != len(reader.pages):
+        return list(range(1, len(reader.pages) + 1))
+    return [int(label) if label.isdigit() else i + 1 for i, label in enumerate(labels)]
+
+
+def _metadata_title(reader: PdfReader) -> str | None:
+    try:
+        title = clean(str(reader.metadata.title)) if reader.metadata and reader.metadata.title else None
+    except (PdfReadError, ValueError, TypeError):
+        return None
+    return None if title is None or titles.is_junk(title) else title
 
 
 def parse(data: bytes, path: Path) -> Parsed:
     reader = _open(data, path)
-    info_title = None
-    try:
-        info_title = clean(str(reader.metadata.title)) if reader.metadata and reader.metadata.title else None
-    except (PdfReadError, ValueError, TypeError):
-        pass
-    out = SectionBuilder(info_title or None)
-    outline = _outline(reader)
-    found_text = False
-    for index, page in enumerate(reader.pages):
-        for level, title in outline.get(index, []):
-            out.heading(level, title)
-        try:
-            text = page.extract_text() or ""
-        except (PdfReadError, ValueError, KeyError, TypeError) as e:
-            raise IngestError(path, f"cannot read the page's text ({e})", page=index + 1) from None
-        for para in _paragraphs(text):
-            found_text = True
-            out.add(para, "para", page=index + 1)
-    if not found_text:
+    pages = _read_pages(reader, path)
+    if not any(p.text.strip() for p in pages):
         raise IngestError(
             path,
             "the PDF has no text layer (an image-only scan?); run it through OCR first, then ingest that",
         )
+    texts = [p.text for p in pages]
+    running = pdf_text.running_lines(texts)
+    texts = [pdf_text.drop_running(t, running) for t in texts]
+    words = pdf_text.vocabulary(texts)
+    metadata = _metadata_title(reader)
+    printed = None if metadata else titles.printed_title(pages[0].lines)
+    if printed:
+        texts[0] = _without_title(texts[0], printed)
+    out = SectionBuilder(metadata or printed)
+    outline = _outline(reader)
+    # A real outline (a few entries at least) gives the sections; else the headings as printed.
+    heads = [{} for _ in pages] if sum(map(len, outline.values())) >= 3 else pdf_layout.headings(pages)
+    for index, (text, number) in enumerate(zip(texts, _page_numbers(reader), strict=True)):
+        for level, heading in outline.get(index, []):
+            out.heading(level, heading)
+        for level, segment in _segments(text, heads[index]):
+            if level:
+                out.heading(level, segment)
+                continue
+            for para in _paragraphs(segment, words):
+                out.add(para, "para", page=number)
     return Parsed(sections=out.sections(), title=out.title)

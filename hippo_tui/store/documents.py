@@ -169,7 +169,7 @@ class DocumentsMixin(StoreBase):
         return [
             DocumentReport(
                 i.doc.key, i.doc.title, i.doc.format, i.doc.version,
-                "revised" if i.doc.key in stored else "new", **p.counts(),
+                _status(i.doc.key in stored, p.counts()), **p.counts(),
             )
             for i, p in plans
         ]  # fmt: skip
@@ -236,3 +236,11 @@ async def _write_removals(db: aiosqlite.Connection, removed: dict[str, DocumentH
     await db.executemany(
         _ADD_VERSION, [(key, REMOVED_VERSION, stamp, 0, 0, 0, h.passages) for key, h in removed.items()]
     )
+
+
+def _status(stored: bool, counts: dict[str, int]) -> str:
+    """new; revised when passages changed; reread when the file changed but not one passage did (its
+    layout, say): "revised … added 0 · unchanged 6" would claim a change that is not there."""
+    if not stored:
+        return "new"
+    return "revised" if counts["added"] or counts["revised"] or counts["removed"] else "reread"

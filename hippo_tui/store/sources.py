@@ -103,6 +103,26 @@ def _canonical_or_none(value: str) -> str | None:
         return None
 
 
+# The hard size of a passage, for ingest and `kb import` alike: search builds a snippet over the excerpt
+# it returns, so one multi-megabyte excerpt would make every search that matches it slow for everyone.
+MAX_EXCERPT_CHARS = 2000
+MAX_BODY_CHARS = 20_000
+
+
+def _check_size(path: Path, number: int, source: Source) -> None:
+    for field, text, limit in (
+        ("excerpt", source.excerpt, MAX_EXCERPT_CHARS),
+        ("body", source.body, MAX_BODY_CHARS),
+    ):
+        if text is not None and len(text) > limit:
+            raise KBImportError(
+                path,
+                number,
+                field,
+                f"{len(text):,} characters is over the {limit:,}-character limit; split it",
+            )
+
+
 def parse_jsonl(path: Path) -> list[Source]:
     """Read and validate a whole JSONL knowledge base; the first bad line raises KBImportError."""
     return [s for _line, s in parse_jsonl_lines(path)]
@@ -136,6 +156,7 @@ def parse_jsonl_lines(path: Path) -> list[tuple[int, Source]]:
             loc = ".".join(str(p) for p in err["loc"]) or None
             msg = "unknown field" if err["type"] == "extra_forbidden" else err["msg"]
             raise KBImportError(path, number, loc, msg) from None
+        _check_size(path, number, sources[-1][1])
         # Two lines with one id: an upsert would keep the last and drop the other without a word.
         sid = sources[-1][1].id
         if (seen := first_line.setdefault(sid, number)) != number:
@@ -211,7 +232,9 @@ class SourcesMixin(StoreBase):
         with self._errors():
             cur = await self._db.execute(sql, {"q": match, "k": k})
             rows = await cur.fetchall()
-        return [HitRow(r[0], r[1], r[2], r[3], r[4], -float(r[5]), r[6] or r[2], tuple(r[7:12])) for r in rows]
+        return [
+            HitRow(r[0], r[1], r[2], r[3], r[4], -float(r[5]), r[6] or r[2], tuple(r[7:12])) for r in rows
+        ]
 
     async def _bounded_match(self, words: list[str]) -> str:
         """The MATCH expression to rank: all words when they match few enough rows, else the rarest ones.

@@ -7,6 +7,7 @@ objects, so the text layer is exactly the text given; pypdf only adds the outlin
 from __future__ import annotations
 
 import io
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,11 +16,33 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
+# Ligature glyphs drawn through codes 1-5 of the font, mapped back to U+FB00-FB04 by its ToUnicode CMap
+# (what a typeset PDF does); pypdf then reads the ligature characters back.
+_LIGATURE_CODES = {chr(0xFB00 + i): chr(1 + i) for i in range(5)}
+_TO_UNICODE = (
+    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Lig def /CMapType 2 def\n"
+    "1 begincodespacerange <00> <FF> endcodespacerange\n5 beginbfchar\n"
+    + "".join(f"<{1 + i:02X}> <{0xFB00 + i:04X}>\n" for i in range(5))
+    + "endbfchar\n1 beginbfrange <20> <7E> <0020> endbfrange\nendcmap CMapName currentdict /CMap "
+    "defineresource pop end end"
+)
+
+
 def _content(paragraphs: Sequence[str]) -> bytes:
-    """One paragraph per text line, a blank line between paragraphs (what a text layer reads back)."""
+    """One paragraph per text line, a blank line between paragraphs (what a text layer reads back). A
+    paragraph's own newlines are line breaks inside it; one starting with "# " is drawn at 20 pt (a title),
+    "## " at 15 pt (a heading)."""
     lines = ["BT", "/F1 11 Tf", "14 TL", "72 760 Td"]
     for para in paragraphs:
-        lines.append(f"({_escape(para)}) Tj T* T*")
+        marks = len(para) - len(para.lstrip("#"))
+        big = marks in (1, 2) and para[marks : marks + 1] == " "
+        if big:
+            lines.append("/F1 20 Tf 28 TL" if marks == 1 else "/F1 15 Tf 20 TL")
+            para = para[marks + 1 :]
+        for line in para.split("\n"):
+            text = "".join(_LIGATURE_CODES.get(c, c) for c in line)
+            lines.append(f"({_escape(text)}) Tj T*")
+        lines.append("T*" if not big else "T* /F1 11 Tf 14 TL")
     lines.append("ET")
     return "\n".join(lines).encode("latin-1")
 
@@ -31,7 +54,8 @@ def _raw_pdf(pages: Sequence[Sequence[str]], title: str | None) -> bytes:
         b"<< /Type /Pages /Kids ["
         + b" ".join(f"{4 + 2 * i} 0 R".encode() for i in range(n))
         + b"] /Count %d >>" % n,
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode %d 0 R >>"
+        % (4 + 2 * n),
     ]
     for i, paragraphs in enumerate(pages):
         stream = _content(paragraphs) if paragraphs else b""
@@ -40,6 +64,8 @@ def _raw_pdf(pages: Sequence[Sequence[str]], title: str | None) -> bytes:
             b"/Contents %d 0 R >>" % (5 + 2 * i)
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    cmap = _TO_UNICODE.encode()
+    objects.append(b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream")
     if title is not None:
         objects.append(f"<< /Title ({_escape(title)}) >>".encode("latin-1"))
     out = io.BytesIO()
@@ -102,4 +128,17 @@ def write_docx(path: Path, title: str, blocks: Sequence[tuple[str, str]]) -> Pat
         if style != "end":
             document.add_paragraph(text, style=style)
     document.save(str(path))
+    return path
+
+
+def docx_with_part(path: Path, document_xml: str) -> Path:
+    """A real .docx (python-docx's template) whose ``word/document.xml`` is replaced by ``document_xml``."""
+    write_docx(path, "Template", [])
+    parts = {}
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    parts["word/document.xml"] = document_xml.encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
     return path
