@@ -203,7 +203,7 @@ async def _evaluate_async(plan: _Plan) -> int:
         return EXIT_STORE
     try:
         info = await probe.info()
-        sha = hashlib.sha256(probe.system_prompt.encode()).hexdigest()
+        sha = hashlib.sha256(probe.default_system_prompt.encode()).hexdigest()
     finally:
         await probe.close()
     started = datetime.now(UTC).isoformat(timespec="seconds")
