@@ -70,3 +70,14 @@ def test_the_app_has_a_message_and_a_handler_for_every_event_type(kind: str):
     message = message_for(Answer(question="q", number=1, conversation=0), [SAMPLES[kind]])
     handler = "on_" + re.sub(r"(?<!^)(?=[A-Z])", "_", type(message).__name__).lower()
     assert callable(getattr(HippoApp, handler, None)), handler
+
+
+@pytest.mark.parametrize("kind", event_types())
+def test_the_server_frames_every_event_type(kind: str):
+    pytest.importorskip("fastapi")
+    from hippo_tui.events import parse_event
+    from hippo_tui.server.sse import ROLE, frame
+
+    assert kind in ROLE
+    head, data = frame(SAMPLES[kind], 7, 3).decode().rstrip("\n").split("\n")
+    assert head == "id: 7.3" and parse_event(data.removeprefix("data: ")) == SAMPLES[kind]

@@ -41,6 +41,8 @@ _SETTING_FLAGS = (
     "policy",
     "grounding_timeout",
     "max_tokens",
+    "server",
+    "token",
 )
 
 
@@ -66,6 +68,8 @@ def settings_parser() -> argparse.ArgumentParser:
     g.add_argument("--record", type=Path, help="record the model's raw stream to this cassette (JSONL)")
     g.add_argument("--replay", type=Path, help="replay a recorded cassette instead of calling a model")
     g.add_argument("--speed", dest="replay_speed", type=float, help="replay speed factor (0 = unlimited)")
+    g.add_argument("--server", help="a `hippo-tui serve` URL to use as a thin client (env HIPPO_SERVER)")
+    g.add_argument("--token", help="the bearer token for --server (prefer HIPPO_TOKEN)")
     return p
 
 
