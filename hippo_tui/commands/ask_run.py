@@ -160,10 +160,13 @@ def _exit_code(event: EndEvent | ErrorEvent | None) -> int:
 async def answer(settings: Settings, question: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
     # Imported late: `hippo-tui --help` stays fast.
     from hippo_tui.engine import open_engine
+    from hippo_tui.engine.remote_errors import RemoteError
     from hippo_tui.guard import PolicyError
 
     try:
         engine = await open_engine(settings)
+    except RemoteError as e:
+        return _cannot_start(e.kind, f"{e.message} ({e.action})", as_json=as_json, out=out, err=err)
     except StoreError as e:
         return _cannot_start("store", str(e), as_json=as_json, out=out, err=err)
     except (CassetteError, PolicyError) as e:

@@ -50,14 +50,18 @@ async def _check(
     settings: Settings, answer: AnswerToCheck, name: str, *, as_json: bool, out: TextIO, err: TextIO
 ) -> int:
     from hippo_tui.backends import CassetteError
-    from hippo_tui.commands._common import EXIT_STORE, EXIT_USAGE
+    from hippo_tui.commands._common import EXIT_MODEL, EXIT_STORE, EXIT_USAGE
     from hippo_tui.engine import open_engine
+    from hippo_tui.engine.remote_errors import RemoteError
     from hippo_tui.guard import PolicyError
     from hippo_tui.safe_text import sanitize
     from hippo_tui.store import StoreError
 
     try:
-        engine = await open_engine(settings)
+        engine = await open_engine(settings, client="verify")
+    except RemoteError as e:
+        print(f"hippo-tui: {sanitize(e.message)}\n  → {e.action}", file=err)
+        return EXIT_MODEL
     except (CassetteError, PolicyError) as e:
         print(f"hippo-tui: {sanitize(str(e))}", file=err)
         return EXIT_USAGE
@@ -69,6 +73,9 @@ async def _check(
     except StoreError as e:
         print(f"hippo-tui: {sanitize(str(e))}", file=err)
         return EXIT_STORE
+    except RemoteError as e:
+        print(f"hippo-tui: {sanitize(e.message)}\n  → {e.action}", file=err)
+        return EXIT_MODEL
     finally:
         await engine.close()
     report = Report(answer=answer, name=name, result=checked)

@@ -37,11 +37,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'hippo_tui.engine' has no attribute {name!r}")
 
 
-async def open_engine(settings: Settings) -> AnswerEngine:
+async def open_engine(settings: Settings, *, client: str = "ask") -> AnswerEngine:
     """The engine these settings name, as a front end sees it: only the protocol, never the store or backend.
+    With ``server`` set, a thin client of that `hippo-tui serve` (``client`` says which front end asks).
 
-    Raises StoreError, CassetteError or PolicyError when it cannot start.
+    Raises StoreError, CassetteError or PolicyError when it cannot start; RemoteError for a server.
     """
+    if settings.server:
+        from hippo_tui.engine.remote import RemoteEngine
+
+        return await RemoteEngine.connect(settings.server, settings.token, client=client)
     from hippo_tui.engine.local import Engine
 
     return await Engine.create(settings)

@@ -33,6 +33,13 @@ def create_app(engine: Engine, *, tokens: TokenCheck | None, limits: Limits | No
             "model": info.model,
         }
 
+    @app.get("/v1/info")
+    async def info(request: Request) -> dict[str, object]:
+        """What a thin client shows in its status line, and the prompt a conversation starts with."""
+        s = state(request)
+        s.user(request)
+        return {**(await s.engine.info()).model_dump(), "default_system_prompt": s.engine.default_system_prompt}
+
     app.include_router(routes_answers.router)
     app.include_router(routes_kb.router)
     return app

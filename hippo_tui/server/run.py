@@ -47,8 +47,8 @@ async def serve(settings: Settings, *, host: str, port: int, tokens: Path | None
     try:
         interrupted = await engine.store.mark_interrupted("server:")
         if interrupted:
-            print(f"hippo-tui: {interrupted} answers left in flight by a stopped server marked interrupted",
-                  file=sys.stderr)  # fmt: skip
+            what = "1 answer" if interrupted == 1 else f"{interrupted} answers"
+            print(f"hippo-tui: {what} left in flight by a stopped server marked interrupted", file=sys.stderr)
         app = create_app(engine, tokens=check, limits=limits)
         config = uvicorn.Config(
             app, host=host, port=port, log_level="info", timeout_graceful_shutdown=SHUTDOWN_GRACE,

@@ -61,12 +61,14 @@ SWITCHABLE_ERRORS = {"connection", "auth", "not_found", "rate_limit", "server"}
 
 
 async def open_local_engine(settings: Settings) -> AnswerEngine:
-    """The engine in this process. Imported in a thread: it pulls in the model client (half a second of
-    imports), which must neither delay the first frame nor freeze the spinner."""
-    await asyncio.to_thread(importlib.import_module, "hippo_tui.engine.local")
-    from hippo_tui.engine.local import Engine
+    """The engine these settings name: in this process, or a thin client of ``settings.server``. Imported
+    in a thread: it pulls in the model client or httpx (half a second of imports), which must neither delay
+    the first frame nor freeze the spinner."""
+    which = "hippo_tui.engine.remote" if settings.server else "hippo_tui.engine.local"
+    await asyncio.to_thread(importlib.import_module, which)
+    from hippo_tui.engine import open_engine
 
-    return await Engine.create(settings)
+    return await open_engine(settings, client="tui")
 
 
 def error_text(error: ErrorEvent, switch_key: str) -> str:
