@@ -141,3 +141,16 @@ async def test_a_server_killed_mid_answer_is_a_clear_error_and_the_record_surviv
         finally:
             await engine.close()
     assert record is not None and record.outcome == "error" and record.error.startswith("interrupted")
+
+
+def test_verify_with_server_prints_the_same_report(served, tmp_path: Path):
+    s, token = served
+    answer = tmp_path / "answer.md"
+    answer.write_text("Nitrofurantoin is given for 3 days. [00000000-0000-4000-8000-000000000000]\n")
+    out = cli("verify", str(answer), "--json", "--server", s.url, "--token", token, home=tmp_path)
+    assert out.returncode == 5, out.stderr  # the cited source does not exist on the server: flagged
+    import json
+
+    report = json.loads(out.stdout)
+    assert report["citations"][0]["check_one"] == "missing" and report["summary"]["audit_id"] > 0
+    assert not (tmp_path / "hippo.db").exists()
