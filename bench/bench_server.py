@@ -93,14 +93,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         local, local_wall = asyncio.run(in_process(home / "local", questions))
-        (home / "served").mkdir()
-        with Serve(home / "served", "--answers-per-token", str(args.answers + 1)) as s:
-            served, served_wall = asyncio.run(over_server(s.url, questions))
-            assert s.proc is not None
-            rss = peak_rss_mib(s.proc.pid)
+        runs = {}
+        for running in ("0", "8"):  # 0: every answer worked on at once; 8: the server's default bound
+            (home / running).mkdir()
+            with Serve(home / running, "--answers-per-token", str(args.answers + 1), "--running", running) as s:
+                runs[running] = asyncio.run(over_server(s.url, questions))
+                assert s.proc is not None
+                rss = peak_rss_mib(s.proc.pid)
+        (served, served_wall), unbounded = runs["8"], runs["0"]
     header = ["run", "first p50 ms", "first p95 ms", "end p50 ms", "end p95 ms", "wall s", "errors"]
     rows = [header, row(f"in-process, {args.answers} one by one", local, local_wall),
-            row(f"serve, {args.answers} at once", served, served_wall)]  # fmt: skip
+            row(f"serve, {args.answers} at once, unbounded", *unbounded),
+            row(f"serve, {args.answers} at once, --running 8", served, served_wall)]  # fmt: skip
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     for r in rows:
         print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))))

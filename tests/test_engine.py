@@ -856,3 +856,21 @@ async def test_a_second_question_while_one_is_written_is_refused(offline: Engine
     with pytest.raises(ConversationBusy):
         await anext(conversation.ask("again?"))
     await stream.aclose()
+
+
+async def test_a_bounded_engine_starts_every_answer_at_once_and_runs_them_in_turn(hippo_home: Path, store):
+    engine = await Engine.create(Settings(home=hippo_home, offline_tokens_per_second=0), store=store, max_answers=1)
+    seen: list[tuple[str, str]] = []
+
+    async def consume(name: str, question: str) -> None:
+        conversation = await engine.open_conversation()
+        async for e in conversation.ask(question):
+            seen.append((name, e.type))
+
+    try:
+        await asyncio.gather(consume("one", "What dose of amlodipine?"), consume("two", "How is a gout flare treated?"))
+    finally:
+        await engine.close()
+    assert seen.index(("two", "start")) < seen.index(("one", "end"))  # its record exists at once
+    assert seen.index(("two", "thinking")) > seen.index(("one", "end"))  # its work waits for the slot
+    assert seen[-1] == ("two", "end")

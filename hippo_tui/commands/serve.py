@@ -27,6 +27,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--deadline", type=float, default=300.0, help="seconds an answer may run (default 300)")
     p.add_argument("--grace", type=float, default=10.0,
                    help="seconds an answer runs on once no client listens, for a reconnect (default 10)")
+    p.add_argument("--running", type=int, default=8,
+                   help="answers worked on at once, server-wide; the rest wait with their start sent (default 8)")
     p.add_argument("--heartbeat", type=float, default=15.0, help="seconds between keep-alive comments (default 15)")
     p.set_defaults(func=_serve)
     _register_token(sub)
@@ -62,7 +64,7 @@ def _serve(args: argparse.Namespace) -> int:
         print("hippo-tui: serve runs the engine itself; drop --server / HIPPO_SERVER", file=sys.stderr)
         return EXIT_USAGE
     limits = Limits(answers_per_token=args.answers_per_token, deadline=args.deadline, grace=args.grace,
-                    heartbeat=args.heartbeat)  # fmt: skip
+                    heartbeat=args.heartbeat, running=args.running)  # fmt: skip
     try:
         return asyncio.run(serve(settings, host=args.host, port=args.port, tokens=args.tokens, limits=limits))
     except ServeError as e:

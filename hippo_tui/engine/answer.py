@@ -8,6 +8,7 @@ answer's own state is enough to write its record: the conversation's ``ask`` onl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import aclosing
@@ -117,6 +118,7 @@ class AnswerInputs:
     tools_refused: bool = False  # this endpoint refused the search tool before: do not offer it
     asked_by: str | None = None  # who asked (a token's name on a server), for the record
     client: str | None = None  # which kind of front end asked ("tui", "ask", "eval", "http"...)
+    slots: asyncio.Semaphore | None = None  # answers past their start at once; None: no bound
 
 
 class Answer:
@@ -171,11 +173,16 @@ class Answer:
     async def events(self) -> AsyncGenerator[Event, None]:
         """Every event of the answer, ``start`` first and ``end`` or ``error`` last."""
         try:
-            for phase in (self._begin, self._retrieve, self._write, self._verify):
-                async for event in _relay(phase()):
-                    yield event
-                if self.done:  # withdrawn while writing
-                    return
+            async for event in _relay(self._begin()):
+                yield event
+            # The start (its record) comes at once; the work after it waits for a slot where the engine
+            # bounds how many answers run at once (a server under a burst of questions).
+            async with self.inputs.slots or contextlib.nullcontext():
+                for phase in (self._retrieve, self._write, self._verify):
+                    async for event in _relay(phase()):
+                        yield event
+                    if self.done:  # withdrawn while writing
+                        return
         except Exception as e:  # every failure ends the answer with its error event and its record
             yield await self._error(e)
         finally:

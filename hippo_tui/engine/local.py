@@ -8,6 +8,7 @@ the next answer of every conversation; the backend it replaced is closed once no
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
@@ -38,6 +39,7 @@ class Engine:
         *,
         clock: Callable[[], float],
         owns_store: bool,
+        max_answers: int | None = None,
     ) -> None:
         self._settings = settings
         self._store = store
@@ -54,17 +56,25 @@ class Engine:
         self._leases: dict[int, int] = {}  # id(backend) -> answers using it now
         self._retired: dict[int, Backend] = {}  # replaced by a reconfigure, still used by an answer
         self._conversations: set[LocalConversation] = set()
+        # How many answers may be past their start at once (a server sets it): the others have their start
+        # event and record at once, and wait for a slot rather than slow every running answer down.
+        self._slots = asyncio.Semaphore(max_answers) if max_answers else None
 
     @classmethod
     async def create(
-        cls, settings: Settings, *, store: Store | None = None, clock: Callable[[], float] = time.monotonic
+        cls,
+        settings: Settings,
+        *,
+        store: Store | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        max_answers: int | None = None,
     ) -> Engine:
         backend = open_backend(settings)
         owns = store is None
         try:
             if store is None:
                 store = await open_store(settings)
-            return cls(settings, store, backend, clock=clock, owns_store=owns)
+            return cls(settings, store, backend, clock=clock, owns_store=owns, max_answers=max_answers)
         except BaseException:
             await backend.aclose()
             if owns and store is not None:
@@ -147,6 +157,7 @@ class Engine:
                 policy=self._policy,
                 retry=self.retry,
                 tools_refused=self._tools_refused,
+                slots=self._slots,
                 **inputs,
             )
         finally:

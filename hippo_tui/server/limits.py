@@ -16,6 +16,10 @@ class Limits:
     max_body: int = 256 * 1024  # bytes of a request body (an answer to verify is the largest)
     max_question: int = 4000  # characters
     answers_per_token: int = 2  # running at once; more is a 429 with Retry-After
+    # Answers past their start event at once, server-wide; the rest wait for a slot with their start sent
+    # and recorded. Measured (bench/bench_server.py): 50 at once unbounded, the last start came after
+    # 2.6 s; bounded by 4-8, after ~0.4-0.5 s, and the 50 ended sooner.
+    running: int = 8
     deadline: float = 300.0  # seconds an answer may run, whatever its client does
     grace: float = 10.0  # seconds an answer runs on with no one listening (a reconnect resumes it)
     heartbeat: float = 15.0  # seconds of silence on a stream before a comment is sent

@@ -43,7 +43,7 @@ def check_binding(host: str, tokens: Path | None) -> None:
 async def serve(settings: Settings, *, host: str, port: int, tokens: Path | None, limits: Limits) -> int:
     check_binding(host, tokens)
     check = TokenCheck(tokens) if tokens is not None else None
-    engine = await Engine.create(settings)
+    engine = await Engine.create(settings, max_answers=limits.running)
     try:
         interrupted = await engine.store.mark_interrupted("server:")
         if interrupted:
