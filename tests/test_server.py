@@ -177,3 +177,32 @@ def test_verify_checks_an_answer_written_elsewhere(server: Serve):
     checked = httpx.post(f"{server.url}/v1/verify", json={"text": text}).json()
     assert checked["summary"]["attempted"] == 1 and checked["attempts"][0]["source_id"] == source
     assert json.loads(json.dumps(checked))["audit_id"] > 0
+
+
+def test_two_clients_on_one_conversation_the_second_is_told_it_is_busy(slow_server: Serve):
+    url = slow_server.url
+    conversation = httpx.post(f"{url}/v1/conversations", json={}).json()["id"]
+    body = {"question": QUESTION, "conversation_id": conversation}
+    with httpx.stream("POST", f"{url}/v1/ask", json=body, timeout=60) as first:
+        frames = sse_frames(first.iter_lines())
+        start = next(frames)["event"]
+        second = httpx.post(f"{url}/v1/ask", json=body)
+        assert second.status_code == 409 and second.json()["error"]["kind"] == "conflict"
+        assert httpx.post(f"{url}/v1/answers/{start['audit_id']}/cancel").status_code == 200
+        assert [f for f in frames if "data" in f][-1]["event"]["outcome"] == "cancelled"
+
+
+def test_shutdown_with_a_stream_open_ends_it_and_records_the_answer(tmp_path: Path):
+    s = Serve(tmp_path, "--grace", "60", tokens_per_second=2).start()
+    try:
+        with httpx.stream("POST", f"{s.url}/v1/ask", json={"question": QUESTION}, timeout=60) as r:
+            frames = sse_frames(r.iter_lines())
+            audit_id = next(frames)["event"]["audit_id"]
+            assert s.stop(signal.SIGTERM) == 0  # returns: the open stream did not hold the server up
+            with pytest.raises(httpx.HTTPError):
+                list(frames)
+    finally:
+        s.stop()
+    with Serve(tmp_path) as again:
+        record = httpx.get(f"{again.url}/v1/answers/{audit_id}").json()
+    assert record["outcome"] == "cancelled"

@@ -3,8 +3,12 @@ uvicorn until a signal; on the way out every running answer is cancelled and rec
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import uvicorn
@@ -40,6 +44,22 @@ def check_binding(host: str, tokens: Path | None) -> None:
         )
 
 
+@contextlib.contextmanager
+def _signals_land_here() -> Iterator[None]:
+    """uvicorn handles SIGINT/SIGTERM while it serves, then raises the signal again once it has stopped:
+    with the default handler the process would die there, before running answers are cancelled and
+    recorded. Whatever handler is in place then gets it: here, one that lets the clean-up run."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {sig: signal.signal(sig, lambda *_: None) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
 async def serve(settings: Settings, *, host: str, port: int, tokens: Path | None, limits: Limits) -> int:
     check_binding(host, tokens)
     check = TokenCheck(tokens) if tokens is not None else None
@@ -58,7 +78,8 @@ async def serve(settings: Settings, *, host: str, port: int, tokens: Path | None
         auth = f"tokens from {tokens}" if tokens else "no tokens (loopback only)"
         print(f"hippo-tui serve: http://{host}:{port} · {info.backend} · kb {info.kb_name} ({info.kb_size}) · "
               f"{auth}", file=sys.stderr, flush=True)  # fmt: skip
-        await uvicorn.Server(config).serve()
+        with _signals_land_here():
+            await uvicorn.Server(config).serve()
         held: ServerState = app.state.hippo
         await held.feeds.close()  # answers still running when the streams closed: cancelled, recorded
     finally:
