@@ -154,3 +154,19 @@ def test_verify_with_server_prints_the_same_report(served, tmp_path: Path):
     report = json.loads(out.stdout)
     assert report["citations"][0]["check_one"] == "missing" and report["summary"]["audit_id"] > 0
     assert not (tmp_path / "hippo.db").exists()
+
+
+def test_audit_and_kb_search_read_the_servers_records(served, tmp_path: Path):
+    s, token = served
+    remote = ("--server", s.url, "--token", token)
+    ask = cli("ask", QUESTION, "--json", *remote, home=tmp_path)
+    audit_id = parse_event(ask.stdout.splitlines()[0]).audit_id
+    listed = cli("audit", "list", *remote, home=tmp_path)
+    assert listed.returncode == 0 and str(audit_id) in listed.stdout, listed.stderr
+    shown = cli("audit", "show", str(audit_id), *remote, home=tmp_path)
+    assert shown.returncode == 0 and "cystitis" in shown.stdout
+    found = cli("kb", "search", "gout flare", "--json", *remote, home=tmp_path)
+    assert found.returncode == 0 and "gout" in found.stdout.lower()
+    refused = cli("kb", "import", str(tmp_path / "x.jsonl"), *remote, home=tmp_path)
+    assert refused.returncode == 2 and "does not run with --server" in refused.stderr
+    assert not (tmp_path / "hippo.db").exists()
