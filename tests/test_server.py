@@ -206,3 +206,13 @@ def test_shutdown_with_a_stream_open_ends_it_and_records_the_answer(tmp_path: Pa
     with Serve(tmp_path) as again:
         record = httpx.get(f"{again.url}/v1/answers/{audit_id}").json()
     assert record["outcome"] == "cancelled"
+
+
+def test_a_slow_loris_client_does_not_hold_up_the_others(server: Serve):
+    import socket
+
+    with socket.create_connection(("127.0.0.1", server.port)) as slow:
+        slow.sendall(b"POST /v1/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n")  # never finished
+        assert httpx.get(f"{server.url}/v1/health", timeout=30).status_code == 200
+        frames = ask_frames(server.url)
+        assert frames[-1]["event"]["type"] == "end"
