@@ -874,3 +874,14 @@ async def test_a_bounded_engine_starts_every_answer_at_once_and_runs_them_in_tur
     assert seen.index(("two", "start")) < seen.index(("one", "end"))  # its record exists at once
     assert seen.index(("two", "thinking")) > seen.index(("one", "end"))  # its work waits for the slot
     assert seen[-1] == ("two", "end")
+
+
+async def test_every_answer_records_which_front_end_asked(hippo_home: Path, store):
+    engine = await Engine.create(Settings(home=hippo_home, offline_tokens_per_second=0), store=store, client="ask")
+    try:
+        events = await ask_once(engine, "What dose of amlodipine?")
+        checked = await engine.verify(events[-1].text)
+    finally:
+        await engine.close()
+    assert (await store.get_answer(events[0].audit_id)).client == "ask"
+    assert (await store.get_answer(checked.audit_id)).client == "ask"

@@ -190,7 +190,7 @@ async def _open(settings: Settings) -> AnswerEngine:
     from hippo_tui.guard import PolicyError
 
     try:
-        return await Engine.create(settings)
+        return await Engine.create(settings, client="eval")
     except PolicyError as e:
         raise UsageError(str(e)) from None
 

@@ -49,4 +49,4 @@ async def open_engine(settings: Settings, *, client: str = "ask") -> AnswerEngin
         return await RemoteEngine.connect(settings.server, settings.token, client=client)
     from hippo_tui.engine.local import Engine
 
-    return await Engine.create(settings)
+    return await Engine.create(settings, client=client)

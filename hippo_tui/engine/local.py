@@ -40,6 +40,7 @@ class Engine:
         clock: Callable[[], float],
         owns_store: bool,
         max_answers: int | None = None,
+        client: str | None = None,
     ) -> None:
         self._settings = settings
         self._store = store
@@ -59,6 +60,7 @@ class Engine:
         # How many answers may be past their start at once (a server sets it): the others have their start
         # event and record at once, and wait for a slot rather than slow every running answer down.
         self._slots = asyncio.Semaphore(max_answers) if max_answers else None
+        self._client = client  # the front end in this process ("tui", "ask", "eval"), for the record
 
     @classmethod
     async def create(
@@ -68,13 +70,15 @@ class Engine:
         store: Store | None = None,
         clock: Callable[[], float] = time.monotonic,
         max_answers: int | None = None,
+        client: str | None = None,
     ) -> Engine:
         backend = open_backend(settings)
         owns = store is None
         try:
             if store is None:
                 store = await open_store(settings)
-            return cls(settings, store, backend, clock=clock, owns_store=owns, max_answers=max_answers)
+            return cls(settings, store, backend, clock=clock, owns_store=owns, max_answers=max_answers,
+                       client=client)  # fmt: skip
         except BaseException:
             await backend.aclose()
             if owns and store is not None:
@@ -134,7 +138,7 @@ class Engine:
             self,
             system_prompt=system_prompt or self._default_prompt,
             asked_by=asked_by,
-            client=client,
+            client=client or self._client,
             clock=self._clock,
         )
         self._conversations.add(conversation)
@@ -181,11 +185,11 @@ class Engine:
         *,
         question: str | None = None,
         asked_by: str | None = None,
-        client: str | None = "verify",
+        client: str | None = None,
     ) -> Checked:
         from hippo_tui.engine.checking import check_and_record
 
-        who = {"asked_by": asked_by, "client": client}
+        who = {"asked_by": asked_by, "client": client or self._client}
         async with self.answering(system_prompt="", conversation_id="", **who) as inputs:
             return await check_and_record(inputs, text, question=question or "(hippo-tui verify)")
 

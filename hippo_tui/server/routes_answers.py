@@ -9,6 +9,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from hippo_tui.engine.conversation import LocalConversation
 from hippo_tui.server.auth import User, require
 from hippo_tui.server.errors import ApiError
 from hippo_tui.server.feeds import Feed
@@ -83,7 +84,7 @@ async def ask(request: Request, body: Ask) -> StreamingResponse:
     return StreamingResponse(stream(feed, -1, s.limits.heartbeat), media_type=MEDIA_TYPE, headers=HEADERS)
 
 
-def _start(s: ServerState, user: User, conversation: Any, question: str) -> Feed:
+def _start(s: ServerState, user: User, conversation: LocalConversation, question: str) -> Feed:
     limits = s.limits
     feed = Feed(user.name, conversation, question, grace=limits.grace, deadline=limits.deadline,
                 on_start=s.feeds.started)  # fmt: skip
