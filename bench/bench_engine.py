@@ -122,7 +122,8 @@ async def engine_run(path: Path, store: Store, home: Path) -> dict[str, float]:
     last_text = checking = 0.0
     t0 = time.perf_counter()
     end: EndEvent | None = None
-    async for event in engine.ask("bench"):
+    conversation = await engine.open_conversation()
+    async for event in conversation.ask("bench"):
         n += 1
         now = time.perf_counter()
         if isinstance(event, TextEvent):

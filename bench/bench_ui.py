@@ -48,8 +48,8 @@ class _TimedEngine(ScriptedEngine):
 
     last_chunk_at = 0.0
 
-    async def ask(self, question: str):
-        async for event in super().ask(question):
+    async def play(self, question: str, prompt: str):
+        async for event in super().play(question, prompt):
             if isinstance(event, TextEvent):
                 self.last_chunk_at = time.perf_counter()
             yield event

@@ -1,5 +1,5 @@
-"""The ``hippo-tui`` entry point: the app by default, and the ``ask``, ``verify``, ``kb``, ``audit`` and ``eval``
-sub-commands.
+"""The ``hippo-tui`` entry point: the app by default, and the ``ask``, ``verify``, ``kb``, ``audit``, ``eval``,
+``serve`` and ``token`` sub-commands.
 
 Exit codes (also in the README):
   0 answered / done · 1 the answer was withdrawn or cancelled · 2 usage or configuration error
@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from hippo_tui import __version__
-from hippo_tui.commands import ask, audit, eval, kb, verify
+from hippo_tui.commands import ask, audit, eval, kb, serve, verify
 from hippo_tui.commands._common import (
     EXIT_MODEL,
     EXIT_OK,
@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hippo-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (ask, verify, kb, audit, eval):
+    for module in (ask, verify, kb, audit, eval, serve):
         module.register(sub, common)
     parser.set_defaults(func=_run_app)
     return parser

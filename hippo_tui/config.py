@@ -140,6 +140,9 @@ class Settings:
     base_url: str | None = setting(None, as_text)
     model: str | None = setting(None, as_text)
     api_key: str | None = setting(None, as_text)  # never in repr()
+    # A `hippo-tui serve` to be a thin client of (the engine is there), and the bearer token for it.
+    server: str | None = setting(None, as_text)
+    token: str | None = setting(None, as_text)  # never in repr()
 
     # Where data lives (KB + audit DB). None: HIPPO_HOME, else the platform's user data folder.
     home: Path | None = setting(None, as_path)
@@ -205,7 +208,7 @@ class Settings:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        shown = (f"{k}={self.__dict__[k]!r}" for k in FIELDS if k != "api_key")
+        shown = (f"{k}={self.__dict__[k]!r}" for k in FIELDS if k not in ("api_key", "token"))
         return f"Settings({', '.join(shown)})"
 
     def resolved_backend(self) -> BackendName:
@@ -241,6 +244,8 @@ _ENV: dict[str, tuple[str, ...]] = {
     "home": ("HIPPO_HOME",),
     "backend": ("HIPPO_BACKEND",),
     "max_tokens": ("HIPPO_MAX_TOKENS",),
+    "server": ("HIPPO_SERVER",),
+    "token": ("HIPPO_TOKEN",),
 }
 
 

@@ -7,7 +7,7 @@ Events are also the wire format: each is a pydantic model with a ``type`` field,
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -212,6 +212,12 @@ Event = Annotated[
     StartEvent | ThinkingEvent | SourcesEvent | TextEvent | ResetEvent | EndEvent | ErrorEvent,
     Field(discriminator="type"),
 ]
+
+
+def event_types() -> list[str]:
+    """Every event's ``type`` tag, in the union's order: what every front end must handle."""
+    (union, *_) = get_args(Event)
+    return [cls.model_fields["type"].default for cls in get_args(union)]
 
 
 @functools.cache

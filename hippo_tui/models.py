@@ -155,6 +155,8 @@ class AnswerRecord(_Record):
     error: str | None = None
     timings: dict[str, float] = Field(default_factory=dict)  # ttft, total, verification, …
     conversation_id: str | None = None
+    asked_by: str | None = None  # a token's name on a server; None in the embedded app
+    client: str | None = None  # the kind of front end that asked ("tui", "ask", "server:tui", ...)
     resets: list[ResetRecord] = Field(default_factory=list)
     citations: list[CitationAttempt] = Field(default_factory=list)
     grounding: GroundingRecord | None = None  # None: check two did not run

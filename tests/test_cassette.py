@@ -14,6 +14,7 @@ from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent, ErrorEvent, Event, ResetEvent, TextEvent, ThinkingEvent
 from hippo_tui.store import Store
 from tests.support import scenarios as sc
+from tests.support.asking import ask_once
 
 CASSETTES = Path(__file__).resolve().parents[1] / "hippo_tui" / "data" / "cassettes"
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"
@@ -23,7 +24,7 @@ QUESTION = "What is the blood pressure target for hypertension and how is a gout
 async def run(settings: Settings, store: Store, question: str) -> list[Event]:
     engine = await Engine.create(settings, store=store)
     try:
-        return [e async for e in engine.ask(question)]
+        return await ask_once(engine, question)
     finally:
         await engine.close()
 

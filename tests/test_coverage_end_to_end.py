@@ -15,6 +15,7 @@ from hippo_tui.engine import Engine
 from hippo_tui.events import Coverage, EndEvent, parse_event
 from hippo_tui.store import Store
 from tests.support import scenarios as sc
+from tests.support.asking import ask_once
 
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"  # Hypertension: choosing the first drug (demo KB)
 AMLO_CLAIM = "Amlodipine is commonly started at 5 mg once daily."
@@ -22,7 +23,7 @@ UNBACKED = "Review the blood pressure after 4 weeks."
 
 
 async def _end(engine: Engine, question: str) -> EndEvent:
-    events = [e async for e in engine.ask(question)]
+    events = await ask_once(engine, question)
     assert isinstance(events[-1], EndEvent)
     return events[-1]
 

@@ -13,6 +13,7 @@ import pytest
 from hippo_tui.backends.chat import RetryPolicy
 from hippo_tui.config import Settings
 from hippo_tui.engine import MAX_TOOL_ROUNDS, AnswerEngine, Engine
+from hippo_tui.engine.conversation import LocalConversation
 from hippo_tui.events import (
     EndEvent,
     ErrorEvent,
@@ -26,6 +27,7 @@ from hippo_tui.events import (
 from hippo_tui.store import Store
 from hippo_tui.verification.llm_judge import reply_schema
 from tests.support import scenarios as sc
+from tests.support.asking import ask_once
 
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"  # Hypertension: choosing the first drug
 OTITIS = "ce873155-276e-4bae-b327-dab9ecc47bce"
@@ -35,8 +37,11 @@ NOWHERE = "00000000-0000-4000-8000-000000000000"
 AMLO_CLAIM = "Amlodipine is commonly started at 5 mg once daily."
 
 
-async def collect(engine: Engine, question: str) -> list[Event]:
-    return [e async for e in engine.ask(question)]
+async def collect(engine: Engine | LocalConversation, question: str) -> list[Event]:
+    """One question on a conversation of its own, or on the conversation given."""
+    if isinstance(engine, LocalConversation):
+        return [e async for e in engine.ask(question)]
+    return await ask_once(engine, question)
 
 
 def kinds(events: list[Event]) -> list[str]:
@@ -140,20 +145,23 @@ async def test_offline_mid_answer_search_resets_the_turn(hippo_home: Path, store
 
 async def test_follow_up_carries_earlier_turns(remote: Engine, scripted_server):
     scripted_server.play({"chat": [sc.answer("First answer.")], "grounding": [sc.grounding({})]})
-    await collect(remote, "first question")
-    await collect(remote, "second question")
+    conversation = await remote.open_conversation()
+    await collect(conversation, "first question")
+    await collect(conversation, "second question")
     msgs = scripted_server.requests()[-1]["body"]["messages"]
     assert [m["role"] for m in msgs] == ["system", "user", "assistant", "user"]
     assert msgs[1]["content"] == "first question" and msgs[2]["content"] == "First answer."
-    remote.new_conversation()
-    await collect(remote, "third")
+    other = await remote.open_conversation()
+    await collect(other, "third")
     assert [m["role"] for m in scripted_server.requests()[-1]["body"]["messages"]] == ["system", "user"]
+    await collect(conversation, "fourth")  # the first conversation still has its own turns
+    assert len(scripted_server.requests()[-1]["body"]["messages"]) == 6
 
 
 async def test_system_prompt_canary_and_sources_reach_the_model(remote: Engine, scripted_server):
     scripted_server.play({"chat": [sc.answer("Nothing to cite.")]})
-    remote.system_prompt = "CUSTOM PROMPT"
-    await collect(remote, "amlodipine dose")
+    conversation = await remote.open_conversation(system_prompt="CUSTOM PROMPT")
+    await collect(conversation, "amlodipine dose")
     body = scripted_server.requests()[0]["body"]
     system = body["messages"][0]["content"]
     assert system.startswith("CUSTOM PROMPT") and "HIPPO-CANARY-" in system
@@ -343,7 +351,7 @@ async def test_cancel_records_the_answer_as_cancelled(hippo_home, store, scripte
     streaming = asyncio.Event()
 
     async def consume() -> None:
-        async for e in engine.ask("q"):
+        async for e in (await engine.open_conversation()).ask("q"):
             seen.append(e)
             if sum(isinstance(x, TextEvent) for x in seen) >= 3:
                 streaming.set()
@@ -527,7 +535,7 @@ async def test_reconfigure_while_recording_starts_a_sibling_cassette(hippo_home,
 
 
 async def test_closing_the_stream_early_records_a_cancelled_answer(offline: Engine, store: Store):
-    stream = offline.ask("What dose of amlodipine?")
+    stream = (await offline.open_conversation()).ask("What dose of amlodipine?")
     async for event in stream:
         if isinstance(event, TextEvent):
             break
@@ -550,7 +558,7 @@ async def test_cancel_while_waiting_on_the_network(hippo_home, store, scripted_s
     there = asyncio.Event()
 
     async def consume() -> None:
-        async for e in engine.ask("q"):
+        async for e in (await engine.open_conversation()).ask("q"):
             if reached(e):
                 there.set()
 
@@ -569,8 +577,9 @@ async def test_history_is_bounded(hippo_home, store, scripted_server):
     settings = Settings(base_url=scripted_server.url, model="m", home=hippo_home, history_turns=1)
     engine = await Engine.create(settings, store=store)
     scripted_server.play({"chat": [sc.answer("An answer.")]})
+    conversation = await engine.open_conversation()
     for q in ("one", "two", "three"):
-        await collect(engine, q)
+        await collect(conversation, q)
     await engine.close()
     msgs = scripted_server.requests()[-1]["body"]["messages"]
     assert [(m["role"], m["content"]) for m in msgs[1:]] == [
@@ -643,7 +652,7 @@ async def test_a_cancelled_answer_records_its_citations(hippo_home, store, scrip
     streaming = asyncio.Event()
 
     async def consume() -> None:
-        async for e in engine.ask("q"):
+        async for e in (await engine.open_conversation()).ask("q"):
             if isinstance(e, TextEvent) and "word" in e.delta:
                 streaming.set()
 
@@ -744,10 +753,11 @@ async def test_cancel_through_the_engine_ends_with_a_cancelled_event_and_its_aud
         reached = lambda e: isinstance(e, ThinkingEvent) and e.phase == "checking"  # noqa: E731
     scripted_server.play(scenario)
     seen: list[Event] = []
-    async for e in engine.ask("q"):
+    conversation = await engine.open_conversation()
+    async for e in conversation.ask("q"):
         seen.append(e)
         if reached(e):
-            await engine.cancel()
+            await conversation.cancel()
     await engine.close()
     start, end = seen[0], seen[-1]
     assert isinstance(start, StartEvent) and isinstance(end, EndEvent)
@@ -761,8 +771,9 @@ async def test_cancel_through_the_engine_ends_with_a_cancelled_event_and_its_aud
 
 
 async def test_cancel_with_no_answer_running_does_nothing(offline: Engine):
-    await offline.cancel()
-    events = await collect(offline, "What dose of amlodipine?")
+    conversation = await offline.open_conversation()
+    await conversation.cancel()
+    events = await collect(conversation, "What dose of amlodipine?")
     assert isinstance(events[-1], EndEvent) and events[-1].outcome == "complete"
 
 
@@ -799,14 +810,78 @@ async def test_cancel_while_the_record_is_being_written_still_finishes_it(
     monkeypatch.setattr(store, "begin_answer", slow_begin)
     events: list[Event] = []
 
+    conversation = await offline.open_conversation()
+
     async def consume() -> None:
-        events.extend([e async for e in offline.ask("What dose of amlodipine?")])
+        events.extend(await collect(conversation, "What dose of amlodipine?"))
 
     task = asyncio.create_task(consume())
     await written.wait()
-    await offline.cancel()
+    await conversation.cancel()
     gate.set()
     await asyncio.wait_for(task, 10)
     (record,) = await store.list_answers()
     assert record.outcome == "cancelled"  # never left "in flight"
     assert isinstance(events[-1], EndEvent) and events[-1].outcome == "cancelled"
+
+
+def test_an_answer_does_not_reach_back_into_the_engine():
+    """Answer takes explicit inputs: no import of the engine or the conversation that runs it."""
+    import ast
+
+    import hippo_tui.engine.answer as answer_module
+
+    tree = ast.parse(Path(answer_module.__file__).read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not imported & {"hippo_tui.engine.local", "hippo_tui.engine.conversation"}
+
+
+async def test_two_conversations_on_one_engine_answer_at_once_each_with_its_own_id(offline: Engine, store):
+    one, two = await offline.open_conversation(), await offline.open_conversation()
+    first, second = await asyncio.gather(
+        collect(one, "What dose of amlodipine?"), collect(two, "How is a gout flare treated?")
+    )
+    assert one.id != two.id
+    assert isinstance(first[0], StartEvent) and first[0].conversation_id == one.id
+    assert isinstance(second[0], StartEvent) and second[0].conversation_id == two.id
+    assert first[-1].outcome == second[-1].outcome == "complete"
+
+
+async def test_a_second_question_while_one_is_written_is_refused(offline: Engine):
+    from hippo_tui.engine.conversation import ConversationBusy
+
+    conversation = await offline.open_conversation()
+    stream = conversation.ask("What dose of amlodipine?")
+    await anext(stream)
+    with pytest.raises(ConversationBusy):
+        await anext(conversation.ask("again?"))
+    await stream.aclose()
+
+
+async def test_a_bounded_engine_starts_every_answer_at_once_and_runs_them_in_turn(hippo_home: Path, store):
+    engine = await Engine.create(Settings(home=hippo_home, offline_tokens_per_second=0), store=store, max_answers=1)
+    seen: list[tuple[str, str]] = []
+
+    async def consume(name: str, question: str) -> None:
+        conversation = await engine.open_conversation()
+        async for e in conversation.ask(question):
+            seen.append((name, e.type))
+
+    try:
+        await asyncio.gather(consume("one", "What dose of amlodipine?"), consume("two", "How is a gout flare treated?"))
+    finally:
+        await engine.close()
+    assert seen.index(("two", "start")) < seen.index(("one", "end"))  # its record exists at once
+    assert seen.index(("two", "thinking")) > seen.index(("one", "end"))  # its work waits for the slot
+    assert seen[-1] == ("two", "end")
+
+
+async def test_every_answer_records_which_front_end_asked(hippo_home: Path, store):
+    engine = await Engine.create(Settings(home=hippo_home, offline_tokens_per_second=0), store=store, client="ask")
+    try:
+        events = await ask_once(engine, "What dose of amlodipine?")
+        checked = await engine.verify(events[-1].text)
+    finally:
+        await engine.close()
+    assert (await store.get_answer(events[0].audit_id)).client == "ask"
+    assert (await store.get_answer(checked.audit_id)).client == "ask"

@@ -18,6 +18,7 @@ from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent, Event, ResetEvent, TextEvent
 from hippo_tui.store import DEMO_KB, Store
 from hippo_tui.verification.markers import finalize_markers
+from tests.support.asking import ask_once
 
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"
 DIAG = "161d3bb9-a9a9-4bf2-b928-18b327f42fea"
@@ -62,7 +63,7 @@ async def run(store: Store, home: Path, pieces: list[str], mode: str) -> list[Ev
     cassette(tape, pieces)
     engine = await Engine.create(Settings(home=home, replay=tape, replay_speed=0, hold=mode), store=store)
     try:
-        return [e async for e in engine.ask("amlodipine")]
+        return await ask_once(engine, "amlodipine")
     finally:
         await engine.close()
 

@@ -86,16 +86,24 @@ async def test_times_come_from_the_events_own_clock(hippo_home: Path) -> None:
 
 
 class _StopOnFirstText:
-    """A real engine whose first released text sets ``stop``: the run is stopped mid-answer, at a known point."""
+    """A real engine (and its one conversation) whose first released text sets ``stop``: the run is stopped
+    mid-answer, at a known point."""
 
     def __init__(self, engine: Engine, stop: asyncio.Event) -> None:
         self.engine, self.stop = engine, stop
 
+    async def open_conversation(self, **kw: Any) -> _StopOnFirstText:
+        self.conversation = await self.engine.open_conversation(**kw)
+        return self
+
     async def ask(self, question: str) -> AsyncIterator[Event]:
-        async for event in self.engine.ask(question):
+        async for event in self.conversation.ask(question):
             if isinstance(event, TextEvent):
                 self.stop.set()
             yield event
+
+    async def cancel(self) -> None:
+        await self.conversation.cancel()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)

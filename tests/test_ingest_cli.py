@@ -23,6 +23,7 @@ from hippo_tui.events import EndEvent
 from hippo_tui.export import Turn, to_markdown
 from hippo_tui.store import Store
 from hippo_tui.verification.checks import verify
+from tests.support.asking import ask_once
 from tests.support.documents import pdf_bytes
 
 DOCS = Path(__file__).parent / "data" / "docs"
@@ -66,7 +67,7 @@ async def ask(home: Path, question: str) -> tuple[EndEvent, str]:
     """One answer from the app's engine (offline backend, the data folder's store): its end and raw text."""
     engine = await Engine.create(Settings(home=home, offline_tokens_per_second=0))
     try:
-        events = [e async for e in engine.ask(question)]
+        events = await ask_once(engine, question)
         end = events[-1]
         assert isinstance(end, EndEvent) and end.audit_id is not None
         record = await engine.store.get_answer(end.audit_id)

@@ -20,6 +20,7 @@ from hippo_tui.config import Settings
 from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent, Event, ResetEvent, ThinkingEvent
 from hippo_tui.store import DEMO_KB, Store
+from tests.support.asking import ask_once
 
 TITLES = {
     row["title"]: row["id"]
@@ -218,7 +219,7 @@ async def _ask_all(home: Path, questions: list[str], **settings: object) -> dict
                 Settings(home=home, offline_tokens_per_second=0, **settings), store=store
             )
             try:
-                out[q] = [e async for e in engine.ask(q)]
+                out[q] = await ask_once(engine, q)
             finally:
                 await engine.close()
     finally:
@@ -336,11 +337,12 @@ CONVERSATION = [
 
 
 async def test_follow_up_questions_keep_the_subject_of_the_conversation(hippo_home: Path, store: Store):
-    # One engine: each question goes to the model with the conversation so far, as in the app.
+    # One conversation: each question goes to the model with the conversation so far, as in the app.
     engine = await Engine.create(Settings(home=hippo_home, offline_tokens_per_second=0), store=store)
     try:
+        conversation = await engine.open_conversation()
         for question, title, fact in CONVERSATION:
-            end = _end([e async for e in engine.ask(question)])
+            end = _end([e async for e in conversation.ask(question)])
             assert [c.title for c in end.citations] == [title], (question, end.text)
             assert fact in end.text and "does not cover" not in end.text
     finally:

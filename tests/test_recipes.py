@@ -15,6 +15,7 @@ from hippo_tui.config import Settings, load_settings
 from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent, ResetEvent, ThinkingEvent
 from tests.support import scenarios as sc
+from tests.support.asking import ask_once
 
 AMLO = "ee87c1e3-93ad-4efd-9e45-ec867fe8da7f"  # Hypertension: choosing the first drug (demo KB)
 ANSWER = f"Amlodipine is commonly started at 5 mg once daily. [{AMLO}]"
@@ -40,7 +41,7 @@ async def engine(hippo_home, store, scripted_server):
 
 
 async def collect(engine: Engine, question: str) -> list:
-    return [e async for e in engine.ask(question)]
+    return await ask_once(engine, question)
 
 
 def chat_requests(server) -> list[dict]:

@@ -41,6 +41,8 @@ _SETTING_FLAGS = (
     "policy",
     "grounding_timeout",
     "max_tokens",
+    "server",
+    "token",
 )
 
 
@@ -66,6 +68,8 @@ def settings_parser() -> argparse.ArgumentParser:
     g.add_argument("--record", type=Path, help="record the model's raw stream to this cassette (JSONL)")
     g.add_argument("--replay", type=Path, help="replay a recorded cassette instead of calling a model")
     g.add_argument("--speed", dest="replay_speed", type=float, help="replay speed factor (0 = unlimited)")
+    g.add_argument("--server", help="a `hippo-tui serve` URL to use as a thin client (env HIPPO_SERVER)")
+    g.add_argument("--token", help="the bearer token for --server (prefer HIPPO_TOKEN)")
     return p
 
 
@@ -80,15 +84,21 @@ def print_error(message: str) -> None:
     print(f"hippo-tui: {sanitize(message)}", file=sys.stderr)
 
 
-def run_with_store(args: argparse.Namespace, command: StoreCommand) -> int:
+def run_with_store(args: argparse.Namespace, command: StoreCommand, *, remote: bool = False) -> int:
     """Open the store the settings point at, run ``command``, close it; store errors become exit codes."""
     import asyncio
 
     from hippo_tui.store import KBImportError, NotFound, StoreError, open_store
 
     settings = settings_from_args(args)
+    if settings.server and not remote:
+        print_error(f"`{args.command}` with this action reads the data folder itself; it does not run with "
+                    "--server (HIPPO_SERVER): run it where the server's data folder is")  # fmt: skip
+        return EXIT_USAGE
 
     async def go() -> int:
+        if settings.server:
+            return await _on_server(settings.server, settings.token, command, args)
         # The same database the app and `ask` use: the main one, or the --kb file's own.
         store = await open_store(settings)
         try:
@@ -109,6 +119,23 @@ def run_with_store(args: argparse.Namespace, command: StoreCommand) -> int:
         return EXIT_USAGE
 
 
+async def _on_server(url: str, token: str | None, command: StoreCommand, args: argparse.Namespace) -> int:
+    """``command`` on a server's records (imported only then: httpx is not light)."""
+    from hippo_tui.commands.remote_records import RemoteRecords
+    from hippo_tui.engine.remote import RemoteEngine
+    from hippo_tui.engine.remote_errors import RemoteError
+
+    try:
+        records = RemoteRecords(await RemoteEngine.connect(url, token, client="http"))
+        try:
+            return await command(records, args)  # type: ignore[arg-type]  # the calls these commands make
+        finally:
+            await records.close()
+    except RemoteError as e:
+        print_error(f"{e.message}\n  → {e.action}")
+        return EXIT_USAGE if e.kind in ("not_found", "usage") else EXIT_MODEL
+
+
 def is_tty(stream: TextIO) -> bool:
     """Whether a live status or progress bar belongs on ``stream`` (never on a pipe or a closed stream)."""
     try:
@@ -122,6 +149,7 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=True, default=str))
 
 
-def store_handler(command: StoreCommand) -> Handler:
-    """An argparse handler that runs ``command`` on the open store."""
-    return lambda args: run_with_store(args, command)
+def store_handler(command: StoreCommand, *, remote: bool = False) -> Handler:
+    """An argparse handler that runs ``command`` on the open store; ``remote``: with ``--server``, on the
+    server's records instead (commands that only read answers, stats and search)."""
+    return lambda args: run_with_store(args, command, remote=remote)

@@ -189,12 +189,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c = audit.add_parser("list", parents=[common], help="recent answers, newest first")
     c.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
-    c.set_defaults(func=store_handler(_list))
+    c.set_defaults(func=store_handler(_list, remote=True))
 
     c = audit.add_parser("show", parents=[common], help="one answer with every citation attempt")
     c.add_argument("id", type=int, metavar="ID")
     c.add_argument("--json", action="store_true")
-    c.set_defaults(func=store_handler(_show))
+    c.set_defaults(func=store_handler(_show, remote=True))
 
     c = audit.add_parser(
         "stats", parents=[common], help="per model or day: how often answers cited bad sources"
@@ -208,9 +208,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c.add_argument(
         "--json", action="store_true", help="one JSON object (groups, retired_sources, most_failed)"
     )
-    c.set_defaults(func=store_handler(_stats))
+    c.set_defaults(func=store_handler(_stats, remote=True))
 
     c = audit.add_parser("export", parents=[common], help="the whole record, oldest first")
     c.add_argument("--format", choices=["jsonl"], default="jsonl", help="output format (jsonl)")
     c.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
-    c.set_defaults(func=store_handler(_export))
+    c.set_defaults(func=store_handler(_export, remote=True))

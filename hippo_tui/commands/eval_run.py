@@ -192,7 +192,7 @@ async def _open(settings: Settings) -> AnswerEngine:
     from hippo_tui.guard import PolicyError
 
     try:
-        return await Engine.create(settings)
+        return await Engine.create(settings, client="eval")
     except PolicyError as e:
         raise UsageError(str(e)) from None
 
@@ -205,7 +205,7 @@ async def _evaluate_async(plan: _Plan) -> int:
         return EXIT_STORE
     try:
         info = await probe.info()
-        sha = hashlib.sha256(probe.system_prompt.encode()).hexdigest()
+        sha = hashlib.sha256(probe.default_system_prompt.encode()).hexdigest()
     finally:
         await probe.close()
     started = datetime.now(UTC).isoformat(timespec="seconds")

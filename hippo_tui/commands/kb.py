@@ -206,13 +206,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     c = kb.add_parser("show", parents=[common], help="one source in full")
     c.add_argument("id", metavar="ID")
     c.add_argument("--json", action="store_true")
-    c.set_defaults(func=store_handler(_show))
+    c.set_defaults(func=store_handler(_show, remote=True))
 
     c = kb.add_parser("search", parents=[common], help="full-text search over active sources")
     c.add_argument("query", metavar="QUERY")
     c.add_argument("-k", type=int, default=5, help="how many results (default 5)")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
-    c.set_defaults(func=store_handler(_search))
+    c.set_defaults(func=store_handler(_search, remote=True))
 
     c = kb.add_parser("retire", parents=[common], help="retire a source (it stops being citable)")
     c.add_argument("id", metavar="ID")

@@ -13,12 +13,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 from hippo_tui.commands._common import EXIT_FLAGGED, EXIT_NOT_ALL_CHECKED
 
 if TYPE_CHECKING:
-    from hippo_tui.backends import Backend
     from hippo_tui.config import Settings
+    from hippo_tui.engine import Checked
     from hippo_tui.models import CitationAttempt
-    from hippo_tui.store import Store
     from hippo_tui.verification.answer_files import AnswerToCheck
-    from hippo_tui.verification.checks import Verification
 
 
 def _read(path: str) -> tuple[bytes, str]:
@@ -51,63 +49,38 @@ def run(args: argparse.Namespace) -> int:
 async def _check(
     settings: Settings, answer: AnswerToCheck, name: str, *, as_json: bool, out: TextIO, err: TextIO
 ) -> int:
-    from hippo_tui.backends import CassetteError, open_backend
-    from hippo_tui.commands._common import EXIT_STORE, EXIT_USAGE
+    from hippo_tui.backends import CassetteError
+    from hippo_tui.commands._common import EXIT_MODEL, EXIT_STORE, EXIT_USAGE
+    from hippo_tui.engine import open_engine
+    from hippo_tui.engine.remote_errors import RemoteError
+    from hippo_tui.guard import PolicyError
     from hippo_tui.safe_text import sanitize
-    from hippo_tui.store import StoreError, open_store
+    from hippo_tui.store import StoreError
 
     try:
-        backend = open_backend(settings)
-    except CassetteError as e:
+        engine = await open_engine(settings, client="verify")
+    except RemoteError as e:
+        print(f"hippo-tui: {sanitize(e.message)}\n  → {e.action}", file=err)
+        return EXIT_MODEL
+    except (CassetteError, PolicyError) as e:
         print(f"hippo-tui: {sanitize(str(e))}", file=err)
         return EXIT_USAGE
-    try:
-        store = await open_store(settings)
-        try:
-            result, audit_id = await _verify_and_record(
-                store, backend, answer, name, settings.grounding_timeout
-            )
-        finally:
-            await store.close()
     except StoreError as e:
         print(f"hippo-tui: {sanitize(str(e))}", file=err)
         return EXIT_STORE
+    try:
+        checked = await engine.verify(answer.text, question=answer.question or f"(hippo-tui verify {name})")
+    except StoreError as e:
+        print(f"hippo-tui: {sanitize(str(e))}", file=err)
+        return EXIT_STORE
+    except RemoteError as e:
+        print(f"hippo-tui: {sanitize(e.message)}\n  → {e.action}", file=err)
+        return EXIT_MODEL
     finally:
-        await backend.aclose()
-    report = Report(answer=answer, name=name, judge=backend.label, result=result, audit_id=audit_id)
+        await engine.close()
+    report = Report(answer=answer, name=name, result=checked)
     print(json.dumps(report.as_json(), ensure_ascii=True) if as_json else report.human(), file=out)
     return report.exit_code()
-
-
-async def _verify_and_record(
-    store: Store, backend: Backend, answer: AnswerToCheck, name: str, limit: float
-) -> tuple[Verification, int]:
-    """Both checks, recorded as an answer of the ``verify`` backend (an interrupted check as an error)."""
-    from hippo_tui.verification.checks import verify
-
-    question = answer.question or f"(hippo-tui verify {name})"
-    answer_id = await store.begin_answer(question=question, model=backend.model, backend="verify")
-    try:
-        result = await verify(
-            answer.text, store=store, client=backend.client, model=backend.model, limit=limit
-        )
-    except BaseException as e:
-        timings = {"total": 0.0}
-        await store.finish_answer(
-            answer_id, raw_text=answer.text, final_text="", outcome="error", timings=timings, error=repr(e)
-        )
-        raise
-    await store.record_citations(answer_id, result.attempts, grounding=result.grounding)
-    seconds = result.summary.seconds
-    await store.finish_answer(
-        answer_id,
-        raw_text=answer.text,
-        final_text=result.text,
-        outcome="complete",
-        timings={"verification": seconds, "total": seconds},
-        coverage=result.coverage,
-    )
-    return result, answer_id
 
 
 def _status(a: CitationAttempt) -> str:
@@ -128,9 +101,15 @@ class Report:
 
     answer: AnswerToCheck
     name: str
-    judge: str
-    result: Verification
-    audit_id: int
+    result: Checked
+
+    @property
+    def judge(self) -> str:
+        return self.result.judge
+
+    @property
+    def audit_id(self) -> int:
+        return self.result.audit_id
 
     def failed(self) -> list[CitationAttempt]:
         return [a for a in self.result.attempts if a.check_one != "confirmed" or a.check_two == "ungrounded"]
@@ -165,7 +144,7 @@ class Report:
             "input": self.answer.form,
             "turn": self.answer.turn,
             "judge": self.judge,
-            "grounding_step": self.result.grounding.step if self.result.grounding else None,
+            "grounding_step": self.result.grounding_step,
             "audit_id": self.audit_id,
             "coverage": self.result.coverage.model_dump(mode="json"),
         }

@@ -1,5 +1,5 @@
 """Engines: what answers a question. ``protocol`` is the seam every front end uses; ``local`` answers in this
-process (store, backend, guard, verification).
+process (store, backend, guard, verification), one ``conversation`` per front end.
 
 The local engine is loaded on first use (PEP 562): a front end that only types against the protocol
 (``hippo_tui.engine.protocol``) must not pull in the model client at import time.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hippo_tui.engine.protocol import AnswerEngine, EngineInfo
+from hippo_tui.engine.protocol import AnswerEngine, Checked, Conversation, EngineInfo
 
 if TYPE_CHECKING:
     from hippo_tui.config import Settings
@@ -17,7 +17,16 @@ if TYPE_CHECKING:
 
 _LOCAL = {"MAX_TOOL_ROUNDS", "Engine", "load_policy"}
 
-__all__ = ["MAX_TOOL_ROUNDS", "AnswerEngine", "Engine", "EngineInfo", "load_policy", "open_engine"]
+__all__ = [
+    "MAX_TOOL_ROUNDS",
+    "AnswerEngine",
+    "Checked",
+    "Conversation",
+    "Engine",
+    "EngineInfo",
+    "load_policy",
+    "open_engine",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -28,11 +37,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'hippo_tui.engine' has no attribute {name!r}")
 
 
-async def open_engine(settings: Settings) -> AnswerEngine:
+async def open_engine(settings: Settings, *, client: str = "ask") -> AnswerEngine:
     """The engine these settings name, as a front end sees it: only the protocol, never the store or backend.
+    With ``server`` set, a thin client of that `hippo-tui serve` (``client`` says which front end asks).
 
-    Raises StoreError, CassetteError or PolicyError when it cannot start.
+    Raises StoreError, CassetteError or PolicyError when it cannot start; RemoteError for a server.
     """
+    if settings.server:
+        from hippo_tui.engine.remote import RemoteEngine
+
+        return await RemoteEngine.connect(settings.server, settings.token, client=client)
     from hippo_tui.engine.local import Engine
 
-    return await Engine.create(settings)
+    return await Engine.create(settings, client=client)

@@ -2,19 +2,23 @@
 
 begin (the audit row, ``start``) → retrieve → write (model turns; a turn's tool calls search and the model goes
 on; a safety trip withdraws) → verify → ``end``. Whatever happens (complete, withdrawn, error, cancelled) the
-answer's own state is enough to write its record: the engine's ``ask`` only drives ``events`` step by step.
+answer's own state is enough to write its record: the conversation's ``ask`` only drives ``events`` step by step.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import aclosing
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from hippo_tui.backends.chat import TextDelta, ToolCall, ToolsRefused, TurnEnd, stream_turn
+from hippo_tui.backends import Backend
+from hippo_tui.backends.chat import RetryPolicy, TextDelta, ToolCall, ToolsRefused, TurnEnd, stream_turn
 from hippo_tui.backends.errors import ModelError
+from hippo_tui.config import Settings
 from hippo_tui.events import (
     Citation,
     Coverage,
@@ -37,12 +41,9 @@ from hippo_tui.models import AnswerOutcome, ResetRecord, SearchHit
 from hippo_tui.prompts import SEARCH_TOOL, SEARCH_TOOL_NAME, system_message, tool_error, tool_result
 from hippo_tui.provenance import where
 from hippo_tui.safe_text import clip, sanitize
-from hippo_tui.store import StoreError
+from hippo_tui.store import Store, StoreError
 from hippo_tui.verification.checks import unshown_attempts, verify
 from hippo_tui.verification.markers import PendingMarkers, finalize_markers
-
-if TYPE_CHECKING:
-    from hippo_tui.engine.local import Engine
 
 MAX_TOOL_ROUNDS = 3  # after this many searches in one answer the model must answer with what it has
 STORE_ACTION = "check the data folder (HIPPO_HOME) is writable and not in use by another hippo-tui"
@@ -102,15 +103,38 @@ async def _relay(phase: AsyncGenerator[Event, None]) -> AsyncIterator[Event]:
             yield event
 
 
-class Answer:
-    """The state of one answer, kept so that any way out (end, error, cancel) can write the record."""
+@dataclass(frozen=True)
+class AnswerInputs:
+    """Everything one answer uses, fixed at its start: a reconfigure or a new prompt applies to the next one."""
 
-    def __init__(self, engine: Engine, question: str, *, clock: Callable[[], float]) -> None:
-        self.engine = engine
+    store: Store
+    backend: Backend
+    settings: Settings
+    policy: SafetyPolicy  # without a canary: each answer adds its own
+    retry: RetryPolicy
+    system_prompt: str
+    conversation_id: str
+    history: tuple[tuple[str, str], ...] = ()  # (question, answer) of the earlier turns, oldest first
+    tools_refused: bool = False  # this endpoint refused the search tool before: do not offer it
+    asked_by: str | None = None  # who asked (a token's name on a server), for the record
+    client: str | None = None  # which kind of front end asked ("tui", "ask", "eval", "http"...)
+    slots: asyncio.Semaphore | None = None  # answers past their start at once; None: no bound
+
+
+class Answer:
+    """The state of one answer, kept so that any way out (end, error, cancel) can write the record.
+
+    It reads nothing back from whoever runs it and writes nothing into it: ``turn`` (the question and its
+    answer, once complete) and ``tools_refused`` are what the conversation learns from it afterwards.
+    """
+
+    def __init__(self, inputs: AnswerInputs, question: str, *, clock: Callable[[], float]) -> None:
+        self.inputs = inputs
         self.question = question
-        # What this answer uses, fixed at its start: a reconfigure applies to the next question.
-        self.store, self.backend, self.settings = engine.store, engine.backend, engine.settings
-        self.prompt = engine.system_prompt
+        self.store, self.backend, self.settings = inputs.store, inputs.backend, inputs.settings
+        self.prompt = inputs.system_prompt
+        self.tools_refused = inputs.tools_refused
+        self.turn: tuple[str, str] | None = None  # (question, released answer) once complete
         self._clock = clock
         self._start = clock()
         self.answer_id: int | None = None
@@ -119,11 +143,11 @@ class Answer:
         self.timings: dict[str, float] = {}
         self.done = False
         self.cut = False  # the model stopped at its output limit: kept, verified, and said so
-        self.step: asyncio.Future[Event] | None = None  # the step now running (``Engine.cancel`` stops it)
+        self.step: asyncio.Future[Event] | None = None  # the step now running (``cancel`` stops it)
         self.cancel_requested = False
         self.context: dict[str, SearchHit] = {}  # every source found so far, by id
         self.messages: list[dict[str, Any]] = []
-        self.policy: SafetyPolicy = engine.policy  # with this answer's canary once the model is prompted
+        self.policy: SafetyPolicy = inputs.policy  # with this answer's canary once the model is prompted
         self.rounds = 0  # searches run for the model
         # The turn being written.
         self.guard: StreamGuard | None = None
@@ -149,11 +173,16 @@ class Answer:
     async def events(self) -> AsyncGenerator[Event, None]:
         """Every event of the answer, ``start`` first and ``end`` or ``error`` last."""
         try:
-            for phase in (self._begin, self._retrieve, self._write, self._verify):
-                async for event in _relay(phase()):
-                    yield event
-                if self.done:  # withdrawn while writing
-                    return
+            async for event in _relay(self._begin()):
+                yield event
+            # The start (its record) comes at once; the work after it waits for a slot where the engine
+            # bounds how many answers run at once (a server under a burst of questions).
+            async with self.inputs.slots or contextlib.nullcontext():
+                for phase in (self._retrieve, self._write, self._verify):
+                    async for event in _relay(phase()):
+                        yield event
+                    if self.done:  # withdrawn while writing
+                        return
         except Exception as e:  # every failure ends the answer with its error event and its record
             yield await self._error(e)
         finally:
@@ -170,7 +199,9 @@ class Answer:
                 question=self.question,
                 model=backend.model,
                 backend=backend.label,
-                conversation_id=self.engine.conversation_id,
+                conversation_id=self.inputs.conversation_id,
+                asked_by=self.inputs.asked_by,
+                client=self.inputs.client,
             )
         )
         try:
@@ -185,7 +216,7 @@ class Answer:
             question=sanitize(self.question),
             backend=backend.label,
             model=backend.model,
-            conversation_id=self.engine.conversation_id,
+            conversation_id=self.inputs.conversation_id,
             t=self.t(),
         )
         if backend.recorder is not None:
@@ -203,10 +234,10 @@ class Answer:
         """The first messages (system prompt with a fresh canary and the sources, earlier turns, the question),
         and the safety policy that watches for that canary."""
         canary = new_canary()
-        self.policy = self.engine.policy.with_canary(canary)
+        self.policy = self.inputs.policy.with_canary(canary)
         self.messages = [{"role": "system", "content": system_message(self.prompt, canary, hits)}]
         turns = self.settings.history_turns
-        for q, a in self.engine.history[-turns:] if turns else []:
+        for q, a in self.inputs.history[-turns:] if turns else []:
             self.messages += [{"role": "user", "content": q}, {"role": "assistant", "content": a}]
         self.messages.append({"role": "user", "content": self.question})
 
@@ -246,14 +277,14 @@ class Answer:
         guard = self.guard = StreamGuard(self.policy, mode=self.settings.hold)
         self.guards.append(guard)
         self.pending, self.displayed, self.parts, self.turn_end = PendingMarkers(), [], [], None
-        self.offered = self.rounds < MAX_TOOL_ROUNDS and not self.engine.tools_refused
+        self.offered = self.rounds < MAX_TOOL_ROUNDS and not self.tools_refused
         turn = stream_turn(
             self.backend.client,
             model=self.backend.model,
             messages=self.messages,
             tools=[SEARCH_TOOL] if self.offered else None,
             base_url=self.backend.base_url,
-            retry=self.engine.retry,
+            retry=self.inputs.retry,
             max_tokens=self.settings.max_tokens,
         )
         async with aclosing(turn):  # a trip stops reading: close the HTTP stream now, not at GC
@@ -262,7 +293,7 @@ class Answer:
                     self.turn_end = item
                     break
                 if isinstance(item, ToolsRefused):
-                    self.engine.tools_refused = True
+                    self.tools_refused = True
                     note = "The model takes no tools here: answering from the sources found first"
                     yield ThinkingEvent(
                         text=f"{note} ({clip(item.message, SAID_LIMIT)})", phase="writing", t=self.t()
@@ -276,9 +307,7 @@ class Answer:
                     yield self._text(out)
         if self.turn_end is not None and self.turn_end.ttft is not None:
             self.timings.setdefault("model_ttft", round(self.turn_end.ttft, 4))
-        self.offered = (
-            self.offered and not self.engine.tools_refused
-        )  # refused in this turn: it went on without
+        self.offered = self.offered and not self.tools_refused  # refused in this turn: it went on without
 
     def _guard(self) -> StreamGuard:
         assert self.guard is not None, "a turn has run"
@@ -377,8 +406,7 @@ class Answer:
         await self._record(
             "complete", final_text=result.text, error=CUT_NOTE if self.cut else None, coverage=result.coverage
         )
-        self.engine.history.append((self.question, self.released))
-        del self.engine.history[: -self.engine.max_history]
+        self.turn = (self.question, self.released)
         yield self._end(
             "complete",
             text=result.text,

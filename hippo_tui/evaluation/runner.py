@@ -1,8 +1,8 @@
 """Running a question set through engines: each question on an engine of its own, N at a time, stoppable.
 
-An engine per question: every question starts a conversation of its own (no earlier turn leaks into it), a
-cassette holds one engine's session (``--record DIR`` writes one per question), and the local engine's
-``cancel`` stops the one answer it runs, so concurrent questions cannot share one.
+An engine per question, with one conversation on it: no earlier turn leaks into a question, and a cassette
+holds one engine's session (``--record DIR`` writes one per question). A stop cancels each conversation's
+running answer.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 
-from hippo_tui.engine.protocol import AnswerEngine
+from hippo_tui.engine.protocol import AnswerEngine, Conversation
 from hippo_tui.evaluation.questions import EvalQuestion
 from hippo_tui.evaluation.results import QuestionResult, result_of
 from hippo_tui.events import EndEvent, Event
@@ -20,9 +20,9 @@ from hippo_tui.safe_text import clip
 EngineOpener = Callable[[EvalQuestion], Awaitable[AnswerEngine]]
 
 
-async def _cancel_when(stop: asyncio.Event, engine: AnswerEngine) -> None:
+async def _cancel_when(stop: asyncio.Event, conversation: Conversation) -> None:
     await stop.wait()
-    await engine.cancel()
+    await conversation.cancel()
 
 
 async def ask_one(q: EvalQuestion, open_engine: EngineOpener, stop: asyncio.Event) -> QuestionResult | None:
@@ -43,14 +43,17 @@ async def ask_one(q: EvalQuestion, open_engine: EngineOpener, stop: asyncio.Even
             error=clip(str(e), 300, flat=True),
         )
     events: list[Event] = []
-    watcher = asyncio.create_task(_cancel_when(stop, engine))
     try:
-        async for event in engine.ask(q.question):
-            events.append(event)
+        conversation = await engine.open_conversation()
+        watcher = asyncio.create_task(_cancel_when(stop, conversation))
+        try:
+            async for event in conversation.ask(q.question):
+                events.append(event)
+        finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
     finally:
-        watcher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watcher
         await engine.close()
     last = events[-1] if events else None
     if stop.is_set() and isinstance(last, EndEvent) and last.outcome == "cancelled":

@@ -39,6 +39,8 @@ _ANSWER_COLUMNS = (
     "conversation_id",
     "grounding",
     "coverage",
+    "asked_by",
+    "client",
 )
 
 
@@ -58,14 +60,24 @@ def _answer(row: Sequence[Any]) -> AnswerRecord:
 
 class AuditMixin(StoreBase):
     async def begin_answer(
-        self, *, question: str, model: str, backend: str, conversation_id: str | None = None
+        self,
+        *,
+        question: str,
+        model: str,
+        backend: str,
+        conversation_id: str | None = None,
+        asked_by: str | None = None,
+        client: str | None = None,
     ) -> int:
         """Record the question at once (outcome "in_flight"), so a crash loses at most this answer's ending."""
+        # Who asked is written only when known: an answer without it reads as NULL either way.
+        who = {k: v for k, v in (("asked_by", asked_by), ("client", client)) if v is not None}
+        columns = ", ".join(("created", "question", "model", "backend", "conversation_id", *who))
+        marks = ", ".join("?" * (5 + len(who)))
         async with self._transaction() as db:
             cur = await db.execute(
-                "INSERT INTO answers (created, question, model, backend, conversation_id, outcome) "
-                "VALUES (?, ?, ?, ?, ?, 'in_flight')",
-                (_now(), question, model, backend, conversation_id),
+                f"INSERT INTO answers ({columns}, outcome) VALUES ({marks}, 'in_flight')",
+                (_now(), question, model, backend, conversation_id, *who.values()),
             )
             answer_id = cur.lastrowid
         assert answer_id is not None
@@ -150,6 +162,17 @@ class AuditMixin(StoreBase):
                 ),
             )
 
+    async def mark_interrupted(self, client_prefix: str) -> int:
+        """Answers a dead process left in flight (their client starting with ``client_prefix``) become
+        errors that say so: never lost, never shown as still being written. Returns how many."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE answers SET outcome = 'error', finished = ?, error = ? "
+                "WHERE outcome = 'in_flight' AND client LIKE ? || '%'",
+                (_now(), "interrupted: the server stopped while it was being written", client_prefix),
+            )
+            return cur.rowcount
+
     async def _attach(self, answers: list[AnswerRecord]) -> list[AnswerRecord]:
         """Load the resets and citations of these answers: two queries, whatever their number."""
         if not answers:
@@ -196,12 +219,14 @@ class AuditMixin(StoreBase):
             )
         return answers
 
-    async def list_answers(self, limit: int | None = 50) -> list[AnswerRecord]:
-        """Newest first, with their resets and citation attempts."""
+    async def list_answers(self, limit: int | None = 50, *, asked_by: str | None = None) -> list[AnswerRecord]:
+        """Newest first, with their resets and citation attempts; only ``asked_by``'s when given."""
+        where = "WHERE asked_by = ? " if asked_by is not None else ""
+        params: tuple[Any, ...] = (asked_by,) if asked_by is not None else ()
         with self._errors():
             cur = await self._db.execute(
-                f"SELECT {', '.join(_ANSWER_COLUMNS)} FROM answers ORDER BY id DESC LIMIT ?",
-                (-1 if limit is None else limit,),
+                f"SELECT {', '.join(_ANSWER_COLUMNS)} FROM answers {where}ORDER BY id DESC LIMIT ?",
+                (*params, -1 if limit is None else limit),
             )
             return await self._attach([_answer(r) for r in await cur.fetchall()])
 

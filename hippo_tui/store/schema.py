@@ -145,6 +145,14 @@ _V5_VERDICTS: list[str] = [
     "ALTER TABLE citations ADD COLUMN element TEXT",
 ]
 
-MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING, _V3_DOCUMENTS, _V4_COVERAGE, _V5_VERDICTS]
+# Version 6: who asked (a token's name on `hippo-tui serve`; NULL in the embedded app) and from which kind of client
+# ("tui", "ask", "eval", "verify"; "server:<kind>" for an answer made by a server for a thin client).
+_V6_ASKED_BY: list[str] = [
+    "ALTER TABLE answers ADD COLUMN asked_by TEXT",
+    "ALTER TABLE answers ADD COLUMN client TEXT",
+    "CREATE INDEX answers_asked_by ON answers (asked_by, id) WHERE asked_by IS NOT NULL",
+]
+
+MIGRATIONS: list[list[str]] = [_V1, _V2_GROUNDING, _V3_DOCUMENTS, _V4_COVERAGE, _V5_VERDICTS, _V6_ASKED_BY]
 SCHEMA_VERSION = len(MIGRATIONS)
 OUR_TABLES = {"meta", "sources", "answers", "resets", "citations", "documents", "document_versions"}

@@ -61,12 +61,14 @@ SWITCHABLE_ERRORS = {"connection", "auth", "not_found", "rate_limit", "server"}
 
 
 async def open_local_engine(settings: Settings) -> AnswerEngine:
-    """The engine in this process. Imported in a thread: it pulls in the model client (half a second of
-    imports), which must neither delay the first frame nor freeze the spinner."""
-    await asyncio.to_thread(importlib.import_module, "hippo_tui.engine.local")
-    from hippo_tui.engine.local import Engine
+    """The engine these settings name: in this process, or a thin client of ``settings.server``. Imported
+    in a thread: it pulls in the model client or httpx (half a second of imports), which must neither delay
+    the first frame nor freeze the spinner."""
+    which = "hippo_tui.engine.remote" if settings.server else "hippo_tui.engine.local"
+    await asyncio.to_thread(importlib.import_module, which)
+    from hippo_tui.engine import open_engine
 
-    return await Engine.create(settings)
+    return await open_engine(settings, client="tui")
 
 
 def error_text(error: ErrorEvent, switch_key: str) -> str:
@@ -206,21 +208,28 @@ class HippoApp(App[int]):
         try:
             self.session.engine = await self._engine_factory(self.settings)
         except Exception as e:
-            self._unqueue()
-            self.status.set_phase(
-                f"✗ Engine unavailable: {one_line(str(e))}", short="✗ Engine unavailable", error=True
-            )
-            self.notify(
-                f"{one_line(str(e)) or type(e).__name__}\nCheck the settings (hippo-tui --help) and restart.",
-                title="Could not start the engine",
-                severity="error",
-                timeout=30,
-            )
+            self._engine_failed(e)
             return
         await self._engine_ready()
 
+    def _engine_failed(self, e: Exception) -> None:
+        self._unqueue()
+        self.status.set_phase(
+            f"✗ Engine unavailable: {one_line(str(e))}", short="✗ Engine unavailable", error=True
+        )
+        self.notify(
+            f"{one_line(str(e)) or type(e).__name__}\nCheck the settings (hippo-tui --help) and restart.",
+            title="Could not start the engine",
+            severity="error",
+            timeout=30,
+        )
+
     async def _engine_ready(self) -> None:
-        self._load_saved_prompt()
+        try:
+            await self.session.open(self._saved_prompt())
+        except Exception as e:  # a remote engine that cannot open a conversation: nothing can be asked
+            self._engine_failed(e)
+            return
         await self._refresh_info()
         self.status.set_phase("Ready", short="Ready")
         self.prompt.disabled = False
@@ -302,7 +311,7 @@ class HippoApp(App[int]):
         if self.session.active is not None:
             self.notify("An answer is still being written: wait for it, or press Esc to cancel it.")
             return
-        if self.engine is None:
+        if not self.session.ready:
             self._queue(question)
             return
         self.prompt.remember(question)
@@ -502,7 +511,7 @@ class HippoApp(App[int]):
         if self.session.active is not None:
             await self.action_cancel()
             self.prompt.value = ""
-        self.session.new_conversation()
+        await self.session.new_conversation()
         await self.pane.clear("New conversation. Earlier answers are forgotten.")
         await self.sidebar.clear()
         self.status.set_phase("New conversation", short="New conversation")
@@ -553,29 +562,31 @@ class HippoApp(App[int]):
     def action_edit_prompt(self) -> None:
         from hippo_tui.ui.screens.prompt_editor import PromptEditorScreen
 
-        if self.engine is None:
+        conversation = self.session.conversation
+        if self.engine is None or conversation is None:
             self.notify("The engine is not ready yet.", severity="warning")
             return
 
-        screen = PromptEditorScreen(self.engine.system_prompt, self.engine.default_system_prompt)
+        screen = PromptEditorScreen(conversation.system_prompt, self.engine.default_system_prompt)
         self.push_screen(screen, callback=self._prompt_edited)
 
-    def _load_saved_prompt(self) -> None:
+    def _saved_prompt(self) -> str | None:
         """A prompt saved from the editor applies at startup unless the settings name one."""
-        if self.engine is None:
-            return
         try:
-            text = saved_prompt(self.settings)
+            return saved_prompt(self.settings)
         except OSError as e:
             self.notify(f"Could not read the saved system prompt: {e}", severity="warning")
-            return
-        if text is not None:
-            self.engine.system_prompt = text
+            return None
 
-    def _prompt_edited(self, text: str | None) -> None:
-        if text is None or self.engine is None:
+    async def _prompt_edited(self, text: str | None) -> None:
+        conversation = self.session.conversation
+        if text is None or self.engine is None or conversation is None:
             return
-        self.engine.system_prompt = text
+        try:
+            await conversation.set_system_prompt(text)
+        except Exception as e:
+            self.notify(f"The system prompt was not changed: {one_line(str(e))}", severity="error")
+            return
         try:
             where = save_prompt(self.settings, text, self.engine.default_system_prompt)
         except OSError as e:

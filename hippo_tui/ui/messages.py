@@ -121,6 +121,10 @@ _ONE_EVENT: dict[str, Callable[[Answer, Any], AnswerMessage]] = {
 }
 
 
+# Every event type the app draws: the ones above, and text (in batches).
+HANDLED_TYPES = frozenset({*_ONE_EVENT, "text"})
+
+
 def message_for(answer: Answer, batch: list[Event]) -> AnswerMessage:
     """The message that carries ``batch`` (one event, consecutive text events, or text through the end)
     to its handler."""

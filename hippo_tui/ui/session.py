@@ -20,7 +20,7 @@ from hippo_tui.ui.coverage_text import coverage_line
 # The engine package pulls in the model client, the event models pydantic: neither before the app's first
 # frame (they load with the engine; the session reads events by their ``type`` tag).
 if TYPE_CHECKING:
-    from hippo_tui.engine.protocol import AnswerEngine
+    from hippo_tui.engine.protocol import AnswerEngine, Conversation
     from hippo_tui.events import EndEvent, ErrorEvent, Event
     from hippo_tui.export import Turn
 
@@ -53,17 +53,20 @@ Deliver = Callable[[Answer, list["Event"]], Awaitable[None]]
 
 
 class AnswerSession:
-    """The answers of one app session against one engine (set once it has opened)."""
+    """The answers of one app session against one engine (set once it has opened), on one conversation of
+    that engine at a time (``open``; ctrl+n opens the next)."""
 
     def __init__(self, engine: AnswerEngine | None = None) -> None:
         self.engine = engine
+        self.conversation: Conversation | None = None
+        self._closing: set[asyncio.Future[None]] = set()  # earlier conversations closed once their answer ends
         self.queued: str | None = None  # asked before the engine was ready: asked once it is
         self.active: Answer | None = None  # the answer being written (holds the prompt)
         self.latest: Answer | None = None  # the answer the sidebar and status bar follow
         self.turns: list[Turn] = []
         self.max_turns = MAX_TURNS
         self.dropped_turns = 0  # of this conversation, past ``max_turns``
-        self.conversation = 0
+        self.number = 0  # of the conversation, counted from 0: an answer of an earlier one is not current
         self.asked = 0
 
     # -- asking ------------------------------------------------------------------------------
@@ -79,25 +82,37 @@ class AnswerSession:
         question, self.queued = self.queued, None
         return question
 
+    async def open(self, system_prompt: str | None = None) -> Conversation:
+        """The conversation answers go to, opened on the engine (the engine's default prompt unless given)."""
+        if self.engine is None:
+            raise RuntimeError("the engine is not open yet")
+        if self.conversation is None:
+            self.conversation = await self.engine.open_conversation(system_prompt=system_prompt)
+        return self.conversation
+
+    @property
+    def ready(self) -> bool:
+        return self.conversation is not None
+
     def start(self, question: str) -> Answer:
         """A new answer: it holds the prompt and owns the sidebar and status bar from now on."""
-        if self.engine is None:
+        if self.conversation is None:
             raise RuntimeError("the engine is not open yet")
         if self.active is not None:
             raise RuntimeError("an answer is still being written")
         self.asked += 1
-        answer = Answer(question=question, number=self.asked, conversation=self.conversation)
+        answer = Answer(question=question, number=self.asked, conversation=self.number)
         self.active = self.latest = answer
         return answer
 
     async def run(self, answer: Answer, deliver: Deliver) -> None:
         """Consume the answer's events into ``deliver``; whatever the engine does, the last one is an end
         or an error (a stream that stops early or an engine bug becomes an error event)."""
-        assert self.engine is not None
+        assert self.conversation is not None
         from hippo_tui.events import ErrorEvent
         from hippo_tui.ui.event_batches import EventBatches
 
-        batches = EventBatches(self.engine.ask(answer.question))
+        batches = EventBatches(self.conversation.ask(answer.question))
         last: Event | None = None
         try:
             async for batch in batches:
@@ -122,7 +137,7 @@ class AnswerSession:
 
     def is_current(self, answer: Answer) -> bool:
         """Whether this answer still owns the sidebar and status bar (a newer one takes them over)."""
-        return answer is self.latest and answer.conversation == self.conversation
+        return answer is self.latest and answer.conversation == self.number
 
     def release(self, answer: Answer) -> bool:
         """The answer no longer holds the prompt (phase "checking", or its end); True when it just did."""
@@ -135,11 +150,11 @@ class AnswerSession:
     async def cancel(self) -> Answer | None:
         """Esc: ask the engine to stop the answer being written; its stream ends with the cancelled end."""
         answer = self.active
-        if answer is None or self.engine is None:
+        if answer is None or self.conversation is None:
             return None
         answer.cancelled = True
         self.release(answer)
-        await self.engine.cancel()
+        await self.conversation.cancel()
         return answer
 
     def finish(self, answer: Answer, end: EndEvent | ErrorEvent, text: str) -> Turn | None:
@@ -148,7 +163,7 @@ class AnswerSession:
             answer.audit_id = end.audit_id
         self.release(answer)
         turn = None
-        if answer.conversation == self.conversation:
+        if answer.conversation == self.number:
             from hippo_tui.export import Turn
 
             if end.type == "end":
@@ -169,18 +184,33 @@ class AnswerSession:
         answer.ended.set()
         return turn
 
-    def new_conversation(self) -> None:
-        self.conversation += 1
-        self.latest = None
+    async def new_conversation(self) -> None:
+        """Forget the turns; the engine opens a conversation of its own with the same system prompt (the
+        old one is closed: an answer still verifying on it ends there, and is no longer this one's)."""
+        self.number += 1
+        still, self.latest = self.latest, None
         self.turns = []
         self.dropped_turns = 0
-        if self.engine is not None:
-            self.engine.new_conversation()
+        old, self.conversation = self.conversation, None
+        if old is None or self.engine is None:
+            return
+        await self.open(old.system_prompt)
+        if still is not None and not still.done:  # verifying: its record is finished before the close
+            task = asyncio.ensure_future(_close_after(old, still))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+        else:
+            await old.close()
 
     async def latest_audit_id(self) -> int | None:
         """The audit id of the latest answer of this conversation, once a cancelled one has ended (its
         record is written by then)."""
         latest = self.latest
-        if latest is not None and latest.cancelled and latest.conversation == self.conversation:
+        if latest is not None and latest.cancelled and latest.conversation == self.number:
             await latest.ended.wait()
         return next((t.audit_id for t in reversed(self.turns) if t.audit_id is not None), None)
+
+
+async def _close_after(conversation: Conversation, answer: Answer) -> None:
+    await answer.ended.wait()
+    await conversation.close()

@@ -22,6 +22,7 @@ from hippo_tui.store import DEMO_KB, Store
 from hippo_tui.verification import offline_judge
 from hippo_tui.verification.markers import claims_by_source
 from tests.support import scenarios as sc
+from tests.support.asking import ask_once
 from tests.support.server import ScriptedServer
 
 OUT = Path(__file__).resolve().parents[2] / "hippo_tui" / "data" / "cassettes"
@@ -115,7 +116,7 @@ async def _verdicts(store: Store, text: str) -> dict[str, bool]:
 async def _record(settings: Settings, question: str, store: Store) -> list[Any]:
     engine = await Engine.create(settings, store=store)
     try:
-        return [e async for e in engine.ask(question)]
+        return await ask_once(engine, question)
     finally:
         await engine.close()
 

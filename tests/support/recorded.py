@@ -19,6 +19,7 @@ from typing import Any
 from hippo_tui.config import Settings
 from hippo_tui.events import Event
 from hippo_tui.prompts import DEFAULT_SYSTEM_PROMPT
+from tests.support.asking import ask_once
 from tests.support.scripted import ScriptedEngine
 
 CASSETTES = resources.files("hippo_tui") / "data" / "cassettes"
@@ -91,7 +92,7 @@ async def record(home: Path, names: list[str] | None = None) -> dict[str, Record
         demo = DEMOS.get(name) or EXTRA_DEMOS[name]
         engine = await Engine.create(demo_settings(home, demo), clock=counter_clock())
         try:
-            events = [event async for event in engine.ask(demo.question)]
+            events = await ask_once(engine, demo.question)
             info = await engine.info()
             out[name] = Recording(demo.question, events, info.backend, info.model)
         finally:

@@ -1,4 +1,5 @@
-"""A scripted engine implementing ``AnswerEngine``: yields given events, optionally pausing at a point.
+"""A scripted engine implementing ``AnswerEngine`` (and its ``Conversation``): yields given events,
+optionally pausing at a point.
 
 Used by the UI tests, the screenshot tool and the UI benchmark, so every screen state can be reached
 deterministically (no model, no clock, no network). Like the real engine, ``cancel()`` ends the answer
@@ -11,9 +12,10 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 
 from hippo_tui.audit_stats import AuditStats, StatsBy, StatsGroup
-from hippo_tui.engine.protocol import EngineInfo
+from hippo_tui.engine.protocol import Checked, EngineInfo
 from hippo_tui.events import (
     Citation,
+    Coverage,
     EndEvent,
     ErrorEvent,
     Event,
@@ -86,10 +88,12 @@ class ScriptedEngine:
         self.model = model
         self.store = store or ScriptedStore()
         self._default_prompt = "Answer from the given sources and cite each claim."
-        self.system_prompt = self._default_prompt
+        self.system_prompt = self._default_prompt  # what a conversation opened without one starts with
         self.asked: list[str] = []
+        self.prompts_at_ask: list[str] = []  # the conversation's system prompt when each question was asked
         self.cancelled: list[str] = []
-        self.new_conversations = 0
+        self.conversations: list[ScriptedConversation] = []
+        self.verified: list[str] = []
         self.reconfigured: list[dict[str, str | None]] = []
         self.closed = False
         self._gate: asyncio.Event | None = None
@@ -98,6 +102,24 @@ class ScriptedEngine:
     @property
     def default_system_prompt(self) -> str:
         return self._default_prompt
+
+    @property
+    def new_conversations(self) -> int:
+        """Conversations opened after the first (ctrl+n)."""
+        return max(0, len(self.conversations) - 1)
+
+    async def open_conversation(self, *, system_prompt: str | None = None) -> ScriptedConversation:
+        conversation = ScriptedConversation(self, system_prompt or self.system_prompt, len(self.conversations))
+        self.conversations.append(conversation)
+        return conversation
+
+    async def verify(self, text: str, *, question: str | None = None) -> Checked:
+        """Nothing checked (the scripted store has no sources): the text back, uncited."""
+        self.verified.append(text)
+        return Checked(
+            audit_id=99, judge=self.backend_label, text=text, attempts=[], summary=VerificationSummary(),
+            coverage=Coverage(),
+        )  # fmt: skip
 
     def release(self) -> None:
         """Let paused answers continue (and stop pausing later ones)."""
@@ -141,9 +163,10 @@ class ScriptedEngine:
             gate.cancel()
             stop.cancel()
 
-    async def ask(self, question: str) -> AsyncIterator[Event]:
+    async def play(self, question: str, prompt: str) -> AsyncIterator[Event]:
         script = self.scripts[min(len(self.asked), len(self.scripts) - 1)]
         self.asked.append(question)
+        self.prompts_at_ask.append(prompt)
         cancel = self._cancel = asyncio.Event()
         raw = ""  # released text with its markers, withdrawn parts removed
         try:
@@ -174,9 +197,6 @@ class ScriptedEngine:
             self.cancelled.append(self.asked[-1])
             self._cancel.set()
 
-    def new_conversation(self) -> None:
-        self.new_conversations += 1
-
     async def reconfigure(
         self,
         *,
@@ -190,6 +210,36 @@ class ScriptedEngine:
             self.model = model
         if backend:
             self.backend_label = backend
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+class ScriptedConversation:
+    """One conversation on the scripted engine: the engine plays the scripts and keeps the counts."""
+
+    def __init__(self, engine: ScriptedEngine, prompt: str, number: int) -> None:
+        self.engine = engine
+        self._prompt = prompt
+        self._id = f"scripted-{number}"
+        self.closed = False
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    @property
+    def system_prompt(self) -> str:
+        return self._prompt
+
+    def ask(self, question: str) -> AsyncIterator[Event]:
+        return self.engine.play(question, self._prompt)
+
+    async def cancel(self) -> None:
+        await self.engine.cancel()
+
+    async def set_system_prompt(self, text: str) -> None:
+        self._prompt = text
 
     async def close(self) -> None:
         self.closed = True

@@ -153,7 +153,7 @@ async def test_error_notifies_with_the_action_and_restores_the_prompt(make_app):
 
 async def test_engine_exception_becomes_an_error_not_a_crash(make_app):
     class Broken(ScriptedEngine):
-        async def ask(self, question):
+        async def play(self, question, prompt):
             yield ThinkingEvent(text="Searching", phase="searching")
             raise RuntimeError("boom")
 
@@ -380,14 +380,14 @@ async def test_prompt_editor_result_applies_and_is_saved(make_app, settings):
     app = make_app(engine)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        app._prompt_edited("Be brief.")
-        assert engine.system_prompt == "Be brief."
+        await app._prompt_edited("Be brief.")
+        assert app.session.conversation.system_prompt == "Be brief."
         assert (Path(settings.home) / "system_prompt.md").read_text() == "Be brief."
     # A new app picks the saved prompt up.
     engine2 = ScriptedEngine(answer_events())
     async with make_app(engine2).run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert engine2.system_prompt == "Be brief."
+        assert engine2.conversations[0].system_prompt == "Be brief."
 
 
 async def test_copy_and_export(make_app, settings):
@@ -574,24 +574,12 @@ async def test_reference_style_links_keep_their_url_on_screen(make_app):
         assert "[the leaflet][x]" in rendered
 
 
-class _PromptSeeingEngine(ScriptedEngine):
-    """Records the system prompt in force when each question is asked."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.prompts_at_ask: list[str] = []
-
-    def ask(self, question: str):  # type: ignore[override]
-        self.prompts_at_ask.append(self.system_prompt)
-        return super().ask(question)
-
-
 async def test_prompt_edited_in_the_editor_applies_to_the_next_question(make_app, settings):
     from textual.widgets import TextArea
 
     from hippo_tui.ui.screens import PromptEditorScreen
 
-    engine = _PromptSeeingEngine([answer_events(), answer_events()])
+    engine = ScriptedEngine([answer_events(), answer_events()])
     app = make_app(engine)
     async with app.run_test(size=(40, 20)) as pilot:
         await ask(pilot, QUESTION)

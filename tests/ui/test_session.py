@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from hippo_tui.engine.protocol import AnswerEngine
+from hippo_tui.engine.protocol import AnswerEngine, Conversation
 from hippo_tui.events import EndEvent, ErrorEvent, Event, StartEvent, TextEvent, ThinkingEvent
 from hippo_tui.ui.session import Answer, AnswerSession
 from tests.support.scripted import QUESTION, ScriptedEngine, answer_events
@@ -43,13 +43,16 @@ class Drawn:
             self.session.release(answer)
 
 
-def test_the_scripted_engine_implements_the_protocol():
-    assert isinstance(ScriptedEngine([]), AnswerEngine)
+async def test_the_scripted_engine_implements_the_protocol():
+    engine = ScriptedEngine([])
+    assert isinstance(engine, AnswerEngine)
+    assert isinstance(await engine.open_conversation(), Conversation)
 
 
 async def test_an_answer_runs_to_its_turn_with_the_audit_id_of_its_start():
     session = AnswerSession(ScriptedEngine(_started(7)))
     drawn = Drawn(session)
+    await session.open()
     answer = session.start(QUESTION)
     assert session.active is answer and session.is_current(answer)
     await session.run(answer, drawn)
@@ -63,6 +66,7 @@ async def test_cancel_keeps_the_record_of_the_answer_cancelled_when_the_same_que
     engine = ScriptedEngine([_started(1), _started(2)], pause_after=5)
     session = AnswerSession(engine)
     drawn = Drawn(session)
+    await session.open()
     first = session.start(QUESTION)
     engine.release()
     await session.run(first, drawn)
@@ -84,6 +88,7 @@ async def test_cancel_keeps_the_record_of_the_answer_cancelled_when_the_same_que
 async def test_a_stream_that_stops_without_an_end_becomes_an_error_and_frees_the_prompt():
     session = AnswerSession(ScriptedEngine([TextEvent(delta="Half ", display="Half ")]))
     drawn = Drawn(session)
+    await session.open()
     answer = session.start(QUESTION)
     await session.run(answer, drawn)
     last = drawn.events[1][-1]
@@ -93,12 +98,13 @@ async def test_a_stream_that_stops_without_an_end_becomes_an_error_and_frees_the
 
 async def test_an_engine_bug_becomes_an_internal_error_not_an_exception():
     class Broken(ScriptedEngine):
-        async def ask(self, question):
+        async def play(self, question, prompt):
             yield ThinkingEvent(text="Searching", phase="searching")
             raise RuntimeError("boom")
 
     session = AnswerSession(Broken([]))
     drawn = Drawn(session)
+    await session.open()
     answer = session.start(QUESTION)
     await session.run(answer, drawn)
     last = drawn.events[1][-1]
@@ -109,11 +115,12 @@ async def test_a_new_conversation_forgets_the_turns_and_an_earlier_answer_no_lon
     engine = ScriptedEngine(_started(3), pause_after=2)
     session = AnswerSession(engine)
     drawn = Drawn(session)
+    await session.open()
     answer = session.start(QUESTION)
     running = asyncio.ensure_future(session.run(answer, drawn))
     await drawn.until(1, 2)
     await session.cancel()
-    session.new_conversation()
+    await session.new_conversation()
     await running
     assert engine.new_conversations == 1 and session.turns == []
     assert not session.is_current(answer) and await session.latest_audit_id() is None

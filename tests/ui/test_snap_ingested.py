@@ -22,6 +22,7 @@ from hippo_tui.ingest.run import ingest_paths
 from hippo_tui.models import AnswerRecord
 from hippo_tui.store import Store
 from hippo_tui.ui.app import HippoApp
+from tests.support.asking import ask_once
 from tests.support.documents import pdf_bytes
 from tests.support.scripted import ScriptedEngine, ScriptedStore, answer_events
 from tests.ui.test_snap_panels import PROMPT, SIZES, open_panel
@@ -42,7 +43,7 @@ async def _record(home: Path, folder: Path) -> AnswerRecord:
         await ingest_paths(store, paths, overrides=Overrides(), when=datetime(2026, 11, 30, tzinfo=UTC))
     engine = await Engine.create(Settings(home=home, offline_tokens_per_second=0))
     try:
-        end = [e async for e in engine.ask(QUESTION)][-1]
+        end = (await ask_once(engine, QUESTION))[-1]
         assert isinstance(end, EndEvent) and end.audit_id is not None
         record = await engine.store.get_answer(end.audit_id)
     finally:

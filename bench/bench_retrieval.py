@@ -1,0 +1,160 @@
+"""Retrieval on a real clinic's documents: does `kb search` find the passage that answers, and does `ask` cite it?
+
+    python bench/bench_retrieval.py CORPUS_DIR [--questions bench/data/real_questions.jsonl]
+
+CORPUS_DIR holds the public guidance the questions were written against (not in the repository: others'
+copyright), laid out as the questions' ``document`` paths say (``aliem/…/card.md``, ``nice/….txt``,
+``rudasa/….pdf``). It is ingested with the real `kb ingest` into a throwaway data folder; then for every
+question:
+
+- search: the rank of the first hit from the right document among `kb search`'s top 10 (hit@1/3/10, MRR);
+- ask: whether the offline answer cites a passage of the right document, contains the fact's key words, and
+  is made of reference-list or contents text; abstention on the questions no document answers.
+
+The baseline in the same run is a naive scan: every passage ranked by how many of the question's words
+(as typed, longer than 3 letters) its title and excerpt contain. Per question kind, then overall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from hippo_tui.config import Settings  # noqa: E402
+from hippo_tui.engine import Engine  # noqa: E402
+from hippo_tui.events import EndEvent  # noqa: E402
+from hippo_tui.store import Store  # noqa: E402
+
+_WORD = re.compile(r"[a-z0-9]+")
+_JUNK = re.compile(r"\.{5,}|\bet al\b|\bdoi\b|\bretrieved\b", re.I)
+
+
+def _rank(hits: list, document: str) -> int | None:
+    for i, h in enumerate(hits, 1):
+        prov = h.provenance
+        if prov is not None and prov.document.replace("\\", "/").endswith(document):
+            return i
+    return None
+
+
+def _has_fact(text: str, fact: str) -> bool:
+    want = {w for w in _WORD.findall(fact.lower()) if len(w) > 3}
+    got = set(_WORD.findall(text.lower()))
+    return bool(want) and len(want & got) / len(want) >= 0.6
+
+
+async def _passages(store: Store) -> list[tuple[str, set[str]]]:
+    cur = await store._db.execute(
+        "SELECT doc_key, title || ' ' || excerpt FROM sources WHERE status = 'active'"
+    )
+    return [(doc or "", set(_WORD.findall(text.lower()))) for doc, text in await cur.fetchall()]
+
+
+def _naive_rank(passages: list[tuple[str, set[str]]], question: str, document: str) -> int | None:
+    want = {w for w in _WORD.findall(question.lower()) if len(w) > 3}
+    scored = sorted(((len(want & words), doc) for doc, words in passages), key=lambda x: -x[0])[:10]
+    return next(
+        (i for i, (n, doc) in enumerate(scored, 1) if n and doc.replace("\\", "/").endswith(document)), None
+    )
+
+
+async def _run(corpus: Path, rows: list[dict], home: Path) -> dict[str, dict[str, float]]:
+    store = await Store.open(home / "hippo.db")
+    passages = await _passages(store)
+    tally: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    try:
+        for r in rows:
+            t = tally[r["kind"]]
+            t["n"] += 1
+            hits = await store.search(r["question"], k=10)
+            engine = await Engine.create(Settings(home=home, offline_tokens_per_second=0), store=store)
+            try:
+                end = [e async for e in engine.ask(r["question"])][-1]
+            finally:
+                await engine.close()
+            assert isinstance(end, EndEvent)
+            if r["expect_abstain"]:
+                t["abstained"] += not end.citations
+                continue
+            rank = _rank(hits, r["document"])
+            naive = _naive_rank(passages, r["question"], r["document"])
+            t["naive hit@3"] += bool(naive and naive <= 3)
+            for k in (1, 3, 10):
+                t[f"hit@{k}"] += bool(rank and rank <= k)
+            t["mrr"] += 1 / rank if rank else 0.0
+            cited = await store.get_many([c.id for c in end.citations])
+            docs = [
+                lk.source.provenance.document for lk in cited.values() if lk.source and lk.source.provenance
+            ]
+            t["ask cites doc"] += any(d.replace("\\", "/").endswith(r["document"]) for d in docs)
+            t["ask has fact"] += _has_fact(end.text, r["fact"] or "")
+            t["ask junk"] += bool(_JUNK.search(end.text))
+    finally:
+        await store.close()
+    return tally
+
+
+def _print(tally: dict[str, dict[str, float]]) -> None:
+    cols = [
+        "n",
+        "hit@1",
+        "hit@3",
+        "hit@10",
+        "mrr",
+        "naive hit@3",
+        "ask cites doc",
+        "ask has fact",
+        "ask junk",
+        "abstained",
+    ]
+    print(f"{'kind':16}" + "".join(f"{c:>14}" for c in cols))
+    total: dict[str, float] = defaultdict(float)
+    for kind, t in sorted(tally.items()):
+        n = t["n"]
+        print(f"{kind:16}" + "".join(f"{t[c] if c == 'n' else t[c] / n:>14.2f}" for c in cols))
+        for c in cols:
+            total[c] += t[c]
+    answered = total["n"] - tally.get("not covered", {}).get("n", 0)
+    print(
+        f"\nall: hit@1 {total['hit@1'] / answered:.0%}, hit@3 {total['hit@3'] / answered:.0%}, "
+        f"hit@10 {total['hit@10'] / answered:.0%}, MRR {total['mrr'] / answered:.2f} "
+        f"(naive scan hit@3 {total['naive hit@3'] / answered:.0%}); ask cites the right "
+        f"document {total['ask cites doc'] / answered:.0%}, contains the fact {total['ask has fact'] / answered:.0%}, "
+        f"junk answers {int(total['ask junk'])}; abstained on {int(total['abstained'])} of "
+        f"{int(tally.get('not covered', {}).get('n', 0))} not covered"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--questions", type=Path, default=ROOT / "bench" / "data" / "real_questions.jsonl")
+    args = parser.parse_args(argv)
+    rows = [
+        json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        exe = Path(sys.executable).with_name("hippo-tui")
+        done = subprocess.run(
+            [str(exe), "kb", "ingest", str(args.corpus), "--home", str(home)], capture_output=True, text=True
+        )
+        print(
+            done.stdout.splitlines()[-1] if done.stdout else done.stderr[-500:], f"(exit {done.returncode})"
+        )
+        _print(asyncio.run(_run(args.corpus, rows, home)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
