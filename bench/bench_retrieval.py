@@ -79,7 +79,9 @@ async def _run(corpus: Path, rows: list[dict], home: Path) -> dict[str, dict[str
             hits = await store.search(r["question"], k=10)
             engine = await Engine.create(Settings(home=home, offline_tokens_per_second=0), store=store)
             try:
-                end = [e async for e in engine.ask(r["question"])][-1]
+                conversation = await engine.open_conversation()
+                end = [e async for e in conversation.ask(r["question"])][-1]
+                await conversation.close()
             finally:
                 await engine.close()
             assert isinstance(end, EndEvent)
