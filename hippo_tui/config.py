@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -285,8 +286,21 @@ def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
+MAX_CONFIG_BYTES = 1_000_000  # a settings file is a few hundred bytes; /dev/zero or a huge file is refused unread
+
+
 def load_file(path: Path) -> dict[str, Any]:
     """Read and check a config file; raise ConfigError naming the file, line and key."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read config file: {e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ConfigError(f"{path}: not a regular file (a config file is a TOML text file)")
+    if st.st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: {st.st_size:,} bytes; a config file may be at most {MAX_CONFIG_BYTES:,}")
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -329,3 +329,12 @@ def test_ctrl_c_while_streaming_cancels_through_the_engine(hippo_home, scripted_
 
     outcome, raw = asyncio.run(record())
     assert outcome == "cancelled" and raw and words.startswith(raw)
+
+
+def test_a_question_too_long_is_refused_before_the_knowledge_base_is_searched(capsys, fast):
+    code, out, _ = run(capsys, "What dose " * 500, "--json", *fast)
+    events = [json.loads(line) for line in out.splitlines()]
+    assert events[0]["type"] == "start" and events[-1]["type"] == "error"
+    assert events[-1]["kind"] == "usage" and "characters long; the longest is 4,000" in events[-1]["message"]
+    assert not any(e["type"] == "sources" for e in events)  # nothing was searched
+    assert code != EXIT_OK

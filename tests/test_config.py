@@ -138,3 +138,13 @@ def test_settings_check_every_value_and_assignment_and_hide_the_api_key(tmp_path
     copy = s.model_copy(update={"theme": "nord"})
     assert (copy.theme, copy.home, s.theme) == ("nord", tmp_path, None)
     assert Settings.model_validate(s.model_dump()) == s
+
+
+def test_a_config_that_is_not_a_small_regular_file_is_refused_unread(tmp_path):
+    # /dev/zero (or a FIFO, or a 1 GB file) would be read until memory runs out.
+    with pytest.raises(ConfigError, match="not a regular file"):
+        load_settings({}, env={"HIPPO_CONFIG": "/dev/zero"})
+    big = tmp_path / "config.toml"
+    big.write_text("# " + "x" * 1_100_000 + "\n")
+    with pytest.raises(ConfigError, match="may be at most 1,000,000"):
+        load_settings({}, env={"HIPPO_CONFIG": str(big)})

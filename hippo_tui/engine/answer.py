@@ -67,8 +67,17 @@ def preview(hit: SearchHit) -> SourcePreview:
     )
 
 
+MAX_QUESTION_CHARS = 4000  # a question longer than this is not searched or sent: one input must not stall the KB
+
+
+class QuestionTooLong(Exception):
+    """The question is over ``MAX_QUESTION_CHARS``; the message says how long it is."""
+
+
 def failure(e: Exception) -> tuple[ErrorKind, str, str, str]:
     """What to tell the reader of a failed answer, and what to record: (kind, message, action, record note)."""
+    if isinstance(e, QuestionTooLong):
+        return "usage", str(e), "ask a shorter question, about one thing at a time", f"usage: {e}"
     if isinstance(e, ModelError):
         return e.kind, e.message, e.action, f"{e.kind}: {e.message}"
     if isinstance(e, StoreError):
@@ -223,6 +232,10 @@ class Answer:
             backend.recorder.note(question=self.question)
 
     async def _retrieve(self) -> AsyncGenerator[Event, None]:
+        if len(self.question) > MAX_QUESTION_CHARS:
+            raise QuestionTooLong(
+                f"the question is {len(self.question):,} characters long; the longest is {MAX_QUESTION_CHARS:,}"
+            )
         yield ThinkingEvent(text=searching(self.question), phase="searching", t=self.t())
         hits = await self.store.search(self.question, self.settings.retrieval_k)
         self.timings["retrieval"] = self.t()
