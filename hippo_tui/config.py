@@ -16,6 +16,8 @@ from typing import Any, Literal, Self
 
 import platformdirs
 
+from hippo_tui.safe_text import one_line
+
 APP_NAME = "hippo-tui"
 
 BackendName = Literal["offline", "openai", "replay"]
@@ -310,14 +312,16 @@ def load_file(path: Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        raise ConfigError(f"{path}: not valid TOML: {one_line(str(e))}") from None
+    except (ValueError, RecursionError):  # a 5,000-digit number, arrays nested thousands deep
+        raise ConfigError(f"{path}: not a config file: a number or a nesting far too large") from None
     try:
         Settings.model_validate(data)
     except SettingError as e:
-        key = ".".join(e.loc) or "?"
+        key = one_line(".".join(e.loc) or "?")  # keys and values are the file's text: echoed inert
         line = _line_of(text, e.loc)
         where = f"line {line}, " if line else ""
-        raise ConfigError(f"{path}: {where}key '{key}': {e.msg}") from None
+        raise ConfigError(f"{path}: {where}key '{key}': {one_line(e.msg)}") from None
     # Relative paths in the file are relative to the file, not to wherever the app was started.
     for k in ("home", "kb", "policy", "replay", "record"):
         if k in data and not Path(data[k]).expanduser().is_absolute():

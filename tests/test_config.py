@@ -148,3 +148,23 @@ def test_a_config_that_is_not_a_small_regular_file_is_refused_unread(tmp_path):
     big.write_text("# " + "x" * 1_100_000 + "\n")
     with pytest.raises(ConfigError, match="may be at most 1,000,000"):
         load_settings({}, env={"HIPPO_CONFIG": str(big)})
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["max_tokens = " + "9" * 5000 + "\n", "x = " + "[" * 3000 + "]" * 3000 + "\n"],
+    ids=["5,000-digit number", "arrays nested 3,000 deep"],
+)
+def test_a_config_too_large_to_read_is_a_clear_error(tmp_path, text):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(text)
+    with pytest.raises(ConfigError, match="a number or a nesting far too large"):
+        load_settings({}, env={"HIPPO_CONFIG": str(cfg)})
+
+
+def test_a_config_key_is_echoed_inert(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('"\\u001b[31mevil\\nnew line" = 1\n')
+    with pytest.raises(ConfigError) as e:
+        load_settings({}, env={"HIPPO_CONFIG": str(cfg)})
+    assert "\x1b" not in str(e.value) and "\n" not in str(e.value) and "unknown key" in str(e.value)
