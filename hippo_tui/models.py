@@ -106,6 +106,14 @@ class CitationAttempt(_Record):
     where: str | None = None
 
     @property
+    def failed_check_two(self) -> str | None:
+        """ "contradicted" or "not established" for a citation check two did not pass, when the record says
+        which (None otherwise): the words every front end shows for it."""
+        if self.check_two != "ungrounded" or self.verdict not in ("contradicted", "not_established"):
+            return None
+        return self.verdict.replace("_", " ")
+
+    @property
     def flagged(self) -> bool:
         """Check one failed (missing or retired): never shown, whatever check two would say."""
         return self.check_one in FLAGGED_CHECK_ONE

@@ -56,8 +56,7 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
 def _check(c: CitationAttempt) -> str:
     if c.check_one != "confirmed":
         return c.check_one  # missing / retired: check two never ran
-    if c.check_two == "ungrounded" and c.verdict in ("contradicted", "not_established"):
-        said = c.verdict.replace("_", " ")
+    if said := c.failed_check_two:
         return f"confirmed, {said}" + (f" ({c.element})" if c.element else "")
     return f"confirmed, {c.check_two}"
 

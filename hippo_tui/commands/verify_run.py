@@ -88,10 +88,8 @@ def _status(a: CitationAttempt) -> str:
         return "FLAGGED: no such source"
     if a.check_one == "retired":
         return "FLAGGED: retired"
-    if a.check_two == "ungrounded" and a.verdict == "contradicted":
-        return "CONTRADICTED"
-    if a.check_two == "ungrounded" and a.verdict == "not_established":
-        return "NOT ESTABLISHED"
+    if said := a.failed_check_two:
+        return said.upper()
     return {"grounded": "passed", "ungrounded": "UNGROUNDED", "unchecked": "unchecked"}[a.check_two]
 
 

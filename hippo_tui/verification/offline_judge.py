@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from hippo_tui.verification.elements import Excerpt, Finding, Outcome, check_words, first_finding
@@ -45,7 +46,9 @@ class Verdict:
         return self.outcome == "supported"
 
 
+@lru_cache(maxsize=256)
 def _excerpt(excerpt: str) -> tuple[str, Excerpt]:
+    """The excerpt read once: every claim citing it, and the check after a judge's verdict, use this reading."""
     kept = [s for s in sentences(excerpt) if not _TO_THE_JUDGE.search(s)]
     text = " ".join(kept)
     return text, Excerpt(read(text), tuple(read(s) for s in kept))

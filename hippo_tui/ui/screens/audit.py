@@ -43,8 +43,7 @@ def check_one_label(attempt: CitationAttempt) -> str:
 def check_two_label(attempt: CitationAttempt) -> str:
     if attempt.check_one != "confirmed":
         return "– not run (check 1 failed)"
-    if attempt.check_two == "ungrounded" and attempt.verdict in ("contradicted", "not_established"):
-        said = "contradicted" if attempt.verdict == "contradicted" else "not established"
+    if said := attempt.failed_check_two:
         return f"{FAIL} {said}" + (f" ({attempt.element})" if attempt.element else "")
     return {
         "grounded": f"{OK} supported" if attempt.verdict == "supported" else f"{OK} grounded",
@@ -116,9 +115,7 @@ def _split(attempts: list[CitationAttempt]) -> str:
     """ "(1 contradicted, 1 not established)" of the ungrounded, when the record says which."""
     contradicted = sum(a.verdict == "contradicted" for a in attempts)
     unestablished = sum(a.verdict == "not_established" for a in attempts)
-    parts = [f"{contradicted} contradicted"] * bool(contradicted) + [f"{unestablished} not established"] * bool(
-        unestablished
-    )
+    parts = [f"{n} {said}" for n, said in ((contradicted, "contradicted"), (unestablished, "not established")) if n]
     return f" ({', '.join(parts)})" if parts else ""
 
 
