@@ -69,10 +69,26 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ("Observe for an hour and a half.", "Observe for 90 minutes."),
         ("The dose is two hundred and fifty mg.", "The dose is 250 mg."),
         ("Desmopressin for children aged over 5.", "Desmopressin for children older than 5 years."),
+        # An abbreviation reads as its expansion written out, whatever else the lexicon does to its words.
+        ("Offer an ARB in CKD.", "Offer an angiotensin receptor blocker in chronic kidney disease."),
+        ("Food reduces how much is absorbed.", "Food reduces absorption."),  # a derived form
+        ("Gentamicin can damage hearing.", "Gentamicin is ototoxic."),  # a combining form
     ],
 )
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):
     assert judge_claim(claim, excerpt).outcome == "supported", judge_claim(claim, excerpt)
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt"),
+    [
+        ("Gentamicin can damage the liver.", "Gentamicin is ototoxic."),  # the form says ear, not liver
+        ("Antiplatelet therapy is given.", "Give a platelet transfusion."),  # "anti" is not a combining form
+        ("Offer an ARB in CKD.", "Offer an angiotensin receptor blocker in acute kidney injury."),
+    ],
+)
+def test_what_the_knowledge_does_not_say_stays_unsupported(claim, excerpt):
+    assert judge_claim(claim, excerpt).outcome != "supported", judge_claim(claim, excerpt)
 
 
 def test_a_source_stands_only_when_every_claim_citing_it_does():

@@ -42,10 +42,22 @@ def spelling(word: str) -> str:
     return word
 
 
+# Derived forms Snowball leaves apart from their verb ("absorption" -> "absorpt", "absorbed" -> "absorb"):
+# English derivation, not a tuning list.
+_DERIVED = (
+    (re.compile(r"(?<=[a-z]{3}[aeiou]r)pt$"), "b"),  # absorpt(ion) -> absorb
+    (re.compile(r"(?<=[a-z]{3})ript$"), "rib"),  # prescript(ion), descript(ion) -> prescrib, describ
+    (re.compile(r"(?<=[a-z]{3})umpt$"), "um"),  # consumpt(ion), resumpt(ion) -> consum, resum
+)
+
+
 @cache
 def stem(word: str) -> str:
-    """A word's stem (Snowball's English stemmer), after the spelling rules."""
-    return str(_STEMMER.stemWord(spelling(word)))
+    """A word's stem (Snowball's English stemmer), after the spelling rules, derived forms to their verb."""
+    s = str(_STEMMER.stemWord(spelling(word)))
+    for pattern, replacement in _DERIVED:
+        s = pattern.sub(replacement, s)
+    return s
 
 
 def respell(text: str) -> str:
@@ -93,6 +105,7 @@ class Lexicon:
     line_pattern: re.Pattern[str]
     modality: dict[str, int]  # phrase -> strength, 1 (may) to 3 (must)
     modality_pattern: re.Pattern[str]
+    combining: dict[str, tuple[str, ...]]  # combining form ("oto") -> the words it says ("ear", "hearing")
 
     def drug_classes(self, word: str) -> frozenset[str]:
         return frozenset(c.name for c in self.classes if c.has(word))
@@ -100,6 +113,16 @@ class Lexicon:
 
 def _phrases(table: dict[str, Any]) -> dict[str, str]:
     return {respell(k.lower()): respell(str(v).lower()) for k, v in table.items()}
+
+
+def _settled(replacements: dict[str, str]) -> dict[str, str]:
+    """Each replacement's own words replaced too ("ckd" -> "chronic kidney disease" -> "chronic renal
+    disease"), so that an abbreviation and its expansion written out read alike."""
+    pattern = _phrase_pattern(list(replacements))
+    settled = dict(replacements)
+    for _ in range(3):  # entries chain at most this deep; a cycle ("a" -> "b" -> "a") just stops here
+        settled = {k: pattern.sub(lambda m: replacements[m.group("p")], v) for k, v in settled.items()}
+    return settled
 
 
 def _classes(table: dict[str, Any]) -> tuple[DrugClass, ...]:
@@ -127,7 +150,7 @@ def _populations(axes: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
 @cache
 def lexicon() -> Lexicon:
     raw = tomllib.loads(resources.files("hippo_tui").joinpath("data/lexicon.toml").read_text("utf-8"))
-    replacements = _phrases(raw["abbreviations"]) | _phrases(raw["terms"])
+    replacements = _settled(_phrases(raw["abbreviations"]) | _phrases(raw["terms"]))
     synonyms = {stem(w): stem(group[0]) for group in raw["synonyms"]["groups"] for w in group}
     classes = _classes(raw["classes"])
     class_words = {w: c.name for c in classes for w in c.words}
@@ -150,4 +173,5 @@ def lexicon() -> Lexicon:
         line_pattern=_phrase_pattern(list(lines)),
         modality=modality,
         modality_pattern=_phrase_pattern(list(modality)),
+        combining={respell(k): tuple(respell(w) for w in v) for k, v in raw["combining"]["forms"].items()},
     )

@@ -27,7 +27,7 @@ FUNCTION_WORDS = frozenset(
     he she his her hers we our ours you your yours i me my do does did done has have had having will would
     shall into onto upon about any each every all some both either also just only very per via while whether
     whose one's own same other others another s like including rather during then because since against
-    alongside""".split()
+    alongside much many""".split()
 )
 # Units are part of the quantities the veto compares, not words of their own.
 _UNIT_WORDS = frozenset(
@@ -156,8 +156,19 @@ def read(text: str) -> Reading:
         lines=frozenset(lex.lines[w] for w in lines),
         modality=max((lex.modality[w] for w in modal), default=None),
         modality_words=tuple(modal),
-        stems=frozenset(_stem(w) for w in SPELLED_WORD.findall(t)),
+        stems=frozenset(s for w in SPELLED_WORD.findall(t) for s in _said(w)),
     )
+
+
+def _said(word: str) -> set[str]:
+    """The stems a word says: its own, and for a compound of a combining form ("ototoxic") the form's
+    words and the rest's ("ear", "hearing", "toxic")."""
+    said = {_stem(word)}
+    for form, words in lexicon().combining.items():
+        rest = word[len(form) :]
+        if word.startswith(form) and len(rest) >= 4:
+            said |= {_stem(rest)} | {_stem(w) for phrase in words for w in phrase.split()}
+    return said
 
 
 _WRITTEN = re.compile(r"[A-Za-z][A-Za-z0-9'&]*")
