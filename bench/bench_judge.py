@@ -4,6 +4,8 @@ held-out test set, per kind, with the gap between them.
 - tests/data/judge_pairs.jsonl: the development set, written for the project; the judge is tuned on it.
 - tests/data/judge_pairs_test.jsonl: the test set, written before this judge by someone who had not read its
   code, committed untouched and never tuned on: what the judge does on text it has never seen.
+- tests/data/judge_pairs_test2.jsonl: a second test set, half of 240 pairs written outside the project in
+  round four (the other half joined the development set); measured before any change made for them.
 
 Judges, side by side (the same verdicts ``eval judge`` reports):
 
@@ -28,7 +30,7 @@ from hippo_tui.verification.offline_judge import supports
 from hippo_tui.verification.veto import check_claim
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-DEV, TEST = DATA / "judge_pairs.jsonl", DATA / "judge_pairs_test.jsonl"
+DEV, TEST, TEST2 = DATA / "judge_pairs.jsonl", DATA / "judge_pairs_test.jsonl", DATA / "judge_pairs_test2.jsonl"
 # Kinds on which a false "grounded" is a wrong number, direction, negation, drug, population or line shown
 # as verified (the issue's list, in both sets' names).
 STRICT = (
@@ -85,8 +87,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print()
     print(table("test (never tuned on)", test))
+    test2 = load_pairs(TEST2)
+    print()
+    print(table("test2 (never tuned on)", test2))
     d, t = judged(dev, supports, "offline"), judged(test, supports, "offline")
-    print(f"\noffline judge: dev {d.accuracy:.1%}, test {t.accuracy:.1%}, gap {100 * (d.accuracy - t.accuracy):.1f} points")
+    t2 = judged(test2, supports, "offline")
+    print(
+        f"\noffline judge: dev {d.accuracy:.1%}, test {t.accuracy:.1%} (gap {100 * (d.accuracy - t.accuracy):.1f}"
+        f" points), test2 {t2.accuracy:.1%} (gap {100 * (d.accuracy - t2.accuracy):.1f} points)"
+    )
     if args.misses:
         for kind, tally in sorted(t.by_kind.items()):
             if tally.right < tally.total:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bench.bench_judge import DEV, STRICT, TEST
+from bench.bench_judge import DEV, STRICT, TEST, TEST2
 from hippo_tui.evaluation.judging import load_pairs
 from hippo_tui.verification.offline_judge import judge_claim, supports
 from hippo_tui.verification.quantities import WORD_NUMBERS
@@ -16,33 +16,37 @@ from hippo_tui.verification.veto import check_claim
 
 PAIRS = load_pairs(DEV)
 TEST_PAIRS = load_pairs(TEST)
+TEST2_PAIRS = load_pairs(TEST2)
+SETS = {"dev": PAIRS, "test": TEST_PAIRS, "test2": TEST2_PAIRS}
 
 
 def test_the_sets_are_whole_and_well_formed():
-    assert len(PAIRS) >= 150 and len(TEST_PAIRS) >= 150
-    for pairs in (PAIRS, TEST_PAIRS):
+    assert len(PAIRS) >= 150 and len(TEST_PAIRS) >= 150 and len(TEST2_PAIRS) >= 100
+    for pairs in SETS.values():
         assert len({p.id for p in pairs}) == len(pairs)
         assert 0.35 <= sum(p.grounded for p in pairs) / len(pairs) <= 0.65  # balanced
     claims = {p.claim for p in PAIRS}
     assert "Metformin should be stopped if the eGFR falls below 45." in claims
 
 
-# Floors at what the judge measures today (dev 90%, test 77%), so that a regression fails; the issue's
-# targets (test 90%, no false "grounded" on the strict kinds) are not met yet.
-@pytest.mark.parametrize(("name", "target"), [("dev", 0.89), ("test", 0.77)])
+# Floors at what the judge measures today (dev 90%, test 78%, test2 61%), so that a regression fails; the
+# issue's targets (test 90%, no false "grounded" on the strict kinds) are not met yet. test2 is the second half
+# of a set written outside the project in round four (its first half joined dev): recall on wording never
+# seen is what the judge lacks.
+@pytest.mark.parametrize(("name", "target"), [("dev", 0.90), ("test", 0.78), ("test2", 0.61)])
 def test_the_offline_judge_is_right_often_enough(name: str, target: float):
-    pairs = PAIRS if name == "dev" else TEST_PAIRS
+    pairs = SETS[name]
     wrong = [p.id for p in pairs if supports(p.claim, p.excerpt) != p.grounded]
     assert 1 - len(wrong) / len(pairs) >= target, wrong
 
 
 # The false "grounded" on the strict kinds known today; the target is none. A new one fails the suite.
-KNOWN_FALSE_GROUNDED = {"dev": {"x034", "x113", "x160", "x181", "c11"}, "test": 1}
+KNOWN_FALSE_GROUNDED = {"dev": {"x034", "x113", "x160", "x181", "c11", "n139"}, "test": 1, "test2": 2}
 
 
-@pytest.mark.parametrize("name", ["dev", "test"])
+@pytest.mark.parametrize("name", ["dev", "test", "test2"])
 def test_no_new_wrong_number_drug_population_or_negation_is_called_grounded(name: str):
-    pairs = PAIRS if name == "dev" else TEST_PAIRS
+    pairs = SETS[name]
     passed = {p.id for p in pairs if p.kind in STRICT and not p.grounded and supports(p.claim, p.excerpt)}
     known = KNOWN_FALSE_GROUNDED[name]
     # The test set's pairs are not named here: its misses are counted, never tuned on one by one.
@@ -54,7 +58,10 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     # cases it still vetoes are known: a negation read per clause, not over a list ("contraindicated in …,
     # and previous stroke"), and "before" against "after starting" in another part of the sentence.
     vetoed = {p.id for p in PAIRS if p.grounded and check_claim(p.claim, p.excerpt) is not None}
-    assert vetoed <= {"x053", "x076", "x105", "x220", "c03"}, sorted(vetoed)
+    # Round four's: a timing read across two clauses (n019), "300 mg … continued daily" (n055), "4 months after
+    # an initial 2-month phase" (n081), "usually unnecessary" read as no negation (n217).
+    known = {"x053", "x076", "x105", "x220", "c03", "n019", "n055", "n081", "n217"}
+    assert vetoed <= known, sorted(vetoed)
 
 
 _QUOTED = re.compile(r"“([^”]+)”")

@@ -40,6 +40,23 @@ class Case:
 
 
 CASES = [
+    # Typed as a tired clinician types: a slip, lay words, abbreviations, everyday words around the subject.
+    Case("warfrin INR 6.2 no bleeding what to do", ("Warfarin: managing a high INR",), ("withhold 1 or 2 doses",)),
+    Case(
+        "on a blood thinner (warfarin) and wants ibuprofen for back pain - ok?",
+        ("Interaction: warfarin and NSAIDs",),
+        ("increase the risk of bleeding",),
+    ),
+    Case(
+        "statin pt with muscle pain and CK 6 times upper limit, what do I do",
+        ("Statins: muscle symptoms",),
+        ("more than 5 times the upper limit",),
+    ),
+    Case(
+        "temp 38.2 in a 6 week old baby - how worried?",
+        ("Fever in children under 5: traffic-light assessment",),
+        ("38°C or higher in an infant under 3 months",),
+    ),
     Case(
         "warfarin and ibuprofen together?",
         ("Interaction: warfarin and NSAIDs",),

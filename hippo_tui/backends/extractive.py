@@ -21,25 +21,69 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from hippo_tui.backends.spelling import corrected
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources
+from hippo_tui.verification import lexical
 from hippo_tui.verification.lexical import (
     JUDGE_SYNONYMS,
     STOP,
     WORD,
     comparators,
-    content_words,
     contradicts,
     generic,
     normal,
-    part_words,
-    sentence_words,
     stem,
 )
+from hippo_tui.verification.lexicon import lexicon, respell
+from hippo_tui.verification.lexicon import stem as lexicon_stem
 from hippo_tui.verification.markers import split_sentences
 
 __all__ = ["Reply", "answer", "content_words", "question_parts", "render"]
+
+
+def as_sources_say(text: str) -> str:
+    """``text`` in the words the lexicon reads for it: one spelling, abbreviations and lay terms as a source
+    writes them ("pt on a blood thinner" as "patient on an anticoagulant"). Questions and sources are both
+    read so, so that neither side's wording decides what matches."""
+    lex = lexicon()
+    text = lex.replace.sub(lambda m: lex.replacements[m.group("p")], respell(text.lower()))
+    return _TYPE.sub(r"type\1", text)
+
+
+# "Type 1" and "type 2" diabetes are two conditions, not a condition and a number.
+_TYPE = re.compile(r"\btype\s+([12])\b")
+
+
+@cache
+def _everyday() -> frozenset[str]:
+    return frozenset(normal(w) for word in lexicon().everyday for w in lexical.words(word))
+
+
+@cache
+def _one_word(word: str) -> str:
+    """A word of a synonym group as the group's first word ("baby" as "infant"), in the answerer's stemming."""
+    head = lexicon().group_heads.get(lexicon_stem(word))
+    return normal(stem(head)) if head and " " not in head else word
+
+
+def _grouped(words: set[str]) -> set[str]:
+    return {_one_word(w) for w in words}
+
+
+def content_words(text: str) -> set[str]:
+    return _grouped(lexical.content_words(as_sources_say(text)))
+
+
+def part_words(text: str) -> set[str]:
+    """What a question part asks about, without the everyday words of asking ("can I keep giving …")."""
+    return _grouped(lexical.part_words(as_sources_say(text)) - _everyday())
+
+
+def sentence_words(text: str) -> set[str]:
+    return _grouped(lexical.sentence_words(as_sources_say(text)))
 
 COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
 MAX_SENTENCES = 4  # per question part, from its main source
@@ -106,6 +150,7 @@ class Source:
     topic: frozenset[str]  # the title's content words
     sentences: tuple[Sentence, ...]
     words: frozenset[str]  # the title's and every sentence's
+    ages: frozenset[str] = frozenset()  # the age groups its title names ("adults")
 
 
 def _refers_back(sentence: str, previous: str | None, topic: frozenset[str]) -> bool:
@@ -131,7 +176,8 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
         Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic))
         for i, t in enumerate(texts)
     )
-    return Source(sid, rank, topic, sentences, topic.union(*(s.words for s in sentences)))
+    ages = frozenset(_age_groups(WORD.findall(as_sources_say(title)), title))
+    return Source(sid, rank, topic, sentences, topic.union(*(s.words for s in sentences)), ages)
 
 
 @dataclass
@@ -209,12 +255,14 @@ class Context:
         asked: list[str] = []
         sources: dict[str, Source] = {}
         searched: list[str] = []
+        titles: list[str] = []
         for m in messages:
             role, content = m.get("role"), _text(m.get("content"))
             if role == "user":
                 asked.append(content)
             elif role in ("system", "tool"):
                 for sid, title, excerpt in parse_sources(content):
+                    titles.append(title)
                     if sid not in sources:
                         sources[sid] = _source(sid, title, excerpt, len(sources))
             if role == "assistant":
@@ -233,7 +281,8 @@ class Context:
             for w in s.words:
                 df[w] = df.get(w, 0) + 1
         idf = {w: math.log(1 + n / d) for w, d in df.items()}
-        question = asked[-1] if asked else ""
+        texts = [x.text for s in sources.values() for x in s.sentences] + titles
+        question = corrected(asked[-1], texts) if asked else ""
         return cls(question, list(sources.values()), searched=searched, idf=idf, earlier=asked[-4:-1])
 
     def weight(self, w: str) -> float:
@@ -254,6 +303,7 @@ class Context:
         total = self._source_mass(part.want, part.inherited) or 1.0
         subjects = {w for w in part.want if not _aspect(w)}
         needs = part.want & ANSWER_TYPES
+        asked_for = _age_groups(WORD.findall(as_sources_say(part.text)), part.text)
         scored = []
         for s in among if among is not None else self.sources:
             hit = part.want & s.words
@@ -261,6 +311,8 @@ class Context:
                 continue
             if contradicts(comparators(part.text), _directions(s)):
                 continue
+            if asked_for and s.ages and not asked_for & s.ages:
+                continue  # a card on adults does not answer for a 4 year old
             coverage = self._source_mass(hit, part.inherited) / total
             if needs and not needs & s.words:
                 coverage *= UNANSWERED
@@ -338,11 +390,42 @@ class Context:
             and w not in TREATMENT
             and w not in GENERAL
             and JUDGE_SYNONYMS.get(w, w) not in known
+            and not _member_named(w, known)
         }
 
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
+
+
+_AGE = re.compile(r"\b(\d{1,3})[\s-]*(?:years?|yrs?|y)[\s-]*old\b|\baged?\s+(\d{1,3})\b", re.I)
+_BABY_AGE = re.compile(r"\b\d+[\s-]*(?:weeks?|months?|days?|wks?|mths?)[\s-]*old\b", re.I)
+ADULT_AGE = 18  # from this age a question is about an adult
+
+
+def _age_groups(words: Iterable[str], text: str = "") -> set[str]:
+    """The age groups (the lexicon's "children", "adults", "older people") words or an age in ``text`` name."""
+    lex = lexicon()
+    groups = {g for w in words for axis, g in [lex.populations.get(w, ("", ""))] if axis == "age"}
+    groups |= {lex.within.get(g, g) for g in groups}  # older people are adults
+    for m in _AGE.finditer(text):
+        groups.add("adults" if int(m.group(1) or m.group(2)) >= ADULT_AGE else "children")
+    if _BABY_AGE.search(text):
+        groups.add("children")
+    return groups
+
+
+def _names_a_drug_of(part: Part, source: Source) -> bool:
+    drugs = {w for w in part.own - part.inherited if lexicon().drug_classes(w)}
+    return not drugs or bool(drugs & source.words)
+
+
+def _member_named(word: str, known: set[str]) -> bool:
+    """A class the question names ("an anticoagulant", read from "a blood thinner") that a source names a
+    member of ("warfarin")."""
+    lex = lexicon()
+    named = lex.class_words.get(word) or lex.class_words.get(word + "s")
+    return named is not None and any(named in lex.drug_classes(k) for k in known)
 
 
 def _aspect(word: str) -> bool:
@@ -370,7 +453,9 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     """The cited sentences answering ``part`` (possibly none new), or None when no source covers it."""
     if ctx.unknown_subjects(part):
         return None  # nothing on a key term ("semaglutide"): answering from its neighbours would mislead
-    ranked = ctx.rank_sources(part)
+    # A part naming drugs is answered from a source naming one of them: not from a card on their neighbours
+    # ("prasugrel loading dose" is not answered by the clopidogrel and aspirin loading doses).
+    ranked = [(c, s) for c, s in ctx.rank_sources(part) if _names_a_drug_of(part, s)]
     if not ranked or ranked[0][0] < COVERED:
         return None
     main = ranked[0][1]

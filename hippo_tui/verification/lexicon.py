@@ -32,6 +32,8 @@ _SPELLING = (
     ),  # tumour, colour (not "four", "hour")
     (re.compile(r"(?<=[a-z]{2}[^aeiou])tre(s)?$"), r"ter\1"),  # litre, centre, fibre
     (re.compile(r"ogue$"), "og"),  # analogue
+    (re.compile(r"sulph"), "sulf"),  # sulphate, sulphonylurea
+    (re.compile(r"trophin"), "tropin"),  # gonadotrophin
 )
 SPELLED_WORD = re.compile(r"[a-z][a-z0-9']*")
 
@@ -48,6 +50,9 @@ _DERIVED = (
     (re.compile(r"(?<=[a-z]{3}[aeiou]r)pt$"), "b"),  # absorpt(ion) -> absorb
     (re.compile(r"(?<=[a-z]{3})ript$"), "rib"),  # prescript(ion), descript(ion) -> prescrib, describ
     (re.compile(r"(?<=[a-z]{3})umpt$"), "um"),  # consumpt(ion), resumpt(ion) -> consum, resum
+    (re.compile(r"(?<=[a-z]{4})osi$"), "ot"),  # psychosis -> psychotic, thrombosis -> thrombotic
+    (re.compile(r"(?<=[a-z]{3})psia$"), "pt"),  # eclampsia -> eclamptic, dyspepsia -> dyspeptic
+    (re.compile(r"(?<=[a-z]{2})psi$"), "ptic"),  # sepsis -> septic
 )
 
 
@@ -106,6 +111,8 @@ class Lexicon:
     modality: dict[str, int]  # phrase -> strength, 1 (may) to 3 (must)
     modality_pattern: re.Pattern[str]
     combining: dict[str, tuple[str, ...]]  # combining form ("oto") -> the words it says ("ear", "hearing")
+    everyday: frozenset[str]  # words of a question that name nothing it is about ("keep", "straight away")
+    group_heads: dict[str, str]  # stem of a synonym -> its group's first word, as written ("baby" -> "infant")
 
     def drug_classes(self, word: str) -> frozenset[str]:
         return frozenset(c.name for c in self.classes if c.has(word))
@@ -174,4 +181,6 @@ def lexicon() -> Lexicon:
         modality=modality,
         modality_pattern=_phrase_pattern(list(modality)),
         combining={respell(k): tuple(respell(w) for w in v) for k, v in raw["combining"]["forms"].items()},
+        everyday=frozenset(respell(w) for w in raw["everyday"]["words"]),
+        group_heads={stem(w): respell(group[0]) for group in raw["synonyms"]["groups"] for w in group},
     )

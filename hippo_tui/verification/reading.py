@@ -27,7 +27,7 @@ FUNCTION_WORDS = frozenset(
     he she his her hers we our ours you your yours i me my do does did done has have had having will would
     shall into onto upon about any each every all some both either also just only very per via while whether
     whose one's own same other others another s like including rather during then because since against
-    alongside much many""".split()
+    alongside much many once together instead""".split()
 )
 # Units are part of the quantities the veto compares, not words of their own.
 _UNIT_WORDS = frozenset(
@@ -110,9 +110,14 @@ def _take(pattern: re.Pattern[str], text: str) -> tuple[list[str], str]:
     return found, pattern.sub(" ", text)
 
 
+# "angiotensin-converting enzyme (ACE) inhibitor": an abbreviation in brackets repeats the words before it.
+_BRACKETED = re.compile(r"\s*\((?P<a>[a-z][a-z0-9]{1,7})\)")
+
+
 def prepare(text: str) -> str:
     lex = lexicon()
     t = respell(_numberless(text))
+    t = _BRACKETED.sub(lambda m: "" if m.group("a") in lex.replacements else m.group(), t)
     return lex.replace.sub(lambda m: lex.replacements[m.group("p")], t)
 
 

@@ -31,13 +31,14 @@ from hippo_tui.verification.quantities import Quantity, find, normalize
 
 # Clause boundaries: a claim's numbers must all be found together within one of its clauses.
 _CLAUSE = re.compile(
-    r";|,?\s+(?:and|or|but|then|whereas|while|although|unless)\s+|,\s*(?:then|so|because)\s+"
+    r";|,?\s+(?:and|or|but|then|whereas|while|although)\s+|,\s*(?:then|so|because)\s+|,?\s+(?=unless\b)"
 )
 # Finer pieces, for what a number or a direction word is attached to.
-_PIECE = re.compile(r"[,;:()]|\s+(?:and|or|but|then|whereas|while|although|unless|because|so)\s+")
+# "unless" stays with its clause: "unless it would delay" is "if it would not delay" (a negation).
+_PIECE = re.compile(r"[,;:()]|\s+(?:and|or|but|then|whereas|while|although|because|so)\s+|\s+(?=unless\b)")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|without|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
-    r"unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none)\b"
+    r"unless|unable|unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none)\b"
 )
 # Direction words (after stemming): an axis and a sign.
 _DIRECTIONS = {

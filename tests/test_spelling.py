@@ -1,0 +1,48 @@
+"""A typo in a question is read as the word the sources spell; a real word the sources lack is never turned
+into another one."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippo_tui.backends.extractive import Context
+from hippo_tui.backends.spelling import corrected
+
+SOURCES = [
+    "Nitrofurantoin 100 mg twice daily for 3 days. Avoid at term.",
+    "Prednisolone for Bell's palsy: a steroid within 72 hours. Warfarin: check the INR.",
+    "Hypothyroidism: levothyroxine. Arthritis: paracetamol first. Sickle cell crisis: analgesia.",
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("nitrofurantion in pregnancy", "nitrofurantoin in pregnancy"),  # two letters swapped
+        ("steriod for bells palsey", "steroid for bells palsy"),  # a swap; a letter added
+        ("warfrin and the INR", "warfarin and the INR"),  # a letter left out
+        ("sickel cell crisis", "sickle cell crisis"),
+    ],
+)
+def test_a_slip_is_read_as_the_word_the_sources_use(typed: str, read: str):
+    assert corrected(typed, SOURCES) == read
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How is hyperthyroidism treated?",  # two letters from a source's word: another disease
+        "Prednisolone dose for giant cell arteritis",  # one letter changed: another disease
+        "Who should get the shingles vaccine?",
+        "Is a stent needed?",  # short words are too easily another word
+        "Levothyroxine when the steroid is stopped",  # known words, and forms of them, stay
+    ],
+)
+def test_a_word_the_sources_lack_is_not_made_into_another(question: str):
+    assert corrected(question, SOURCES) == question
+
+
+def test_an_answer_reads_the_question_as_corrected():
+    system = {"role": "system", "content": f'<source id="s1" title="UTI in pregnancy">\n{SOURCES[0]}\n</source>'}
+    ctx = Context.from_messages([system, {"role": "user", "content": "nitrofurantion dose?"}])
+    assert ctx.question == "nitrofurantoin dose?"
