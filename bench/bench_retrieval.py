@@ -13,6 +13,14 @@ question:
 
 The baseline in the same run is a naive scan: every passage ranked by how many of the question's words
 (as typed, longer than 3 letters) its title and excerpt contain. Per question kind, then overall.
+
+The questions are split in two halves, fixed before any search change was measured: within each kind, in
+file order, the 1st, 3rd, 5th… question is the development half (``"half": "dev"``) and the 2nd, 4th… the
+held-back half (``"half": "held"``). Search is tuned on the development half only; the held-back half is
+reported beside it, untouched, to show whether a change generalises. A question added later keeps the rule.
+
+``--home DIR`` keeps the ingested data folder there and reuses it on the next run (ingest takes minutes);
+``--search-only`` skips `ask`.
 """
 
 from __future__ import annotations
@@ -68,25 +76,41 @@ def _naive_rank(passages: list[tuple[str, set[str]]], question: str, document: s
     )
 
 
-async def _run(corpus: Path, rows: list[dict], home: Path) -> dict[str, dict[str, float]]:
+Tally = dict[tuple[str, str], dict[str, float]]  # (half, kind) -> column -> count
+
+
+async def _ask(store: Store, home: Path, question: str) -> EndEvent:
+    engine = await Engine.create(Settings(home=home, offline_tokens_per_second=0), store=store)
+    try:
+        conversation = await engine.open_conversation()
+        end = [e async for e in conversation.ask(question)][-1]
+        await conversation.close()
+    finally:
+        await engine.close()
+    assert isinstance(end, EndEvent)
+    return end
+
+
+async def _score_ask(store: Store, r: dict, end: EndEvent, t: dict[str, float]) -> None:
+    cited = await store.get_many([c.id for c in end.citations])
+    docs = [lk.source.provenance.document for lk in cited.values() if lk.source and lk.source.provenance]
+    t["ask cites doc"] += any(d.replace("\\", "/").endswith(r["document"]) for d in docs)
+    t["ask has fact"] += _has_fact(end.text, r["fact"] or "")
+    t["ask junk"] += bool(_JUNK.search(end.text))
+
+
+async def _run(rows: list[dict], home: Path, *, ask: bool) -> Tally:
     store = await Store.open(home / "hippo.db")
     passages = await _passages(store)
-    tally: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    tally: Tally = defaultdict(lambda: defaultdict(float))
     try:
         for r in rows:
-            t = tally[r["kind"]]
+            t = tally[r["half"], r["kind"]]
             t["n"] += 1
             hits = await store.search(r["question"], k=10)
-            engine = await Engine.create(Settings(home=home, offline_tokens_per_second=0), store=store)
-            try:
-                conversation = await engine.open_conversation()
-                end = [e async for e in conversation.ask(r["question"])][-1]
-                await conversation.close()
-            finally:
-                await engine.close()
-            assert isinstance(end, EndEvent)
+            end = await _ask(store, home, r["question"]) if ask else None
             if r["expect_abstain"]:
-                t["abstained"] += not end.citations
+                t["abstained"] += end is not None and not end.citations
                 continue
             rank = _rank(hits, r["document"])
             naive = _naive_rank(passages, r["question"], r["document"])
@@ -94,47 +118,84 @@ async def _run(corpus: Path, rows: list[dict], home: Path) -> dict[str, dict[str
             for k in (1, 3, 10):
                 t[f"hit@{k}"] += bool(rank and rank <= k)
             t["mrr"] += 1 / rank if rank else 0.0
-            cited = await store.get_many([c.id for c in end.citations])
-            docs = [
-                lk.source.provenance.document for lk in cited.values() if lk.source and lk.source.provenance
-            ]
-            t["ask cites doc"] += any(d.replace("\\", "/").endswith(r["document"]) for d in docs)
-            t["ask has fact"] += _has_fact(end.text, r["fact"] or "")
-            t["ask junk"] += bool(_JUNK.search(end.text))
+            if end is not None:
+                await _score_ask(store, r, end, t)
     finally:
         await store.close()
     return tally
 
 
-def _print(tally: dict[str, dict[str, float]]) -> None:
-    cols = [
-        "n",
-        "hit@1",
-        "hit@3",
-        "hit@10",
-        "mrr",
-        "naive hit@3",
-        "ask cites doc",
-        "ask has fact",
-        "ask junk",
-        "abstained",
-    ]
-    print(f"{'kind':16}" + "".join(f"{c:>14}" for c in cols))
+_COLS = [
+    "hit@1",
+    "hit@3",
+    "hit@10",
+    "mrr",
+    "naive hit@3",
+    "ask cites doc",
+    "ask has fact",
+    "ask junk",
+    "abstained",
+]
+_HALVES = ("dev", "held")
+
+
+def _cell(t: dict[str, float] | None, col: str) -> str:
+    if not t or not t["n"]:
+        return "-"
+    return f"{t[col] / t['n']:.2f}"
+
+
+def _summary(name: str, rows: list[dict[str, float]], uncovered: dict[str, float]) -> str:
     total: dict[str, float] = defaultdict(float)
-    for kind, t in sorted(tally.items()):
-        n = t["n"]
-        print(f"{kind:16}" + "".join(f"{t[c] if c == 'n' else t[c] / n:>14.2f}" for c in cols))
-        for c in cols:
-            total[c] += t[c]
-    answered = total["n"] - tally.get("not covered", {}).get("n", 0)
-    print(
-        f"\nall: hit@1 {total['hit@1'] / answered:.0%}, hit@3 {total['hit@3'] / answered:.0%}, "
+    for t in rows:
+        for c, v in t.items():
+            total[c] += v
+    answered = (total["n"] - uncovered["n"]) or 1
+    return (
+        f"{name}: hit@1 {total['hit@1'] / answered:.0%}, hit@3 {total['hit@3'] / answered:.0%}, "
         f"hit@10 {total['hit@10'] / answered:.0%}, MRR {total['mrr'] / answered:.2f} "
         f"(naive scan hit@3 {total['naive hit@3'] / answered:.0%}); ask cites the right "
         f"document {total['ask cites doc'] / answered:.0%}, contains the fact {total['ask has fact'] / answered:.0%}, "
-        f"junk answers {int(total['ask junk'])}; abstained on {int(total['abstained'])} of "
-        f"{int(tally.get('not covered', {}).get('n', 0))} not covered"
+        f"junk answers {int(total['ask junk'])}; abstained on {int(uncovered['abstained'])} of "
+        f"{int(uncovered['n'])} not covered"
     )
+
+
+def _print(tally: Tally) -> None:
+    """One row per kind, each column as development / held-back, then a summary line per half."""
+    kinds = sorted({kind for _half, kind in tally})
+    print(f"{'kind':16}{'n':>8}" + "".join(f"{c:>16}" for c in _COLS) + "    (dev / held)")
+    for kind in kinds:
+        pair = [tally.get((h, kind)) for h in _HALVES]
+        n = "/".join(str(int(t["n"])) if t else "0" for t in pair)
+        cells = ["/".join(_cell(t, c) for t in pair) for c in _COLS]
+        print(f"{kind:16}{n:>8}" + "".join(f"{c:>16}" for c in cells))
+    empty: dict[str, float] = defaultdict(float)
+    print()
+    for name, halves in (("dev", ("dev",)), ("held", ("held",)), ("all", _HALVES)):
+        rows = [t for (h, _k), t in tally.items() if h in halves]
+        uncovered: dict[str, float] = defaultdict(float)
+        for h in halves:
+            for c, v in tally.get((h, "not covered"), empty).items():
+                uncovered[c] += v
+        print(_summary(name, rows, uncovered))
+
+
+def _ingest(corpus: Path, home: Path) -> bool:
+    """Ingest the corpus into ``home`` unless an earlier run did; False when the ingest failed."""
+    done_marker = home / "bench-ingested"
+    if done_marker.exists():
+        print(f"reusing the knowledge base ingested in {home}")
+        return True
+    exe = Path(sys.executable).with_name("hippo-tui")
+    done = subprocess.run(
+        [str(exe), "kb", "ingest", str(corpus), "--home", str(home)], capture_output=True, text=True
+    )
+    print(done.stdout.splitlines()[-1] if done.stdout else done.stderr[-500:], f"(exit {done.returncode})")
+    if done.returncode not in (0, 7):  # 7: the readable files went in, some could not be read
+        return False
+    done_marker.write_text(str(corpus), encoding="utf-8")
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
         "corpus", type=Path, nargs="?", help="the folder of public documents (not in the repository)"
     )
     parser.add_argument("--questions", type=Path, default=ROOT / "bench" / "data" / "real_questions.jsonl")
+    parser.add_argument("--home", type=Path, help="keep (and reuse) the ingested data folder here")
+    parser.add_argument("--search-only", action="store_true", help="measure kb search only, not ask")
     args = parser.parse_args(argv)
     if args.corpus is None:  # `make bench` runs every bench without arguments: this one needs the documents
         print("bench_retrieval needs CORPUS_DIR, the public documents the questions were written on; skipped")
@@ -151,15 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()
     ]
     with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp)
-        exe = Path(sys.executable).with_name("hippo-tui")
-        done = subprocess.run(
-            [str(exe), "kb", "ingest", str(args.corpus), "--home", str(home)], capture_output=True, text=True
-        )
-        print(
-            done.stdout.splitlines()[-1] if done.stdout else done.stderr[-500:], f"(exit {done.returncode})"
-        )
-        _print(asyncio.run(_run(args.corpus, rows, home)))
+        home = args.home or Path(tmp)
+        if not _ingest(args.corpus, home):
+            return 1
+        _print(asyncio.run(_run(rows, home, ask=not args.search_only)))
     return 0
 
 
