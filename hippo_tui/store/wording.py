@@ -1,0 +1,143 @@
+"""One form for a passage's words and a question's words, so that wording alone never decides a match.
+
+Both sides go through ``fold``: lower case, accents off, UK spellings to US (``ischaemic`` -> ``ischemic``),
+Snowball's English stem (``seizures`` -> ``seizur``), then a few derived endings cut so that a noun and its
+adjective meet (``thrombolysis``/``thrombolytic``, ``Africa``/``African``, ``anaemia``/``anaemic``). The
+index holds folded text; a question is folded the same way and widened with the clinical lexicon's
+abbreviations, lay terms and synonyms (``search_terms``). Plain Python, no SQL: any backend's full-text
+search indexes ``fold(text)`` and matches ``search_terms(question)`` as phrases OR-ed together.
+
+``snippet`` marks a passage's own text (not its folded form) where the question's words occur.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache, lru_cache
+
+from hippo_tui.store.query import MAX_TERMS, quoted_or, terms
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# After the stem: the ending that tells a noun from its adjective or a place from its people, when at least
+# four letters are left ("panic", "media" stay whole).
+_DERIVED = re.compile(r"(?<=\w{4})(?:ian|ic|ia|an|a|i)$")
+_LYSIS = re.compile(r"(?<=\w{3})y[st]$")  # -lysis / -lytic, -paralysis / -paralytic
+# Plurals the stemmer leaves apart from their singular.
+_IRREGULAR = {"children": "child", "women": "woman", "men": "man", "teeth": "tooth", "feet": "foot",
+              "mice": "mouse", "lice": "louse", "geese": "goose", "people": "person"}  # fmt: skip
+MAX_EXPANSIONS = 12  # lexicon terms added to one question, after its own words
+
+
+def _plain(word: str) -> str:
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=200_000)
+def fold_word(word: str) -> str:
+    """One word in its folded form (``word`` lower case)."""
+    from hippo_tui.verification.lexicon import spelling, stem
+
+    word = _IRREGULAR.get(word, _plain(word))
+    if len(word) <= 3:  # an abbreviation ("ORS", "TB", "NAC") is not a word to stem: "ors" is not "or"
+        return spelling(word)
+    folded = _DERIVED.sub("", stem(word))
+    return _LYSIS.sub("y", folded)
+
+
+def fold(text: str | None) -> str | None:
+    """``text`` as the index holds it: folded words separated by spaces (None stays None)."""
+    if text is None:
+        return None
+    return " ".join(fold_word(w) for w in _WORD.findall(text.lower()))
+
+
+@cache
+def _synonym_groups() -> dict[str, tuple[str, ...]]:
+    """Folded word -> the other folded words of its lexicon synonym group."""
+    from hippo_tui.verification.lexicon import lexicon
+
+    groups: dict[str, set[str]] = {}
+    for member, head in lexicon().synonyms.items():
+        groups.setdefault(head, {head}).add(member)
+    out: dict[str, tuple[str, ...]] = {}
+    for members in groups.values():
+        folded = {_DERIVED.sub("", m) for m in members}
+        for m in folded:
+            out[m] = tuple(sorted(folded - {m}))
+    return out
+
+
+@cache
+def _abbreviations() -> dict[str, tuple[str, ...]]:
+    """Folded full form -> the folded abbreviations the lexicon gives for it ("acetylcysteine" -> "nac"):
+    a source may write the short form where the question spells it out."""
+    from hippo_tui.verification.lexicon import lexicon
+
+    out: dict[str, set[str]] = {}
+    for short, full in lexicon().replacements.items():
+        if " " not in short and len(short) <= 5 and short != full:
+            out.setdefault(fold(full) or "", set()).add(fold(short) or "")
+    return {full: tuple(sorted(shorts)) for full, shorts in out.items() if full}
+
+
+def _expansions(query: str, own: set[str]) -> list[str]:
+    """What the lexicon says the question's abbreviations, lay words and synonyms are in a source's words."""
+    from hippo_tui.verification.lexicon import lexicon, respell
+
+    lex = lexicon()
+    found: list[str] = []
+    for m in lex.replace.finditer(respell(query.lower())):
+        found.append(fold(lex.replacements[m.group("p")]) or "")
+    folded = fold(query) or ""
+    for full, shorts in _abbreviations().items():
+        if full in own or (" " in full and f" {full} " in f" {folded} "):
+            found.extend(shorts)
+    synonyms = _synonym_groups()
+    for word in own:
+        found.extend(synonyms.get(word, ()))
+    return [t for t in dict.fromkeys(found) if t and t not in own][:MAX_EXPANSIONS]
+
+
+def search_terms(query: str) -> list[str]:
+    """The question's folded words, in order, then the lexicon's other wordings of them (each a phrase of
+    folded words). A search matches any of them; the caller quotes each, so no input is query syntax."""
+    own = list(dict.fromkeys(fold_word(w) for w in terms(query)))[:MAX_TERMS]
+    return own + _expansions(query, set(own))
+
+
+def fts_match(query: str) -> str | None:
+    """An FTS5 MATCH expression over the folded index that can never be a syntax error, or None when there
+    is nothing to find. Each term is a quoted string of \\w+ words, so FTS operators, column filters,
+    prefixes and unbalanced quotes in the input are just punctuation."""
+    words = search_terms(query)
+    return quoted_or(words) if words else None
+
+
+def snippet(text: str, query_terms: list[str], width: int = 24) -> str:
+    """The ``width``-word window of ``text`` holding most of the query's words, those words in « and »,
+    with … where the window cuts the text."""
+    wanted = {w for t in query_terms for w in t.split()}
+    words = list(_WORD.finditer(text))
+    if not words:
+        return text
+    hits = [fold_word(m.group().lower()) in wanted for m in words]
+    best, best_n, n = 0, -1, 0
+    for i in range(len(words)):
+        n += hits[i]
+        if i >= width:
+            n -= hits[i - width]
+        if n > best_n:
+            best, best_n = max(0, i - width + 1), n
+    window = range(best, min(best + width, len(words)))
+    out, at = [], words[window[0]].start()
+    for i in window:
+        m = words[i]
+        out.append(text[at : m.start()])
+        out.append(f"«{m.group()}»" if hits[i] else m.group())
+        at = m.end()
+    end = words[window[-1]].end() if window[-1] < len(words) - 1 else len(text)
+    out.append(text[at:end])
+    return ("…" if best > 0 else "") + "".join(out) + ("…" if end < len(text) else "")
