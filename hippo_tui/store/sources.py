@@ -378,11 +378,15 @@ class SourcesMixin(StoreBase):
                     n += 1
         return n
 
-    async def list_sources(self, *, status: str | None = None, limit: int | None = None) -> list[Source]:
+    async def list_sources(
+        self, *, status: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[Source]:
+        """Sources by title (then id), ``limit`` of them from the ``offset``-th (all when ``limit`` is None)."""
         where, params = ("WHERE s.status = ?", [status]) if status else ("", [])
         with self._errors():
             cur = await self._db.execute(
-                f"{_SELECT} {where} ORDER BY s.title, s.id LIMIT ?", (*params, -1 if limit is None else limit)
+                f"{_SELECT} {where} ORDER BY s.title, s.id LIMIT ? OFFSET ?",
+                (*params, -1 if limit is None else limit, max(0, offset)),
             )
             return [_row_to_source(r) for r in await cur.fetchall()]
 
