@@ -2,10 +2,11 @@
 
 Both sides go through ``fold``: lower case, accents off, UK spellings to US (``ischaemic`` -> ``ischemic``),
 Snowball's English stem (``seizures`` -> ``seizur``), then a few derived endings cut so that a noun and its
-adjective meet (``thrombolysis``/``thrombolytic``, ``Africa``/``African``, ``anaemia``/``anaemic``). The
-index holds folded text; a question is folded the same way and widened with the clinical lexicon's
-abbreviations, lay terms and synonyms (``search_terms``). Plain Python, no SQL: any backend's full-text
-search indexes ``fold(text)`` and matches ``search_terms(question)`` as phrases OR-ed together.
+adjective meet (``thrombolysis``/``thrombolytic``, ``Africa``/``African``, ``anaemia``/``anaemic``), and the
+clinical lexicon's synonyms become their group's first word. The index holds folded text; a question is
+folded the same way and widened with the lexicon's abbreviations and lay terms (``search_terms``). Plain
+Python, no SQL: any backend's full-text search indexes ``fold(text)`` and matches ``search_terms(question)``
+as phrases OR-ed together.
 
 ``snippet`` marks a passage's own text (not its folded form) where the question's words occur.
 """
@@ -38,12 +39,15 @@ def _plain(word: str) -> str:
 @lru_cache(maxsize=200_000)
 def fold_word(word: str) -> str:
     """One word in its folded form (``word`` lower case)."""
-    from hippo_tui.verification.lexicon import spelling, stem
+    from hippo_tui.verification.lexicon import lexicon, spelling, stem
 
     word = _IRREGULAR.get(word, _plain(word))
     if len(word) <= 3:  # an abbreviation ("ORS", "TB", "NAC") is not a word to stem: "ors" is not "or"
         return spelling(word)
-    folded = _DERIVED.sub("", stem(word))
+    stemmed = stem(word)
+    # Words of one meaning are one word in the index: added to a question instead, each synonym would
+    # weigh as much as the question's own word, and "treatment" would find "drug" passages first.
+    folded = _DERIVED.sub("", lexicon().synonyms.get(stemmed, stemmed))
     return _LYSIS.sub("y", folded)
 
 
@@ -52,22 +56,6 @@ def fold(text: str | None) -> str | None:
     if text is None:
         return None
     return " ".join(fold_word(w) for w in _WORD.findall(text.lower()))
-
-
-@cache
-def _synonym_groups() -> dict[str, tuple[str, ...]]:
-    """Folded word -> the other folded words of its lexicon synonym group."""
-    from hippo_tui.verification.lexicon import lexicon
-
-    groups: dict[str, set[str]] = {}
-    for member, head in lexicon().synonyms.items():
-        groups.setdefault(head, {head}).add(member)
-    out: dict[str, tuple[str, ...]] = {}
-    for members in groups.values():
-        folded = {_DERIVED.sub("", m) for m in members}
-        for m in folded:
-            out[m] = tuple(sorted(folded - {m}))
-    return out
 
 
 @cache
@@ -84,7 +72,7 @@ def _abbreviations() -> dict[str, tuple[str, ...]]:
 
 
 def _expansions(query: str, own: set[str]) -> list[str]:
-    """What the lexicon says the question's abbreviations, lay words and synonyms are in a source's words."""
+    """What the lexicon says the question's abbreviations and lay words are in a source's words."""
     from hippo_tui.verification.lexicon import lexicon, respell
 
     lex = lexicon()
@@ -95,9 +83,6 @@ def _expansions(query: str, own: set[str]) -> list[str]:
     for full, shorts in _abbreviations().items():
         if full in own or (" " in full and f" {full} " in f" {folded} "):
             found.extend(shorts)
-    synonyms = _synonym_groups()
-    for word in own:
-        found.extend(synonyms.get(word, ()))
     return [t for t in dict.fromkeys(found) if t and t not in own][:MAX_EXPANSIONS]
 
 
