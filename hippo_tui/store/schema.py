@@ -183,6 +183,8 @@ _V7_FOLDED_INDEX: list[str] = [
     END""",
     f"INSERT INTO sources_fts (rowid, title, excerpt, body) SELECT rowid, {_FTS_ROW.format('sources')} "
     "FROM sources WHERE status = 'active'",
+    # `kb list` pages by title: without it every page sorted the whole table (0.05-4.6 s at 18,793 sources).
+    "CREATE INDEX sources_title ON sources (title, id)",
 ]
 
 MIGRATIONS: list[list[str]] = [

@@ -59,16 +59,19 @@ def fold(text: str | None) -> str | None:
 
 
 @cache
-def _abbreviations() -> dict[str, tuple[str, ...]]:
-    """Folded full form -> the folded abbreviations the lexicon gives for it ("acetylcysteine" -> "nac"):
-    a source may write the short form where the question spells it out."""
+def _abbreviations() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
+    """Full form -> the abbreviations the lexicon gives for it ("acetylcysteine" -> "nac"), and a pattern
+    finding any full form in a question: a source may write the short form where the question spells it
+    out. Matched on the respelled text, not folded, so a search need not fold the whole lexicon first."""
     from hippo_tui.verification.lexicon import lexicon
 
     out: dict[str, set[str]] = {}
     for short, full in lexicon().replacements.items():
         if " " not in short and len(short) <= 5 and short != full:
-            out.setdefault(fold(full) or "", set()).add(fold(short) or "")
-    return {full: tuple(sorted(shorts)) for full, shorts in out.items() if full}
+            out.setdefault(full, set()).add(short)
+    alternatives = "|".join(sorted(map(re.escape, out), key=len, reverse=True))
+    pattern = re.compile(rf"\b(?P<p>{alternatives})s?\b") if out else re.compile("(?!)")
+    return {full: tuple(sorted(shorts)) for full, shorts in out.items()}, pattern
 
 
 def _expansions(query: str, own: set[str]) -> list[str]:
@@ -79,10 +82,9 @@ def _expansions(query: str, own: set[str]) -> list[str]:
     found: list[str] = []
     for m in lex.replace.finditer(respell(query.lower())):
         found.append(fold(lex.replacements[m.group("p")]) or "")
-    folded = fold(query) or ""
-    for full, shorts in _abbreviations().items():
-        if full in own or (" " in full and f" {full} " in f" {folded} "):
-            found.extend(shorts)
+    shorts, full_forms = _abbreviations()
+    for m in full_forms.finditer(respell(query.lower())):
+        found.extend(fold_word(short) for short in shorts[m.group("p")])
     return [t for t in dict.fromkeys(found) if t and t not in own][:MAX_EXPANSIONS]
 
 
