@@ -68,3 +68,26 @@ def test_a_cited_older_document_names_the_newer_one_that_answers_as_well() -> No
     assert newer_alternative(new, [old, new, weak]) is None  # nothing newer answers as well
     undated = _hit("art.pdf", 10.0, None)
     assert newer_alternative(undated, [undated, new]) is None  # unknown date: not known to be older
+
+
+async def test_a_long_guideline_does_not_hide_the_short_card_that_answers(tmp_path: Path) -> None:
+    from hippo_tui.models import Provenance
+
+    def passage(i: int, doc: str, text: str) -> Source:
+        prov = Provenance(document=doc, version="v", ingested="2026-01-01T00:00:00Z")
+        return Source(id=f"00000000-0000-4000-8000-{i:012d}", title=doc, excerpt=text, provenance=prov)
+
+    long_one = [
+        passage(i, "stg.pdf", "Oral rehydration: ORS for dehydration in adults and children.")
+        for i in range(6)
+    ]
+    card = passage(9, "gastro-card.md", "Give ORS 50 ml/kg over 4 hours for dehydration in a toddler.")
+    async with Store.open(tmp_path / "hippo.db", seed=None) as store:
+        await store.upsert([*long_one, card])
+        hits = await store.search("ORS for dehydration", k=3)
+        # Each document's best passage first: the card is second, not sixth.
+        assert [h.provenance.document for h in hits if h.provenance] == [
+            "stg.pdf",
+            "gastro-card.md",
+            "stg.pdf",
+        ]

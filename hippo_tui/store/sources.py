@@ -16,7 +16,8 @@ import aiosqlite
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.query import quoted_or
-from hippo_tui.store.recency import edition, newest_first
+from hippo_tui.store.ranking import POOL, rerank
+from hippo_tui.store.recency import edition
 from hippo_tui.store.wording import search_terms, snippet
 
 # The records (pydantic models, a fifth of a second to import) are imported where a function builds one,
@@ -46,7 +47,6 @@ UPSERT_SQL = (
 )
 DOC_COUNT_CACHE = 50_000  # words whose source counts are remembered between searches
 FIELD_WEIGHTS = "8.0, 4.0, 1.0"  # bm25 weights of title (document › section), excerpt, body
-RECENCY_POOL = 10  # rows read past k at least, for newest_first to choose among
 RANK_BUDGET = 2000  # rows bm25 may rank per search before the candidates are bounded (_bounded_match)
 IMPORT_CHUNK = 2000  # rows per executemany; also the progress granularity
 _CANONICAL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -234,11 +234,11 @@ class SourcesMixin(StoreBase):
             ORDER BY top.score
         """
         with self._errors():
-            # A few more than k, so that a newer document just below the cut can still rank first.
-            cur = await self._db.execute(sql, {"q": match, "k": max(2 * k, RECENCY_POOL)})
+            # More than k: a newer edition or another document just below the cut may move up (ranking.py).
+            cur = await self._db.execute(sql, {"q": match, "k": max(4 * k, POOL)})
             rows = await cur.fetchall()
         scored = [_Scored(-float(r[5]), r) for r in rows]
-        ranked = newest_first(scored, [edition(r[4], r[6], r[1]) for r in rows])[:k]
+        ranked = rerank(scored, [edition(r[4], r[6], r[1]) for r in rows], [r[6] or r[0] for r in rows])[:k]
         return [
             HitRow(r[0], r[1], r[2], r[3], r[4], score, snippet(r[2], words), tuple(r[6:11]))
             for score, r in ranked
