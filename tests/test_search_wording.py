@@ -67,3 +67,12 @@ def test_a_snippet_cuts_to_the_densest_window_with_ellipses() -> None:
     cut = snippet(text, search_terms("warfarin INR"), width=10)
     assert cut.startswith("…") and cut.endswith("…")
     assert "«warfarin» target «INR»" in cut and len(cut.split()) <= 10
+
+
+def test_of_two_windows_as_good_the_snippet_quotes_the_one_that_starts_a_sentence() -> None:
+    text = (
+        "For adults of African family origin a calcium-channel blocker such as amlodipine is the usual "
+        "first-line drug. Amlodipine is commonly started at 5 mg once daily."
+    )
+    cut = snippet(text, search_terms("amlodipine start dose"), width=12)
+    assert cut == "…«Amlodipine» is commonly «started» at 5 mg once daily."

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from functools import cache, lru_cache
 
 from hippo_tui.store.query import MAX_TERMS, quoted_or, terms
@@ -103,6 +104,26 @@ def fts_match(query: str) -> str | None:
     return quoted_or(words) if words else None
 
 
+def _best_window(text: str, words: list[re.Match[str]], terms_at: list[str | None], width: int) -> int:
+    """Where the ``width``-word window with the most distinct query words starts; a window that starts a
+    sentence wins a tie (it reads as a quote, not as a fragment)."""
+    counts: Counter[str] = Counter(t for t in terms_at[:width] if t)
+    best, best_score = 0, -1
+    for start in range(len(words)):  # the last windows are shorter: a closing sentence is a quote too
+        if start:
+            if gone := terms_at[start - 1]:
+                counts[gone] -= 1
+                if not counts[gone]:
+                    del counts[gone]
+            if start + width - 1 < len(words) and (came := terms_at[start + width - 1]):
+                counts[came] += 1
+        opens = start == 0 or any(c in ".!?\n" for c in text[words[start - 1].end() : words[start].start()])
+        score = 2 * len(counts) + opens
+        if score > best_score:
+            best, best_score = start, score
+    return best
+
+
 def snippet(text: str, query_terms: list[str], width: int = 24) -> str:
     """The ``width``-word window of ``text`` holding most of the query's words, those words in « and »,
     with … where the window cuts the text."""
@@ -110,20 +131,15 @@ def snippet(text: str, query_terms: list[str], width: int = 24) -> str:
     words = list(_WORD.finditer(text))
     if not words:
         return text
-    hits = [fold_word(m.group().lower()) in wanted for m in words]
-    best, best_n, n = 0, -1, 0
-    for i in range(len(words)):
-        n += hits[i]
-        if i >= width:
-            n -= hits[i - width]
-        if n > best_n:
-            best, best_n = max(0, i - width + 1), n
+    folded = [fold_word(m.group().lower()) for m in words]
+    terms_at = [f if f in wanted else None for f in folded]
+    best = _best_window(text, words, terms_at, width)
     window = range(best, min(best + width, len(words)))
     out, at = [], words[window[0]].start()
     for i in window:
         m = words[i]
         out.append(text[at : m.start()])
-        out.append(f"«{m.group()}»" if hits[i] else m.group())
+        out.append(f"«{m.group()}»" if terms_at[i] else m.group())
         at = m.end()
     end = words[window[-1]].end() if window[-1] < len(words) - 1 else len(text)
     out.append(text[at:end])
