@@ -133,8 +133,11 @@ async def test_offline_mid_answer_search_resets_the_turn(hippo_home: Path, store
     sources = [e for e in events if isinstance(e, SourcesEvent)]
     first_ids = {s.id for s in sources[0].sources}
     assert all(s.id not in first_ids for s in sources[1].sources)  # added, never repeated
-    assert sources[1].query == "gout flare treated"
-    assert "gout" in sources[1].sources[0].title.lower()
+    # Either part may be the one retrieved first (both score alike); the search is for the other part.
+    first = sources[0].sources[0].title.lower()
+    other_part, other_topic = ("blood pressure", "hypertension") if "gout" in first else ("gout flare", "gout")
+    assert other_part in sources[1].query
+    assert other_topic in sources[1].sources[0].title.lower()
     end = events[-1]
     assert isinstance(end, EndEvent) and end.outcome == "complete"
     assert shown(events).replace("·", "") == end.text  # what stays on screen is what ends up final

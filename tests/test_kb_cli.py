@@ -67,6 +67,37 @@ def test_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == EXIT_USAGE and "no source with id" in err
 
 
+def test_list_pages(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "kb", "list", "--limit", "3", "--offset", "2")
+    assert code == 0 and len(out.splitlines()) == 3
+    assert "sources 3-5 of 80; --offset 5 for the next" in err
+    _, everything, _ = run(capsys, "kb", "list")  # into a pipe: everything, for scripts
+    assert len(everything.splitlines()) == 80 and out.splitlines() == everything.splitlines()[2:5]
+    code, out, err = run(capsys, "kb", "list", "--offset", "80")
+    assert code == 0 and out == "" and "none of 80" in err
+    code, _, err = run(capsys, "kb", "list", "--limit", "-1")
+    assert code == EXIT_USAGE and "--limit" in err
+
+
+def test_list_to_a_terminal_shows_one_page_unless_asked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hippo_tui.commands import kb
+
+    monkeypatch.setattr(kb, "is_tty", lambda stream: True)
+    _, out, err = run(capsys, "kb", "list")
+    assert len(out.splitlines()) == kb.TTY_LIST_LIMIT and "--limit 0 for all" in err
+    _, out, _ = run(capsys, "kb", "list", "--limit", "0")
+    assert len(out.splitlines()) == 80
+
+
+def test_search_json_says_where_each_hit_is(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "kb", "search", "uncomplicated cystitis", "-k", "2", "--json")
+    first = json.loads(out.splitlines()[0])
+    assert {"id", "title", "where", "score", "snippet"} <= set(first)
+    assert first["where"].startswith("Uncomplicated cystitis") and "«" in first["snippet"]
+
+
 def test_import_and_export(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     kb = tmp_path / "mine.jsonl"
     rows = [{"id": f"00000000-0000-4000-8000-{i:012d}", "title": f"Okapi {i}", "excerpt": "Okapi care. Feed daily."}

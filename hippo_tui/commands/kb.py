@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from hippo_tui.commands._common import print_json, store_handler
+from hippo_tui.commands._common import is_tty, print_json, store_handler
 from hippo_tui.safe_text import one_line, sanitize
 
 if TYPE_CHECKING:
@@ -93,16 +93,33 @@ def _source_line(s: Source) -> str:
     return f"{s.id}  {s.status:<7}  {_name(s.title)}"
 
 
+TTY_LIST_LIMIT = 50  # sources `kb list` prints to a terminal when no --limit is given
+
+
+def _list_limit(args: argparse.Namespace) -> int | None:
+    """--limit as given (0: all); unset, a page on a terminal and everything into a pipe or a file."""
+    if args.limit is not None:
+        return args.limit or None
+    return TTY_LIST_LIMIT if is_tty(sys.stdout) else None
+
+
 async def _list(store: Store, args: argparse.Namespace) -> int:
+    if (args.limit is not None and args.limit < 0) or args.offset < 0:
+        raise ValueError("--limit and --offset take a number of sources, 0 or more")
     status = None if args.status == "all" else args.status
-    sources = await store.list_sources(status=status, limit=args.limit)
+    limit = _list_limit(args)
+    sources = await store.list_sources(status=status, limit=limit, offset=args.offset)
     if args.json:
         for s in sources:
             print_json(s.model_dump(mode="json", exclude_none=True))
         return 0
     for s in sources:
         print(_source_line(s))
-    print(f"{len(sources)} sources", file=sys.stderr)
+    total = await store.count(status)
+    shown = f"{args.offset + 1}-{args.offset + len(sources)} of {total}" if sources else f"none of {total}"
+    more = args.offset + len(sources) < total
+    hint = f"; --offset {args.offset + len(sources)} for the next, --limit 0 for all" if more else ""
+    print(f"sources {shown}{hint}", file=sys.stderr)
     return 0
 
 
@@ -154,8 +171,13 @@ async def _search(store: Store, args: argparse.Namespace) -> int:
     # The rows, not the records: printing them needs no pydantic model (a third of the command's start).
     hits = await store.search_rows(args.query, k=args.k)
     if args.json:
+        from hippo_tui.provenance import where
+
         for h in hits:
-            print_json(h.hit().model_dump(mode="json", exclude_none=True))
+            hit = h.hit()
+            print_json(
+                {"where": where(hit.title, hit.provenance), **hit.model_dump(mode="json", exclude_none=True)}
+            )
         return 0
     if not hits:
         print("no active source matches", file=sys.stderr)
@@ -199,7 +221,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
     c = kb.add_parser("list", parents=[common], help="list sources by title")
     c.add_argument("--status", choices=["active", "retired", "all"], default="all")
-    c.add_argument("--limit", type=int, help="at most this many")
+    c.add_argument(
+        "--limit",
+        type=int,
+        help=f"at most this many, 0 for all (default: {TTY_LIST_LIMIT} to a terminal, all to a pipe)",
+    )
+    c.add_argument("--offset", type=int, default=0, help="skip this many first (for the next page)")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
     c.set_defaults(func=store_handler(_list))
 

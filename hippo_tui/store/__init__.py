@@ -16,8 +16,9 @@ from hippo_tui.store.errors import (
 )
 from hippo_tui.store.open import kb_db_path, open_store
 from hippo_tui.store.paths import DEMO_KB
-from hippo_tui.store.query import fts_match, terms
+from hippo_tui.store.query import terms
 from hippo_tui.store.schema import SCHEMA_VERSION
+from hippo_tui.store.wording import fts_match
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT",

@@ -18,6 +18,7 @@ from hippo_tui.store.errors import StoreCorrupt, StoreError, StoreReadOnly, tran
 from hippo_tui.store.paths import DEMO_KB
 from hippo_tui.store.schema import MIGRATIONS, OUR_TABLES, SCHEMA_VERSION
 from hippo_tui.store.sources import UPSERT_SQL, SourcesMixin, parse_jsonl, source_to_row
+from hippo_tui.store.wording import fold
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write lock
@@ -118,6 +119,8 @@ class Store(SourcesMixin, DocumentsMixin, AuditMixin):
             raise translate(e, path, busy_timeout) from e
         store = cls(db, path, busy_timeout)
         try:
+            # The search index's triggers fold text through this (schema v7, store/wording.py).
+            await db.create_function("hippo_fold", 1, fold, deterministic=True)
             # Look before changing anything: a file that is not ours must stay byte-for-byte as it was.
             with store._errors():
                 await db.execute("PRAGMA foreign_keys = ON")

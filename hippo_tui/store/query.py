@@ -1,4 +1,4 @@
-"""Turning a clinician's question into a safe FTS5 query: words, minus stop-words, quoted, OR-ed."""
+"""A clinician's question as words to search: minus stop-words, and how a list of them is quoted and OR-ed."""
 
 from __future__ import annotations
 
@@ -37,13 +37,3 @@ def terms(query: str) -> list[str]:
 def quoted_or(words: list[str]) -> str:
     """Words (from ``terms``) as an FTS5 OR of quoted strings."""
     return " OR ".join(f'"{w}"' for w in words)
-
-
-def fts_match(query: str) -> str | None:
-    """An FTS5 MATCH expression that can never be a syntax error, or None when there is nothing to find.
-
-    Each word is a quoted string (quotes cannot occur in a \\w+ word), so FTS operators, column filters,
-    prefixes and unbalanced quotes in the input are just punctuation.
-    """
-    words = terms(query)
-    return quoted_or(words) if words else None

@@ -15,7 +15,10 @@ import aiosqlite
 
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
-from hippo_tui.store.query import quoted_or, terms
+from hippo_tui.store.query import quoted_or
+from hippo_tui.store.ranking import POOL, rerank
+from hippo_tui.store.recency import edition
+from hippo_tui.store.wording import search_terms, snippet
 
 # The records (pydantic models, a fifth of a second to import) are imported where a function builds one,
 # so that `kb search` prints its results without loading them (see HitRow).
@@ -43,6 +46,7 @@ UPSERT_SQL = (
     "ON CONFLICT (id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
 )
 DOC_COUNT_CACHE = 50_000  # words whose source counts are remembered between searches
+FIELD_WEIGHTS = "8.0, 4.0, 1.0"  # bm25 weights of title (document › section), excerpt, body
 RANK_BUDGET = 2000  # rows bm25 may rank per search before the candidates are bounded (_bounded_match)
 IMPORT_CHUNK = 2000  # rows per executemany; also the progress granularity
 _CANONICAL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -164,6 +168,11 @@ def parse_jsonl_lines(path: Path) -> list[tuple[int, Source]]:
     return sources
 
 
+class _Scored(NamedTuple):
+    score: float  # higher is better
+    row: Sequence[Any]
+
+
 class HitRow(NamedTuple):
     """One search result as ranked, before it becomes a ``SearchHit`` (``hit()``): enough for a front end
     that only prints results (``kb search``) without loading the record models."""
@@ -208,32 +217,31 @@ class SourcesMixin(StoreBase):
 
     async def search_rows(self, query: str, k: int = 5) -> list[HitRow]:
         """``search``'s results as read, before they become records."""
-        words = terms(query)
+        words = search_terms(query)
         if not words or k <= 0:
             return []
         match = await self._bounded_match(words)
-        # Rank first and cut to k, then build snippets for those k rows only. CROSS JOIN keeps `top` the
-        # outer loop (otherwise the planner scans every match a second time to probe it). bm25 gets the
-        # weights (title 8, excerpt 4, body 1) directly: the configured `rank` column measured slower.
-        sql = """
+        # Rank first and cut to k, then read those k rows only. CROSS JOIN keeps `top` the outer loop.
+        # bm25 gets the weights (title, excerpt, body) directly: the configured `rank` column measured slower.
+        sql = f"""
             WITH top AS (
-                SELECT rowid AS r, bm25(sources_fts, 8.0, 4.0, 1.0) AS score FROM sources_fts
+                SELECT rowid AS r, bm25(sources_fts, {FIELD_WEIGHTS}) AS score FROM sources_fts
                 WHERE sources_fts MATCH :q ORDER BY score LIMIT :k
             )
             SELECT s.id, s.title, s.excerpt, s.publisher, s.updated, top.score,
-                   snippet(sources_fts, 1, '«', '»', '…', 24),
                    s.doc_key, s.section, s.page, s.doc_version, s.ingested
-            FROM top
-            CROSS JOIN sources_fts ON sources_fts.rowid = top.r
-            CROSS JOIN sources s ON s.rowid = top.r
-            WHERE sources_fts MATCH :q
+            FROM top CROSS JOIN sources s ON s.rowid = top.r
             ORDER BY top.score
         """
         with self._errors():
-            cur = await self._db.execute(sql, {"q": match, "k": k})
+            # More than k: a newer edition or another document just below the cut may move up (ranking.py).
+            cur = await self._db.execute(sql, {"q": match, "k": max(4 * k, POOL)})
             rows = await cur.fetchall()
+        scored = [_Scored(-float(r[5]), r) for r in rows]
+        ranked = rerank(scored, [edition(r[4], r[6], r[1]) for r in rows], [r[6] or r[0] for r in rows])[:k]
         return [
-            HitRow(r[0], r[1], r[2], r[3], r[4], -float(r[5]), r[6] or r[2], tuple(r[7:12])) for r in rows
+            HitRow(r[0], r[1], r[2], r[3], r[4], score, snippet(r[2], words), tuple(r[6:11]))
+            for score, r in ranked
         ]
 
     async def _bounded_match(self, words: list[str]) -> str:
@@ -380,11 +388,15 @@ class SourcesMixin(StoreBase):
                     n += 1
         return n
 
-    async def list_sources(self, *, status: str | None = None, limit: int | None = None) -> list[Source]:
+    async def list_sources(
+        self, *, status: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[Source]:
+        """Sources by title (then id), ``limit`` of them from the ``offset``-th (all when ``limit`` is None)."""
         where, params = ("WHERE s.status = ?", [status]) if status else ("", [])
         with self._errors():
             cur = await self._db.execute(
-                f"{_SELECT} {where} ORDER BY s.title, s.id LIMIT ?", (*params, -1 if limit is None else limit)
+                f"{_SELECT} {where} ORDER BY s.title, s.id LIMIT ? OFFSET ?",
+                (*params, -1 if limit is None else limit, max(0, offset)),
             )
             return [_row_to_source(r) for r in await cur.fetchall()]
 

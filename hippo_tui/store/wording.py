@@ -1,0 +1,146 @@
+"""One form for a passage's words and a question's words, so that wording alone never decides a match.
+
+Both sides go through ``fold``: lower case, accents off, UK spellings to US (``ischaemic`` -> ``ischemic``),
+Snowball's English stem (``seizures`` -> ``seizur``), then a few derived endings cut so that a noun and its
+adjective meet (``thrombolysis``/``thrombolytic``, ``Africa``/``African``, ``anaemia``/``anaemic``), and the
+clinical lexicon's synonyms become their group's first word. The index holds folded text; a question is
+folded the same way and widened with the lexicon's abbreviations and lay terms (``search_terms``). Plain
+Python, no SQL: any backend's full-text search indexes ``fold(text)`` and matches ``search_terms(question)``
+as phrases OR-ed together.
+
+``snippet`` marks a passage's own text (not its folded form) where the question's words occur.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from functools import cache, lru_cache
+
+from hippo_tui.store.query import MAX_TERMS, quoted_or, terms
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# After the stem: the ending that tells a noun from its adjective or a place from its people, when at least
+# four letters are left ("panic", "media" stay whole).
+_DERIVED = re.compile(r"(?<=\w{4})(?:ian|ic|ia|an|a|i)$")
+_LYSIS = re.compile(r"(?<=\w{3})y[st]$")  # -lysis / -lytic, -paralysis / -paralytic
+# Plurals the stemmer leaves apart from their singular.
+_IRREGULAR = {"children": "child", "women": "woman", "men": "man", "teeth": "tooth", "feet": "foot",
+              "mice": "mouse", "lice": "louse", "geese": "goose", "people": "person"}  # fmt: skip
+MAX_EXPANSIONS = 12  # lexicon terms added to one question, after its own words
+
+
+def _plain(word: str) -> str:
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=200_000)
+def fold_word(word: str) -> str:
+    """One word in its folded form (``word`` lower case)."""
+    from hippo_tui.verification.lexicon import lexicon, spelling, stem
+
+    word = _IRREGULAR.get(word, _plain(word))
+    if len(word) <= 3:  # an abbreviation ("ORS", "TB", "NAC") is not a word to stem: "ors" is not "or"
+        return spelling(word)
+    stemmed = stem(word)
+    # Words of one meaning are one word in the index: added to a question instead, each synonym would
+    # weigh as much as the question's own word, and "treatment" would find "drug" passages first.
+    folded = _DERIVED.sub("", lexicon().synonyms.get(stemmed, stemmed))
+    return _LYSIS.sub("y", folded)
+
+
+def fold(text: str | None) -> str | None:
+    """``text`` as the index holds it: folded words separated by spaces (None stays None)."""
+    if text is None:
+        return None
+    return " ".join(fold_word(w) for w in _WORD.findall(text.lower()))
+
+
+@cache
+def _abbreviations() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
+    """Full form -> the abbreviations the lexicon gives for it ("acetylcysteine" -> "nac"), and a pattern
+    finding any full form in a question: a source may write the short form where the question spells it
+    out. Matched on the respelled text, not folded, so a search need not fold the whole lexicon first."""
+    from hippo_tui.verification.lexicon import lexicon
+
+    out: dict[str, set[str]] = {}
+    for short, full in lexicon().replacements.items():
+        if " " not in short and len(short) <= 5 and short != full:
+            out.setdefault(full, set()).add(short)
+    alternatives = "|".join(sorted(map(re.escape, out), key=len, reverse=True))
+    pattern = re.compile(rf"\b(?P<p>{alternatives})s?\b") if out else re.compile("(?!)")
+    return {full: tuple(sorted(shorts)) for full, shorts in out.items()}, pattern
+
+
+def _expansions(query: str, own: set[str]) -> list[str]:
+    """What the lexicon says the question's abbreviations and lay words are in a source's words."""
+    from hippo_tui.verification.lexicon import lexicon, respell
+
+    lex = lexicon()
+    found: list[str] = []
+    for m in lex.replace.finditer(respell(query.lower())):
+        found.append(fold(lex.replacements[m.group("p")]) or "")
+    shorts, full_forms = _abbreviations()
+    for m in full_forms.finditer(respell(query.lower())):
+        found.extend(fold_word(short) for short in shorts[m.group("p")])
+    return [t for t in dict.fromkeys(found) if t and t not in own][:MAX_EXPANSIONS]
+
+
+def search_terms(query: str) -> list[str]:
+    """The question's folded words, in order, then the lexicon's other wordings of them (each a phrase of
+    folded words). A search matches any of them; the caller quotes each, so no input is query syntax."""
+    own = list(dict.fromkeys(fold_word(w) for w in terms(query)))[:MAX_TERMS]
+    return own + _expansions(query, set(own))
+
+
+def fts_match(query: str) -> str | None:
+    """An FTS5 MATCH expression over the folded index that can never be a syntax error, or None when there
+    is nothing to find. Each term is a quoted string of \\w+ words, so FTS operators, column filters,
+    prefixes and unbalanced quotes in the input are just punctuation."""
+    words = search_terms(query)
+    return quoted_or(words) if words else None
+
+
+def _best_window(text: str, words: list[re.Match[str]], terms_at: list[str | None], width: int) -> int:
+    """Where the ``width``-word window with the most distinct query words starts; a window that starts a
+    sentence wins a tie (it reads as a quote, not as a fragment)."""
+    counts: Counter[str] = Counter(t for t in terms_at[:width] if t)
+    best, best_score = 0, -1
+    for start in range(len(words)):  # the last windows are shorter: a closing sentence is a quote too
+        if start:
+            if gone := terms_at[start - 1]:
+                counts[gone] -= 1
+                if not counts[gone]:
+                    del counts[gone]
+            if start + width - 1 < len(words) and (came := terms_at[start + width - 1]):
+                counts[came] += 1
+        opens = start == 0 or any(c in ".!?\n" for c in text[words[start - 1].end() : words[start].start()])
+        score = 2 * len(counts) + opens
+        if score > best_score:
+            best, best_score = start, score
+    return best
+
+
+def snippet(text: str, query_terms: list[str], width: int = 24) -> str:
+    """The ``width``-word window of ``text`` holding most of the query's words, those words in « and »,
+    with … where the window cuts the text."""
+    wanted = {w for t in query_terms for w in t.split()}
+    words = list(_WORD.finditer(text))
+    if not words:
+        return text
+    folded = [fold_word(m.group().lower()) for m in words]
+    terms_at = [f if f in wanted else None for f in folded]
+    best = _best_window(text, words, terms_at, width)
+    window = range(best, min(best + width, len(words)))
+    out, at = [], words[window[0]].start()
+    for i in window:
+        m = words[i]
+        out.append(text[at : m.start()])
+        out.append(f"«{m.group()}»" if terms_at[i] else m.group())
+        at = m.end()
+    end = words[window[-1]].end() if window[-1] < len(words) - 1 else len(text)
+    out.append(text[at:end])
+    return ("…" if best > 0 else "") + "".join(out) + ("…" if end < len(text) else "")

@@ -1,0 +1,78 @@
+"""Search forgives a clinician's wording: UK/US spelling, word forms, abbreviations and lay words."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from hippo_tui.models import Source
+from hippo_tui.store import Store
+from hippo_tui.store.wording import fold, search_terms, snippet
+
+PASSAGES = {
+    "stroke": ("Stroke › Acute care", "Give aspirin 300 mg once a haemorrhage has been excluded in acute ischemic stroke."),
+    "lysis": ("Stroke › Reperfusion", "Thrombolytics are given within 4.5 hours of onset when no bleed is seen."),
+    "art": ("South African ART guideline", "Infants of unknown exposure receive NVP prophylaxis for six weeks."),
+    "ors": ("Diarrhoea › Plan B", "Give oral rehydration solution 75 ml/kg over four hours."),
+    "teeth": ("Dental trauma", "Avulsed permanent teeth are replanted; primary teeth are never replanted."),
+}  # fmt: skip
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "hippo.db", seed=None)
+    await s.upsert(
+        Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
+        for i, (title, excerpt) in enumerate(PASSAGES.values())
+    )
+    yield s
+    assert await s.integrity_check() == "ok"
+    await s.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("aspirin after acute ischaemic stroke", "stroke"),  # UK spelling, US text
+        ("once hemorrhage is excluded", "stroke"),  # and the other way round: the text is UK here
+        ("when is thrombolysis given", "lysis"),  # a noun finds its adjective
+        ("prophylaxis for babies in South Africa", "art"),  # a place finds its people
+        ("nevirapine for an infant of unknown exposure", "art"),  # the full name finds the abbreviation
+        ("how much ORS for diarrhoea", "ors"),  # the abbreviation finds the full name, and is not "or"
+        ("should a knocked out tooth be replanted", "teeth"),  # an irregular plural
+    ],
+)
+async def test_a_question_finds_its_passage_in_other_words(store: Store, question: str, wanted: str) -> None:
+    hits = await store.search(question, k=1)
+    assert hits and hits[0].title == PASSAGES[wanted][0], [h.title for h in hits]
+
+
+async def test_the_snippet_marks_the_passage_own_words(store: Store) -> None:
+    (hit,) = await store.search("ischaemic stroke", k=1)
+    assert "«ischemic» «stroke»" in hit.snippet  # as the passage spells it, not as the index folds it
+
+
+def test_index_and_question_meet_in_one_form() -> None:
+    assert fold("Ischaemic HAEMORRHAGE") == fold("ischemic hemorrhage")
+    assert fold(None) is None
+    # Every term is a phrase of plain words: quoting it can never make query syntax.
+    for term in search_terms('NEAR(a b) "x* OR title:y -z ^q'):
+        assert term.replace(" ", "").isalnum()
+
+
+def test_a_snippet_cuts_to_the_densest_window_with_ellipses() -> None:
+    text = " ".join(["filler"] * 40) + " warfarin target INR 2.5 " + " ".join(["filler"] * 40)
+    cut = snippet(text, search_terms("warfarin INR"), width=10)
+    assert cut.startswith("…") and cut.endswith("…")
+    assert "«warfarin» target «INR»" in cut and len(cut.split()) <= 10
+
+
+def test_of_two_windows_as_good_the_snippet_quotes_the_one_that_starts_a_sentence() -> None:
+    text = (
+        "For adults of African family origin a calcium-channel blocker such as amlodipine is the usual "
+        "first-line drug. Amlodipine is commonly started at 5 mg once daily."
+    )
+    cut = snippet(text, search_terms("amlodipine start dose"), width=12)
+    assert cut == "…«Amlodipine» is commonly «started» at 5 mg once daily."
