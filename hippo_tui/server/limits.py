@@ -23,6 +23,7 @@ class Limits:
     running: int = 8
     deadline: float = 300.0  # seconds an answer may run, whatever its client does
     grace: float = 10.0  # seconds an answer runs on with no one listening (a reconnect resumes it)
+    header_timeout: float = 10.0  # seconds a connection has to send its request line and headers
     heartbeat: float = 15.0  # seconds of silence on a stream before a comment is sent
     retry_after: int = 5  # seconds, told with a 429 for too many answers
 
