@@ -137,3 +137,27 @@ def test_only_an_editor_may_upload_and_an_upload_has_a_size_limit(team):
     assert upload(s, who["eve"], []).status_code in (415, 422)
     twice = upload(s, who["eve"], [("a.md", NOTE), ("A.md", NOTE)])
     assert twice.status_code == 422 and "twice" in twice.json()["error"]["message"]
+
+
+def cli(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hippo_tui", *args], capture_output=True, text=True,
+                          env={**os.environ, "HIPPO_HOME": str(home)}, timeout=300)  # fmt: skip
+
+
+def test_kb_ingest_with_server_uploads_the_folder_as_kb_ingest_finds_it(team, tmp_path: Path):
+    s, who = team
+    folder = tmp_path / "clinic"
+    (folder / "skin").mkdir(parents=True)
+    (folder / ".drafts").mkdir()
+    (folder / "skin" / "scabies.md").write_text("# Scabies\n\nPermethrin cream to the whole body, again in a week.\n")
+    (folder / ".drafts" / "draft.md").write_text("# Draft\n\nNot finished.\n")
+    (folder / "notes.exe").write_bytes(b"MZ")
+    out = cli("kb", "ingest", str(folder), "--server", s.url, "--token", who["eve"], home=tmp_path / "h")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[:2] == ["new", "clinic/skin/scabies.md:"]
+    assert "on the server" in out.stderr and ".exe 1" in out.stderr and "Traceback" not in out.stderr
+    assert search(s, who["ana"], "permethrin scabies")[0]["title"] == "Scabies"
+    assert all(h["title"] != "Draft" for h in search(s, who["ana"], "draft not finished"))  # hidden: not sent
+    refused = cli("kb", "ingest", str(folder), "--server", s.url, "--token", who["ana"], home=tmp_path / "h")
+    assert refused.returncode == 2 and "editors only" in refused.stderr and "Traceback" not in refused.stderr
+    assert who["ana"] not in refused.stderr + refused.stdout

@@ -206,6 +206,20 @@ async def _docs(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _ingest_here_or_on_server(args: argparse.Namespace) -> int:
+    """Into the data folder's store, or with --server (an editor's token) uploaded to that server."""
+    from hippo_tui.commands._common import settings_from_args
+
+    settings = settings_from_args(args)
+    if not settings.server:
+        return store_handler(_ingest)(args)
+    import asyncio
+
+    from hippo_tui.commands.ingest_upload import upload
+
+    return asyncio.run(upload(settings.server, settings.token, args))
+
+
 def register(kb: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """The `ingest` and `docs` sub-commands of `kb`."""
     c = kb.add_parser(
@@ -228,7 +242,7 @@ def register(kb: argparse._SubParsersAction, common: argparse.ArgumentParser) ->
         "--strict", action="store_true", help="all or nothing: import nothing if any file cannot be read"
     )
     c.add_argument("--json", action="store_true", help="the report as one JSON object")
-    c.set_defaults(func=store_handler(_ingest))
+    c.set_defaults(func=_ingest_here_or_on_server)
 
     c = kb.add_parser("docs", parents=[common], help="ingested documents with their versions")
     c.add_argument("--json", action="store_true", help="one JSON object per line")
