@@ -115,7 +115,7 @@ class StoreBase:
         return await future  # a caller cancelled before its group's INSERT is left out of it
 
     async def _flush_grouped(self, key: tuple[str, tuple[str, ...]]) -> None:
-        batch: list[tuple[Row, asyncio.Future[int]]] = []
+        batch: list[tuple[Row, asyncio.Future[int]]] | None = None  # None: not yet taken from the queue
         try:
             async with self._transaction():
                 # Taken once the lock is ours: what queued while another write held it goes in too.
@@ -123,7 +123,8 @@ class StoreBase:
                 ids = [i for start in range(0, len(batch), MAX_BATCH)
                        for i in await self._insert_batch(key, batch[start : start + MAX_BATCH])]  # fmt: skip
         except BaseException as e:
-            batch = batch or self._waiting.pop(key, [])
+            if batch is None:  # failed before it was taken (the lock): the queue fails with it
+                batch = self._waiting.pop(key, [])
             error = e if isinstance(e, Exception) else StoreError(f"{self.path}: the write was stopped")
             for _, future in batch:
                 if not future.done():
