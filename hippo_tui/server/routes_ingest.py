@@ -77,7 +77,14 @@ def _names(files: list[tuple[str, UploadFile]]) -> list[PurePosixPath]:
 async def ingest(request: Request) -> dict[str, Any]:
     s = state(request)
     require(s.user(request).edits_kb, "ingest documents (editors only)")
-    files, flags = await _files(request)
+    try:
+        files, flags = await _files(request)
+        return await _ingest(s, files, flags)
+    finally:
+        await request.close()  # the spooled upload files, now rather than when collected
+
+
+async def _ingest(s: ServerState, files: list[tuple[str, UploadFile]], flags: dict[str, bool]) -> dict[str, Any]:
     names = _names(files)
     # A file of a format ingest does not read is counted, as a folder walk counts it, and not kept.
     unread = Counter(_extension(n) for n in names if _extension(n) not in FORMATS)
