@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -9,7 +11,7 @@ import pytest
 
 from hippo_tui.events import Coverage
 from hippo_tui.models import CitationAttempt, GroundingRecord, GroundingTry, ResetRecord
-from hippo_tui.store import Store, UnknownAnswer
+from hippo_tui.store import Store, StoreError, UnknownAnswer
 
 SRC_A = "8920c0a1-c079-4734-86fe-6c9b0259cc70"
 SRC_B = "e8562efb-5edc-44da-840a-c7806e0be0ae"
@@ -228,3 +230,44 @@ async def test_audit_stats_mean_backed_share_is_per_answer(store: Store) -> None
     assert stats["alpha"]["backed_share"] == pytest.approx(0.75)
     assert (stats["alpha"]["abstained"], stats["alpha"]["answers"]) == (1, 4)
     assert (stats["beta"]["backed_share"], stats["beta"]["abstained"]) == (None, 0)
+
+
+# --- questions arriving together -------------------------------------------------------------------------
+
+
+async def test_questions_begun_together_each_get_their_own_committed_row(tmp_path: Path):
+    path = tmp_path / "hippo.db"
+    async with await Store.open(path, seed=None) as store:
+        asked = [f"question {i % 7}" for i in range(60)]  # some alike in every value: still one row each
+        who = [("ann", "server:tui") if i % 2 else (None, None) for i in range(60)]
+        ids = await asyncio.gather(*(
+            store.begin_answer(question=q, model="m", backend="b", asked_by=a, client=c)
+            for q, (a, c) in zip(asked, who, strict=True)
+        ))  # fmt: skip
+        assert len(set(ids)) == 60
+    async with await Store.open(path) as again:  # committed: another connection sees every one
+        for answer_id, question, (asked_by, client) in zip(ids, asked, who, strict=True):
+            record = await again.get_answer(answer_id)
+            assert record is not None and record.outcome == "in_flight"
+            assert (record.question, record.asked_by, record.client) == (question, asked_by, client)
+
+
+async def test_questions_begun_together_on_a_locked_store_all_fail_plainly_and_the_next_one_goes_in(
+    tmp_path: Path,
+):
+    path = tmp_path / "hippo.db"
+    async with await Store.open(path, seed=None, busy_timeout=0.3) as store:
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            results = await asyncio.gather(
+                *(store.begin_answer(question=f"q{i}", model="m", backend="b") for i in range(5)),
+                return_exceptions=True,
+            )
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert all(isinstance(r, StoreError) and "locked by another process" in str(r) for r in results)
+        answer_id = await store.begin_answer(question="after", model="m", backend="b")
+        assert [a.question for a in await store.list_answers()] == ["after"]
+        assert (await store.get_answer(answer_id)).outcome == "in_flight"

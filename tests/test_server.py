@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +23,7 @@ QUESTION = "How long should uncomplicated cystitis in women be treated?"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
-    with Serve(tmp_path_factory.mktemp("serve"), "--heartbeat", "0.2") as s:
+    with Serve(tmp_path_factory.mktemp("serve"), "--heartbeat", "0.2", "--header-timeout", "2") as s:
         yield s
 
 
@@ -208,11 +209,46 @@ def test_shutdown_with_a_stream_open_ends_it_and_records_the_answer(tmp_path: Pa
     assert record["outcome"] == "cancelled"
 
 
-def test_a_slow_loris_client_does_not_hold_up_the_others(server: Serve):
-    import socket
+def _read_until_closed(sock: socket.socket, sending: bytes = b"") -> bytes:
+    """What the server sends until it closes the connection, trickling ``sending`` a byte at a time
+    meanwhile (a slow-loris client). The socket's timeout fails the test if the server never closes it."""
+    got = b""
+    sock.settimeout(0.25)
+    deadline = time.monotonic() + 30
+    for byte in [sending[i : i + 1] for i in range(len(sending))] + [b""] * 1000:
+        assert time.monotonic() < deadline, "the server never closed the connection"
+        try:
+            if byte:
+                sock.sendall(byte)
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            continue
+        except (BrokenPipeError, ConnectionResetError):
+            return got
+        if not chunk:
+            return got
+        got += chunk
+    raise AssertionError("the server never closed the connection")
 
-    with socket.create_connection(("127.0.0.1", server.port)) as slow:
-        slow.sendall(b"POST /v1/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n")  # never finished
+
+def test_a_slow_loris_client_is_closed_after_the_header_timeout_without_holding_up_the_others(server: Serve):
+    head = b"POST /v1/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Padding: " + b"a" * 200
+    with socket.create_connection(("127.0.0.1", server.port)) as slow, \
+            socket.create_connection(("127.0.0.1", server.port)) as silent:  # fmt: skip
+        slow.sendall(head[:20])
         assert httpx.get(f"{server.url}/v1/health", timeout=30).status_code == 200
         frames = ask_frames(server.url)
         assert frames[-1]["event"]["type"] == "end"
+        answer = _read_until_closed(slow, head[20:])  # bytes keep coming: still closed, headers unfinished
+        assert answer.startswith(b"HTTP/1.1 408") and b'"kind": "timeout"' in answer
+        assert _read_until_closed(silent).startswith(b"HTTP/1.1 408")  # one that never sent a byte
+
+
+def test_a_kept_alive_connection_that_starts_a_request_and_stalls_is_closed_too(server: Serve):
+    with socket.create_connection(("127.0.0.1", server.port)) as conn:
+        conn.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        first = b""
+        while b'"status":"ok"' not in first:
+            first += conn.recv(4096)
+        conn.sendall(b"GET /v1/hea")
+        assert _read_until_closed(conn).startswith(b"HTTP/1.1 408")

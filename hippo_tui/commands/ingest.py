@@ -49,22 +49,6 @@ def _progress(total: int) -> Iterator[Callable[[], None]]:
         yield lambda: bar.advance(task)
 
 
-async def _demo_to_replace(store: Store, today: date) -> list[tuple[str, str]]:
-    """The bundled demo's sources, when this is the first ingest into the demo KB: the clinic's documents
-    replace them (retired, so an old answer citing one is flagged, not left pointing at nothing)."""
-    if store.kb_name != "demo" or await store.list_documents():
-        return []
-    import asyncio  # not at the top: registering the sub-command must not load the event loop
-
-    from hippo_tui.store import DEMO_KB
-    from hippo_tui.store.sources import parse_jsonl
-
-    demo_ids = {s.id for s in await asyncio.to_thread(parse_jsonl, DEMO_KB)}
-    reason = f"the demo knowledge base was replaced by ingested documents on {today.isoformat()}"
-    active = await store.list_sources(status="active")
-    return [(s.id, reason) for s in active if s.id in demo_ids and s.provenance is None]
-
-
 def _default_name(paths: list[Path]) -> str:
     first = paths[0].expanduser().resolve()
     return sanitize(first.name if first.is_dir() else first.stem) or "documents"
@@ -77,6 +61,7 @@ async def _ingest(store: Store, args: argparse.Namespace) -> int:
     from hippo_tui.ingest.finding import find
     from hippo_tui.ingest.limits import Limits
     from hippo_tui.ingest.reading import Overrides, folders_of
+    from hippo_tui.ingest.report import demo_to_replace
     from hippo_tui.ingest.run import run_ingest
 
     settings = settings_from_args(args)
@@ -84,7 +69,7 @@ async def _ingest(store: Store, args: argparse.Namespace) -> int:
 
     found = await asyncio.to_thread(lambda: find(args.paths, allow_empty=args.prune))
     now = datetime.now(UTC)
-    retire = [] if args.keep_demo else await _demo_to_replace(store, now.date())
+    retire = [] if args.keep_demo else await demo_to_replace(store, now.date())
     name = args.name or (_default_name(args.paths) if retire else None)
     overrides = Overrides(publisher=args.publisher, updated=args.updated)
     with _progress(len(found.paths)) as tick:
@@ -117,22 +102,12 @@ def _shown_path(key: str) -> str:
         return key
 
 
-def _totals(reports: list[DocumentReport]) -> dict[str, int]:
-    keys = ("added", "unchanged", "revised", "removed")
-    ingested = [r for r in reports if r.status != "missing"]  # a missing document's passages were not read
-    return {k: sum(r.counts()[k] for r in ingested) for k in keys}
-
-
 def _print_json(
     outcome: Outcome, found: Found, args: argparse.Namespace, *, demo_retired: int, kb_name: str
 ) -> None:
-    docs = [{"document": one_line(r.key), "title": one_line(r.title), "format": r.format, "version": r.version,
-             "status": r.status, **r.counts()} for r in outcome.reports]  # fmt: skip
-    failed = [{"document": one_line(f.key), "reason": one_line(f.reason)} for f in outcome.failures]
-    print_json({"dry_run": args.dry_run, "kb": one_line(kb_name), "documents": docs,
-                "totals": _totals(outcome.reports), "demo_retired": demo_retired, "failed": failed,
-                "written": outcome.written, "warnings": [one_line(w) for w in found.warnings + outcome.warnings],
-                "not_read_formats": dict(found.unknown)})  # fmt: skip
+    from hippo_tui.ingest.report import report_json
+
+    print_json(report_json(outcome, found, dry_run=args.dry_run, demo_retired=demo_retired, kb_name=kb_name))
 
 
 def _print_reports(
@@ -141,8 +116,10 @@ def _print_reports(
     if args.json:
         _print_json(outcome, found, args, demo_retired=demo_retired, kb_name=kb_name)
         return
+    from hippo_tui.ingest.report import totals as count_totals
+
     reports = outcome.reports
-    totals = _totals(reports)
+    totals = count_totals(reports)
     for r in reports:
         shown, title = one_line(_shown_path(r.key)), one_line(r.title)
         if r.status == "missing":
@@ -229,6 +206,20 @@ async def _docs(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _ingest_here_or_on_server(args: argparse.Namespace) -> int:
+    """Into the data folder's store, or with --server (an editor's token) uploaded to that server."""
+    from hippo_tui.commands._common import settings_from_args
+
+    settings = settings_from_args(args)
+    if not settings.server:
+        return store_handler(_ingest)(args)
+    import asyncio
+
+    from hippo_tui.commands.ingest_upload import upload
+
+    return asyncio.run(upload(settings.server, settings.token, args))
+
+
 def register(kb: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """The `ingest` and `docs` sub-commands of `kb`."""
     c = kb.add_parser(
@@ -251,7 +242,7 @@ def register(kb: argparse._SubParsersAction, common: argparse.ArgumentParser) ->
         "--strict", action="store_true", help="all or nothing: import nothing if any file cannot be read"
     )
     c.add_argument("--json", action="store_true", help="the report as one JSON object")
-    c.set_defaults(func=store_handler(_ingest))
+    c.set_defaults(func=_ingest_here_or_on_server)
 
     c = kb.add_parser("docs", parents=[common], help="ingested documents with their versions")
     c.add_argument("--json", action="store_true", help="one JSON object per line")

@@ -30,6 +30,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--running", type=int, default=8,
                    help="answers worked on at once, server-wide; the rest wait with their start sent (default 8)")
     p.add_argument("--heartbeat", type=float, default=15.0, help="seconds between keep-alive comments (default 15)")
+    p.add_argument("--header-timeout", type=float, default=10.0,
+                   help="seconds a connection has to send its request headers, then it is closed (default 10)")
+    p.add_argument("--max-upload-mb", type=float, default=64.0,
+                   help="megabytes of one upload to POST /v1/kb/ingest, its files together (default 64)")
     p.set_defaults(func=_serve)
     _register_token(sub)
 
@@ -64,7 +68,8 @@ def _serve(args: argparse.Namespace) -> int:
         print("hippo-tui: serve runs the engine itself; drop --server / HIPPO_SERVER", file=sys.stderr)
         return EXIT_USAGE
     limits = Limits(answers_per_token=args.answers_per_token, deadline=args.deadline, grace=args.grace,
-                    heartbeat=args.heartbeat, running=args.running)  # fmt: skip
+                    heartbeat=args.heartbeat, running=args.running, header_timeout=args.header_timeout,
+                    max_upload=int(args.max_upload_mb * 1024 * 1024))  # fmt: skip
     try:
         return asyncio.run(serve(settings, host=args.host, port=args.port, tokens=args.tokens, limits=limits))
     except ServeError as e:

@@ -8,7 +8,7 @@ from fastapi import FastAPI, Request
 
 from hippo_tui import __version__
 from hippo_tui.engine.local import Engine
-from hippo_tui.server import errors, routes_answers, routes_kb
+from hippo_tui.server import errors, routes_answers, routes_ingest, routes_kb
 from hippo_tui.server.auth import Gate
 from hippo_tui.server.limits import BodyLimit, Limits
 from hippo_tui.server.state import ServerState, state
@@ -20,7 +20,7 @@ def create_app(engine: Engine, *, tokens: TokenCheck | None, limits: Limits | No
     app = FastAPI(title="hippo-tui", version=__version__, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hippo = ServerState(engine=engine, gate=Gate(tokens), limits=limits)
     errors.install(app)
-    app.add_middleware(BodyLimit, max_body=limits.max_body)
+    app.add_middleware(BodyLimit, max_body=limits.max_body, max_upload=limits.max_upload)
 
     @app.get("/v1/health")
     async def health(request: Request) -> dict[str, object]:
@@ -42,4 +42,5 @@ def create_app(engine: Engine, *, tokens: TokenCheck | None, limits: Limits | No
 
     app.include_router(routes_answers.router)
     app.include_router(routes_kb.router)
+    app.include_router(routes_ingest.router)
     return app

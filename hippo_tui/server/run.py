@@ -16,6 +16,7 @@ import uvicorn
 from hippo_tui.config import Settings
 from hippo_tui.engine.local import Engine
 from hippo_tui.server.app import create_app
+from hippo_tui.server.header_timeout import with_header_timeout
 from hippo_tui.server.limits import Limits
 from hippo_tui.server.state import ServerState
 from hippo_tui.server.tokens import TokenCheck
@@ -72,7 +73,7 @@ async def serve(settings: Settings, *, host: str, port: int, tokens: Path | None
         app = create_app(engine, tokens=check, limits=limits)
         config = uvicorn.Config(
             app, host=host, port=port, log_level="info", timeout_graceful_shutdown=SHUTDOWN_GRACE,
-            lifespan="off", server_header=False,
+            lifespan="off", server_header=False, http=with_header_timeout(limits.header_timeout),
         )  # fmt: skip
         info = await engine.info()
         auth = f"tokens from {tokens}" if tokens else "no tokens (loopback only)"

@@ -69,19 +69,14 @@ class AuditMixin(StoreBase):
         asked_by: str | None = None,
         client: str | None = None,
     ) -> int:
-        """Record the question at once (outcome "in_flight"), so a crash loses at most this answer's ending."""
-        # Who asked is written only when known: an answer without it reads as NULL either way.
+        """Record the question at once (outcome "in_flight"), so a crash loses at most this answer's ending.
+        Committed before it returns; questions arriving together are written in one statement."""
+        # Who asked is written only when known: an answer without it reads as NULL either way (and a store
+        # built before schema 6, opened by an older migration step, has no such columns).
         who = {k: v for k, v in (("asked_by", asked_by), ("client", client)) if v is not None}
-        columns = ", ".join(("created", "question", "model", "backend", "conversation_id", *who))
-        marks = ", ".join("?" * (5 + len(who)))
-        async with self._transaction() as db:
-            cur = await db.execute(
-                f"INSERT INTO answers ({columns}, outcome) VALUES ({marks}, 'in_flight')",
-                (_now(), question, model, backend, conversation_id, *who.values()),
-            )
-            answer_id = cur.lastrowid
-        assert answer_id is not None
-        return int(answer_id)
+        columns = ("created", "question", "model", "backend", "conversation_id", "outcome", *who)
+        row = (_now(), question, model, backend, conversation_id, "in_flight", *who.values())
+        return await self._insert_grouped("answers", columns, row)
 
     async def _require_answer(self, answer_id: int) -> None:
         cur = await self._db.execute("SELECT 1 FROM answers WHERE id = ?", (answer_id,))
