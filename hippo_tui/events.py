@@ -59,6 +59,8 @@ class SourcePreview(BaseModel):
     updated: str | None = None
     # Where an ingested passage comes from ("Document › Section, p. 3"); None for a hand-written source.
     where: str | None = None
+    # A later edition of guidance on this was found for the same question ("a newer document on this: …").
+    newer: str | None = None
 
 
 class SourcesEvent(_Event):
@@ -110,6 +112,8 @@ class Citation(BaseModel):
     grounding: Literal["grounded", "unchecked"]  # both passed check one; only these are shown
     # Where an ingested passage comes from ("Document › Section, p. 3"); None for a hand-written source.
     where: str | None = None
+    # A later edition of guidance on this was found for the same question ("a newer document on this: …").
+    newer: str | None = None
 
 
 class VerificationSummary(BaseModel):

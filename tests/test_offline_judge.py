@@ -72,7 +72,7 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         # An abbreviation reads as its expansion written out, whatever else the lexicon does to its words.
         ("Offer an ARB in CKD.", "Offer an angiotensin receptor blocker in chronic kidney disease."),
         ("Food reduces how much is absorbed.", "Food reduces absorption."),  # a derived form
-        ("Gentamicin can damage hearing.", "Gentamicin is ototoxic."),  # a combining form
+        ("Gentamicin is toxic to hearing.", "Gentamicin is ototoxic."),  # a combining form
     ],
 )
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):

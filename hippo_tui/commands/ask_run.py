@@ -252,6 +252,8 @@ def _print_human(last: EndEvent | ErrorEvent | None, note: str, out: TextIO, err
             for c in last.citations:
                 mark = "" if c.grounding == "grounded" else " (unchecked)"
                 print(f"[{c.number}] {c.title}{mark}", file=out)
+                if c.newer:
+                    print(f"    note: {c.newer}", file=out)
         print(file=out)
         for line in checked_lines(last):
             print(line, file=out)

@@ -19,6 +19,7 @@ from hippo_tui.backends import Backend
 from hippo_tui.backends.chat import RetryPolicy, TextDelta, ToolCall, ToolsRefused, TurnEnd, stream_turn
 from hippo_tui.backends.errors import ModelError
 from hippo_tui.config import Settings
+from hippo_tui.engine.newer import with_newer
 from hippo_tui.events import (
     Citation,
     Coverage,
@@ -423,7 +424,7 @@ class Answer:
         yield self._end(
             "complete",
             text=result.text,
-            citations=result.citations,
+            citations=with_newer(result.citations, self.context),
             verification=result.summary,
             coverage=result.coverage,
         )

@@ -110,6 +110,8 @@ class SourcesPanel(VerticalScroll):
         items: list[Widget] = [Static("Sources", classes="heading")]
         for c in sorted(end.citations, key=lambda c: c.number):
             mark = "✓ verified" if c.grounding == "grounded" else "? unchecked"
+            if c.newer:
+                mark += f" · {one_line(c.newer)}"
             preview = self.previews.get(c.id)
             title = Content(f"[{c.number}] {one_line(c.where or c.title)}")
             snippet = preview.snippet if preview is not None else ""
