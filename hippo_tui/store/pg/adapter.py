@@ -60,7 +60,7 @@ class _Pending:
         self._rows: Rows | None = None
 
     def __await__(self) -> Generator[Any, None, Rows]:
-        return self._run.__await__()  # type: ignore[no-any-return]
+        return self._run.__await__()
 
     async def __aenter__(self) -> Rows:
         self._rows = await self._run
@@ -98,7 +98,7 @@ class Connection:
 
 
 async def _run(conn: psycopg.AsyncConnection[Any], sql: str, params: Sequence[Any] | dict[str, Any]) -> Rows:
-    cur = await conn.execute(sql, params or None)  # type: ignore[arg-type]  # text built from our constants
+    cur = await conn.execute(sql, params or None)  # text built from our constants
     rows = await cur.fetchall() if cur.description else []
     return Rows(list(rows), cur.rowcount)
 
@@ -106,4 +106,4 @@ async def _run(conn: psycopg.AsyncConnection[Any], sql: str, params: Sequence[An
 async def _many(conn: psycopg.AsyncConnection[Any], sql: str, rows: Sequence[Sequence[Any]]) -> None:
     if rows:
         async with conn.cursor() as cur:
-            await cur.executemany(sql, rows)  # type: ignore[arg-type]  # text built from our constants
+            await cur.executemany(sql, rows)  # text built from our constants

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hippo_tui.store.audit import _ANSWER_COLUMNS, _FAILED_FIELDS, _GROUP_FIELDS, _RETIRED_FIELDS, _answer, _now
+from hippo_tui.store.audit import (
+    _ANSWER_COLUMNS,
+    _FAILED_FIELDS,
+    _GROUP_FIELDS,
+    _RETIRED_FIELDS,
+    _answer,
+    _now,
+)
 from hippo_tui.store.pg.base import PgBase
 from hippo_tui.store.sources import provenance_from_row
 
@@ -137,7 +144,7 @@ def _attempt(sid: str, claims: str, one: str, two: str, reason: str, shown: int,
 
     from hippo_tui.models import CitationAttempt
 
-    return CitationAttempt(
+    return CitationAttempt.model_validate(dict(
         source_id=sid, claims=json.loads(claims), check_one=one, check_two=two, reason=reason, shown=bool(shown),
         number=number, title=title, verdict=verdict, element=element, where=where,
-    )  # fmt: skip
+    ))  # fmt: skip

@@ -12,22 +12,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from hippo_tui.store import bm25
+from hippo_tui.store import sources as _sqlite_sources
 from hippo_tui.store.pg.base import PgBase
 from hippo_tui.store.query import terms
-from hippo_tui.store.sources import DOC_COUNT_CACHE, RANK_BUDGET, HitRow
+from hippo_tui.store.sources import DOC_COUNT_CACHE, HitRow
 
 CANDIDATES = 200  # rows (pre-ordered by ts_rank) that BM25 re-scores per search
 _CORPUS = " corpus"  # the cache key of (active rows, average length); never a word (words have no space)
 _Q = "(SELECT hippo_tsquery_or(plainto_tsquery('english', w)) FROM unnest(%(words)s::text[]) AS w)"
-_COUNTS = """
+_COUNTS = f"""
     WITH cand AS (
         SELECT s.rowid, s.tsv, s.dl FROM sources s
-        WHERE s.status = 'active' AND s.tsv @@ {q}
-        ORDER BY ts_rank('{{0.125, 0.5, 0.75, 1.0}}', s.tsv, {q}) DESC, s.rowid LIMIT %(n)s
+        WHERE s.status = 'active' AND s.tsv @@ {_Q}
+        ORDER BY ts_rank('{{0.125, 0.5, 0.75, 1.0}}', s.tsv, {_Q}) DESC, s.rowid LIMIT %(n)s
     )
     SELECT cand.rowid, cand.dl, u.lexeme, u.weights
     FROM cand LEFT JOIN LATERAL unnest(cand.tsv) AS u ON u.lexeme = ANY(%(lexemes)s::text[])
-""".format(q=_Q)
+"""
 _HITS = f"""
     SELECT s.rowid, s.id, s.title, s.excerpt, s.publisher, s.updated,
            ts_headline('english', s.excerpt, {_Q},
@@ -46,9 +47,10 @@ def within_budget(dfs: dict[str, int]) -> list[str]:
     """The words to rank on: all of them when they match few enough rows, else the rarest that fit
     RANK_BUDGET (always the rarest one), as the SQLite search bounds its cost."""
     found = sorted((df, w) for w, df in dfs.items() if df > 0)
-    chosen, total = [], 0
+    chosen: list[str] = []
+    total = 0
     for df, w in found:
-        if chosen and total + df > RANK_BUDGET:
+        if chosen and total + df > _sqlite_sources.RANK_BUDGET:  # one budget for both backends
             break
         chosen.append(w)
         total += df
@@ -62,7 +64,7 @@ class PgSearchMixin(PgBase):
         words = terms(query)
         if not words or k <= 0:
             return []
-        dfs = await self._word_counts(words)
+        dfs = await self._doc_frequencies(words)
         chosen = within_budget(dfs)
         if not chosen:
             return []
@@ -78,7 +80,7 @@ class PgSearchMixin(PgBase):
         by_row = {r[0]: r for r in rows}
         return [_hit(by_row[r], s) for r, s in best if r in by_row]
 
-    async def _word_counts(self, words: list[str]) -> dict[str, int]:
+    async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
         """How many active sources contain each word (and its lexemes), one query for the uncached words."""
         if not hasattr(self, "_lexemes") or len(self._doc_counts) > DOC_COUNT_CACHE:
             self._lexemes = {}

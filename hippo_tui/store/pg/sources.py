@@ -71,7 +71,7 @@ class PgSourcesMixin(PgSearchMixin):
             )
         total, active, retired, newest, answers = rows[0]
         return {
-            "name": await self.get_meta("kb_name") or "",
+            "name": await self._one("SELECT value FROM meta WHERE key = 'kb_name'") or "",
             "path": str(self.path),
             "sources": int(total),
             "active": int(active),

@@ -14,7 +14,7 @@ from hippo_tui.store.documents import SET_KB_NAME, DocumentsMixin
 from hippo_tui.store.errors import StoreError
 from hippo_tui.store.paths import DEMO_KB
 from hippo_tui.store.pg.audit import PgAuditMixin
-from hippo_tui.store.pg.connect import POOL_SIZE, describe, open_pool, translate
+from hippo_tui.store.pg.connect import POOL_SIZE, open_pool, translate
 from hippo_tui.store.pg.documents import PgDocumentsMixin
 from hippo_tui.store.pg.migrations import SCHEMA_VERSION, current_version, migrate
 from hippo_tui.store.pg.sources import PgSourcesMixin
