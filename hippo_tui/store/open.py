@@ -54,14 +54,18 @@ async def open_postgres(url: str, *, seed: Path | None = DEMO_KB, migrate: bool 
     return cast(Store, await PgStore.open(url, seed=seed, migrate=migrate))
 
 
+async def open_database(database: str, *, seed: Path | None = DEMO_KB) -> Store:
+    """The store ``--database`` names: a postgresql:// URL, ``sqlite:///path`` or a path."""
+    if is_postgres(database):
+        return await open_postgres(database, seed=seed)
+    return await Store.open(sqlite_path(database), seed=seed)
+
+
 async def open_store(settings: Settings) -> Store:
     """The store the settings point at (the app, ``ask``, ``kb``, ``audit``, ``eval`` and ``serve`` all open
     it here). With PostgreSQL nothing is written to the data folder."""
-    seed = settings.kb or DEMO_KB
     if settings.database:
-        if is_postgres(settings.database):
-            return await open_postgres(settings.database, seed=seed)
-        return await Store.open(sqlite_path(settings.database), seed=seed)
+        return await open_database(settings.database, seed=settings.kb or DEMO_KB)
     if settings.kb is not None:
         return await Store.open(kb_db_path(settings, settings.kb), seed=settings.kb)
     return await Store.open(settings.db_path(), seed=DEMO_KB)

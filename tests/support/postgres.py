@@ -61,7 +61,8 @@ class Cluster:
     port: int
     user: str
     password: str | None
-    stop: list[str] | None  # the command that stops it, None when it is not ours
+    ctl: list[str] | None  # pg_ctl -D … (as its owner), None when the cluster is not ours
+    log: str = ""
 
     def url(self, database: str, user: str | None = None, password: str | None = None) -> str:
         who = quote(user or self.user)
@@ -73,8 +74,8 @@ class Cluster:
         return f"postgresql://{who}@{self.host}:{self.port}/{database}"
 
     def close(self) -> None:
-        if self.stop:
-            subprocess.run(self.stop, check=False, capture_output=True, timeout=60)
+        if self.ctl:
+            subprocess.run([*self.ctl, "-m", "immediate", "-w", "stop"], check=False, capture_output=True, timeout=60)
 
 
 def start() -> Cluster:
@@ -102,11 +103,12 @@ def start() -> Cluster:
     ctl = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data)]
     subprocess.run([*ctl, "-o", options, "-l", str(root / "log"), "-w", "start"], check=True,
                    capture_output=True, timeout=120)  # fmt: skip
-    return Cluster(str(sock), 5432, "postgres", None, [*ctl, "-m", "immediate", "-w", "stop"])
+    return Cluster(str(sock), 5432, "postgres", None, ctl, str(root / "log"))
 
 
 def restart(cluster: Cluster) -> None:
     """Stop the server at once and start it again (the pool's connections all break)."""
-    assert cluster.stop is not None, "only a cluster the tests started can be restarted"
-    subprocess.run([*cluster.stop[:-3], "-m", "immediate", "-w", "restart"], check=True, capture_output=True,
-                   timeout=120)  # fmt: skip
+    assert cluster.ctl is not None, "only a cluster the tests started can be restarted"
+    # The server's output to its log file: a pipe it inherited would keep this call waiting for ever.
+    subprocess.run([*cluster.ctl, "-l", cluster.log, "-m", "immediate", "-w", "restart"], check=True,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)  # fmt: skip

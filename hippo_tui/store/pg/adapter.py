@@ -18,9 +18,15 @@ if TYPE_CHECKING:
     from psycopg_pool import AsyncConnectionPool
 
 _MARK = re.compile(r"\?")
-current: contextvars.ContextVar[psycopg.AsyncConnection[Any] | None] = contextvars.ContextVar(
-    "hippo_pg_connection", default=None
+# pool -> the connection of the transaction this task is in (per pool: a copy between two databases runs
+# one store's transaction while reading the other).
+current: contextvars.ContextVar[dict[int, psycopg.AsyncConnection[Any]]] = contextvars.ContextVar(
+    "hippo_pg_connection"
 )
+
+
+def in_transaction(pool: AsyncConnectionPool) -> psycopg.AsyncConnection[Any] | None:
+    return current.get({}).get(id(pool))
 
 
 def to_pg(sql: str) -> str:
@@ -78,7 +84,7 @@ class Connection:
         return _Pending(self._execute(to_pg(sql), params))
 
     async def _execute(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> Rows:
-        conn = current.get()
+        conn = in_transaction(self.pool)
         if conn is not None:
             return await _run(conn, sql, params)
         async with self.pool.connection() as conn:
@@ -89,7 +95,7 @@ class Connection:
         return await (await self._execute(sql, params)).fetchall()
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        conn = current.get()
+        conn = in_transaction(self.pool)
         if conn is None:
             async with self.pool.connection() as conn, conn.transaction():
                 await _many(conn, to_pg(sql), rows)

@@ -54,12 +54,12 @@ class PgBase(StoreBase):
         A nested call (a write inside another's transaction) joins the outer one, as on SQLite, where the
         mixins never nest.
         """
-        if adapter.current.get() is not None:
+        if adapter.in_transaction(self.pool) is not None:
             yield self._db
             return
         with self._errors():
             async with self.pool.connection() as conn, conn.transaction():
-                token = adapter.current.set(conn)
+                token = adapter.current.set({**adapter.current.get({}), id(self.pool): conn})
                 try:
                     yield self._db
                 finally:
