@@ -186,3 +186,40 @@ async def test_a_restart_mid_answer_fails_that_answer_clearly_and_the_next_one_w
         after = await store.begin_answer(question="after", model="m", backend="b")  # the pool reconnected
         await store.finish_answer(after, raw_text="b", final_text="b", outcome="complete", timings={})
         assert (await store.get_answer(after)).outcome == "complete"  # type: ignore[union-attr]
+
+
+def test_the_readmes_team_commands_grants_through_psql_and_a_pg_dump_backup(
+    capsys: pytest.CaptureFixture[str], pg_cluster: Any, pg_demo_url: str, tmp_path: Path
+) -> None:
+    """What the README's "One store for the team" tells a DBA to run, with the real psql, pg_dump and
+    pg_restore: the printed grants apply as they are, and a dump restores every answer."""
+    bin_dir = postgres.server_bin()
+    if bin_dir is None or not (bin_dir / "psql").exists():
+        pytest.skip("psql, pg_dump and pg_restore are not on this machine")
+    code, script, _ = run(capsys, "db", "grants", "hippo_app")
+    assert code == EXIT_OK
+    with _psycopg().connect(pg_demo_url, autocommit=True) as conn:
+        conn.execute("DO $$ BEGIN CREATE ROLE hippo_app LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$")
+    subprocess.run([str(bin_dir / "psql"), "-v", "ON_ERROR_STOP=1", "-q", pg_demo_url], input=script.encode(),
+                   check=True, capture_output=True, timeout=60)  # fmt: skip
+    database = pg_demo_url.split("@/", 1)[1].split("?", 1)[0]
+    app_url = pg_cluster.url(database, user="hippo_app")
+    code, out, err = run(capsys, "kb", "search", "amlodipine", "--database", app_url)
+    assert code == EXIT_OK and "Hypertension" in out, err
+    dump = tmp_path / "hippo.dump"
+    subprocess.run([str(bin_dir / "pg_dump"), "--format=custom", f"--file={dump}", pg_demo_url], check=True,
+                   capture_output=True, timeout=60)  # fmt: skip
+    admin = pg_cluster.url("postgres")
+    with _psycopg().connect(admin, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS hippo_restored")
+        conn.execute("CREATE DATABASE hippo_restored")
+    try:
+        restored = pg_cluster.url("hippo_restored")
+        subprocess.run([str(bin_dir / "pg_restore"), f"--dbname={restored}", str(dump)], check=True,
+                       capture_output=True, timeout=60)  # fmt: skip
+        code, out, _ = run(capsys, "kb", "stats", "--database", restored)
+        assert code == EXIT_OK and "80" in out and "demo" in out
+    finally:
+        from tests.support.backends import drop_database
+
+        drop_database(admin, "hippo_restored")

@@ -78,8 +78,9 @@ class Cluster:
             subprocess.run([*self.ctl, "-m", "immediate", "-w", "stop"], check=False, capture_output=True, timeout=60)
 
 
-def start() -> Cluster:
-    """The exported cluster, or a new one (stopped by ``Cluster.close``)."""
+def start(*, durable: bool = False) -> Cluster:
+    """The exported cluster, or a new one (stopped by ``Cluster.close``); ``durable`` keeps fsync on (for
+    benchmarks that compare commit costs with SQLite's synchronous=FULL)."""
     env = os.environ
     if env.get("PGHOST") and env.get("PGPORT"):
         return Cluster(env["PGHOST"], int(env["PGPORT"]), env.get("PGUSER", "postgres"), env.get("PGPASSWORD"), None)
@@ -98,8 +99,9 @@ def start() -> Cluster:
            "--no-sync", "--locale=C.UTF-8"]  # fmt: skip
     subprocess.run(run, check=True, capture_output=True, timeout=120)
     # No autovacuum: a worker on the template database makes every CREATE DATABASE … TEMPLATE wait ~1 s.
-    options = (f"-k {sock} -c listen_addresses='' -c fsync=off -c full_page_writes=off -c synchronous_commit=off "
-               "-c autovacuum=off")  # fmt: skip
+    options = f"-k {sock} -c listen_addresses='' -c autovacuum=off"
+    if not durable:
+        options += " -c fsync=off -c full_page_writes=off -c synchronous_commit=off"
     ctl = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data)]
     subprocess.run([*ctl, "-o", options, "-l", str(root / "log"), "-w", "start"], check=True,
                    capture_output=True, timeout=120)  # fmt: skip

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextvars
 import re
 from collections.abc import AsyncIterator, Generator, Sequence
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -87,8 +88,21 @@ class Connection:
         conn = in_transaction(self.pool)
         if conn is not None:
             return await _run(conn, sql, params)
-        async with self.pool.connection() as conn:
+        async with self.connection() as conn:
             return await _run(conn, sql, params)
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A pooled connection; when it turns out broken (the server restarted), every idle one is checked
+        before the error goes on, so the next answer gets a live connection rather than another dead one."""
+        import psycopg
+
+        try:
+            async with self.pool.connection() as conn:
+                yield conn
+        except psycopg.OperationalError:
+            await self.pool.check()
+            raise
 
     async def native(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> list[tuple[Any, ...]]:
         """PostgreSQL's own SQL (``%s`` marks), for the statements that differ between the backends."""
@@ -97,7 +111,7 @@ class Connection:
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         conn = in_transaction(self.pool)
         if conn is None:
-            async with self.pool.connection() as conn, conn.transaction():
+            async with self.connection() as conn, conn.transaction():
                 await _many(conn, to_pg(sql), rows)
         else:
             await _many(conn, to_pg(sql), rows)

@@ -58,10 +58,24 @@ class PgBase(StoreBase):
             yield self._db
             return
         with self._errors():
-            async with self.pool.connection() as conn, conn.transaction():
+            async with self._conn.connection() as conn, conn.transaction():
                 token = adapter.current.set({**adapter.current.get({}), id(self.pool): conn})
                 try:
                     yield self._db
+                finally:
+                    adapter.current.reset(token)
+
+    @asynccontextmanager
+    async def _session(self) -> AsyncIterator[None]:
+        """Several reads on one pooled connection (one loan, not one per statement), each committing alone."""
+        if adapter.in_transaction(self.pool) is not None:
+            yield
+            return
+        with self._errors():
+            async with self._conn.connection() as conn:
+                token = adapter.current.set({**adapter.current.get({}), id(self.pool): conn})
+                try:
+                    yield
                 finally:
                     adapter.current.reset(token)
 

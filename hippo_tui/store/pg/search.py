@@ -64,6 +64,10 @@ class PgSearchMixin(PgBase):
         words = terms(query)
         if not words or k <= 0:
             return []
+        async with self._session():
+            return await self._search(words, k)
+
+    async def _search(self, words: list[str], k: int) -> list[HitRow]:
         dfs = await self._doc_frequencies(words)
         chosen = within_budget(dfs)
         if not chosen:
