@@ -424,7 +424,10 @@ async def test_past_the_budget_only_the_rarest_words_are_ranked(
     # Pretend the demo KB is large: a budget of 12 rows makes "adults" (22) and "days" (24) common.
     monkeypatch.setattr(sources, "RANK_BUDGET", 12)
     counts = await store._doc_frequencies(["warfarin", "nitrofurantoin", "adults", "days"])
-    assert counts == {"warfarin": 3, "nitrofurantoin": 5, "adults": 22, "days": 24}
+    if is_postgres(store):  # it stops counting past the budget (the cost of a count grows with the rows)
+        assert counts == {"warfarin": 3, "nitrofurantoin": 5, "adults": 13, "days": 13}
+    else:
+        assert counts == {"warfarin": 3, "nitrofurantoin": 5, "adults": 22, "days": 24}
     if not is_postgres(store):  # the FTS5 expression; PostgreSQL's choice shows in the search below
         assert (
             await store._bounded_match(["adults", "nitrofurantoin", "days", "warfarin"])

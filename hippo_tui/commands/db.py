@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import TYPE_CHECKING
 
 from hippo_tui.commands._common import EXIT_OK, EXIT_STORE, EXIT_USAGE, print_error, settings_from_args
@@ -35,6 +34,8 @@ async def _migrate_async(args: argparse.Namespace) -> tuple[int, int]:
 def _migrate(args: argparse.Namespace) -> int:
     from hippo_tui.store import StoreError
 
+    import asyncio
+
     try:
         before, after = asyncio.run(_migrate_async(args))
     except StoreError as e:
@@ -57,6 +58,8 @@ def _grants(args: argparse.Namespace) -> int:
 
 def _copy(args: argparse.Namespace) -> int:
     from hippo_tui.store import KBImportError, StoreError
+
+    import asyncio
 
     try:
         report = asyncio.run(_copy_async(args))

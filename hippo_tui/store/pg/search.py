@@ -36,9 +36,12 @@ _HITS = f"""
            s.doc_key, s.section, s.page, s.doc_version, s.ingested
     FROM sources s WHERE s.rowid = ANY(%(rows)s::bigint[])
 """
+# Counting stops past the budget: a word found in more rows is ranked on only when it is the rarest, and
+# then alone, where its IDF scales every candidate alike. (A GIN count visits each row, unlike FTS5's.)
 _WORDS = """
     SELECT w, tsvector_to_array(to_tsvector('english', w)),
-           (SELECT count(*) FROM sources WHERE status = 'active' AND tsv @@ plainto_tsquery('english', w))
+           (SELECT count(*) FROM (SELECT 1 FROM sources
+                                  WHERE status = 'active' AND tsv @@ plainto_tsquery('english', w) LIMIT %s) AS m)
     FROM unnest(%s::text[]) AS w
 """
 
@@ -85,14 +88,15 @@ class PgSearchMixin(PgBase):
         return [_hit(by_row[r], s) for r, s in best if r in by_row]
 
     async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
-        """How many active sources contain each word (and its lexemes), one query for the uncached words."""
+        """How many active sources contain each word (and its lexemes), one query for the uncached words;
+        RANK_BUDGET + 1 stands for "more than the budget"."""
         if not hasattr(self, "_lexemes") or len(self._doc_counts) > DOC_COUNT_CACHE:
             self._lexemes = {}
             self._doc_counts.clear()
         missing = [w for w in words if w not in self._doc_counts]
         if missing:
             with self._errors():
-                rows = await self._conn.native(_WORDS, (missing,))
+                rows = await self._conn.native(_WORDS, (_sqlite_sources.RANK_BUDGET + 1, missing))
             for w, lexemes, df in rows:
                 self._lexemes[w], self._doc_counts[w] = tuple(lexemes), int(df)
         return {w: self._doc_counts[w] for w in words if self._lexemes.get(w)}
