@@ -223,3 +223,14 @@ def test_the_readmes_team_commands_grants_through_psql_and_a_pg_dump_backup(
         from tests.support.backends import drop_database
 
         drop_database(admin, "hippo_restored")
+
+
+async def test_a_starting_server_leaves_another_live_servers_answers_alone(pg_url: str) -> None:
+    first = await open_postgres(pg_url)
+    answer_id = await first.begin_answer(question="q", model="m", backend="b", client="server:http")
+    async with await open_postgres(pg_url) as second:  # a second `serve` starting on the same database
+        assert await second.mark_interrupted("server:") == 0  # the first is still writing it
+        await first.close()  # the first server stops (or dies: its connection, and so its lease, goes)
+        assert await second.mark_interrupted("server:") == 1
+        record = await second.get_answer(answer_id)
+    assert record is not None and record.outcome == "error" and "interrupted" in (record.error or "")

@@ -32,9 +32,9 @@ async def _migrate_async(args: argparse.Namespace) -> tuple[int, int]:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from hippo_tui.store import StoreError
-
     import asyncio
+
+    from hippo_tui.store import StoreError
 
     try:
         before, after = asyncio.run(_migrate_async(args))
@@ -57,9 +57,9 @@ def _grants(args: argparse.Namespace) -> int:
 
 
 def _copy(args: argparse.Namespace) -> int:
-    from hippo_tui.store import KBImportError, StoreError
-
     import asyncio
+
+    from hippo_tui.store import KBImportError, StoreError
 
     try:
         report = asyncio.run(_copy_async(args))

@@ -81,10 +81,25 @@ class PgAuditMixin(PgBase):
         with self._errors():
             rows = await self._conn.native(
                 "INSERT INTO answers (created, question, model, backend, conversation_id, asked_by, client, "
-                "outcome) VALUES (%s, %s, %s, %s, %s, %s, %s, 'in_flight') RETURNING id",
-                (_now(), question, model, backend, conversation_id, asked_by, client),
+                "writer, outcome) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'in_flight') RETURNING id",
+                (_now(), question, model, backend, conversation_id, asked_by, client, self.writer),
             )
         return int(rows[0][0])
+
+    async def mark_interrupted(self, client_prefix: str) -> int:
+        """Answers left in flight by a process that is gone become errors that say so. Several servers
+        share one database, so an answer another live server is writing is left alone: each process holds
+        an advisory lock on its lease (``writer``) while it runs, and an answer is taken as orphaned only
+        when its writer's lock can be taken (released again at this transaction's end)."""
+        with self._errors():
+            rows = await self._conn.native(
+                "WITH gone AS (SELECT id FROM answers WHERE outcome = 'in_flight' AND client LIKE %s || '%%' "
+                "AND (writer IS NULL OR (writer <> %s AND pg_try_advisory_xact_lock(hashtextextended(writer, 0))))) "
+                "UPDATE answers a SET outcome = 'error', finished = %s, error = %s FROM gone WHERE a.id = gone.id "
+                "RETURNING a.id",
+                (client_prefix, self.writer, _now(), "interrupted: the server stopped while it was being written"),
+            )
+        return len(rows)
 
     async def _attach(self, answers: list[AnswerRecord]) -> list[AnswerRecord]:
         if not answers:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 class PgBase(StoreBase):
     url: str
+    writer: str  # this process's lease on the answers it writes (see PgAuditMixin.mark_interrupted)
 
     def __init__(self, pool: AsyncConnectionPool, url: str) -> None:  # no super(): there is no SQLite file
         self.pool, self.url = pool, url

@@ -72,7 +72,8 @@ CREATE TABLE answers (
     grounding TEXT,
     coverage TEXT,
     asked_by TEXT,
-    client TEXT
+    client TEXT,
+    writer TEXT  -- the writing process's lease (see PgAuditMixin.mark_interrupted); NULL when copied in
 );
 CREATE INDEX answers_model ON answers (model);
 CREATE INDEX answers_asked_by ON answers (asked_by, id) WHERE asked_by IS NOT NULL;
@@ -143,9 +144,9 @@ BEGIN
         RAISE EXCEPTION 'the audit record is append-only: answer % is finished', OLD.id
             USING ERRCODE = 'insufficient_privilege';
     END IF;
-    IF (NEW.id, NEW.created, NEW.question, NEW.model, NEW.backend, NEW.conversation_id, NEW.asked_by, NEW.client)
+    IF (NEW.id, NEW.created, NEW.question, NEW.model, NEW.backend, NEW.conversation_id, NEW.asked_by, NEW.client, NEW.writer)
        IS DISTINCT FROM
-       (OLD.id, OLD.created, OLD.question, OLD.model, OLD.backend, OLD.conversation_id, OLD.asked_by, OLD.client)
+       (OLD.id, OLD.created, OLD.question, OLD.model, OLD.backend, OLD.conversation_id, OLD.asked_by, OLD.client, OLD.writer)
     THEN
         RAISE EXCEPTION 'the audit record is append-only: answer %''s question and origin are fixed', OLD.id
             USING ERRCODE = 'insufficient_privilege';

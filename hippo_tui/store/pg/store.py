@@ -51,14 +51,29 @@ class PgStore(PgSourcesMixin, PgDocumentsMixin, PgAuditMixin, SourcesMixin, Docu
         store = cls(pool, url)
         try:
             await store._upgrade(run_migrations)
+            await store._take_lease()
             name = await store.get_meta("kb_name")
             if name is None:
                 name = await store._seed(seed, kb_name)
             store.kb_name = name
         except BaseException:
-            await pool.close()
+            await store.close()
             raise
         return store
+
+    async def _take_lease(self) -> None:
+        """A connection of its own holding an advisory lock on this process's writer id for as long as the
+        store is open: while it is held, no other process takes this one's answers for orphaned."""
+        import uuid
+
+        import psycopg
+
+        self.writer = uuid.uuid4().hex
+        try:
+            self._lease = await psycopg.AsyncConnection.connect(self.url, autocommit=True, prepare_threshold=None)
+            await self._lease.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (self.writer,))
+        except psycopg.Error as e:
+            raise translate(e, self.url) from e
 
     async def _upgrade(self, run_migrations: bool) -> None:
         import psycopg
@@ -97,6 +112,9 @@ class PgStore(PgSourcesMixin, PgDocumentsMixin, PgAuditMixin, SourcesMixin, Docu
 
     async def close(self) -> None:
         self._closed = True
+        lease = getattr(self, "_lease", None)
+        if lease is not None:
+            await lease.close()
         await self.pool.close()
 
     async def __aenter__(self) -> Self:
