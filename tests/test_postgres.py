@@ -234,3 +234,13 @@ async def test_a_starting_server_leaves_another_live_servers_answers_alone(pg_ur
         assert await second.mark_interrupted("server:") == 1
         record = await second.get_answer(answer_id)
     assert record is not None and record.outcome == "error" and "interrupted" in (record.error or "")
+
+
+def test_the_config_files_database_key_chooses_postgres(
+    capsys: pytest.CaptureFixture[str], hippo_home: Path, pg_demo_url: str
+) -> None:
+    cfg = hippo_home / "config.toml"
+    cfg.write_text(f"database = {json.dumps(pg_demo_url)}\n")
+    code, out, _ = run(capsys, "kb", "stats", "--config", str(cfg))
+    assert code == EXIT_OK and "postgresql://postgres@" in out and "demo" in out
+    assert not list(hippo_home.glob("*.db"))
