@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from hippo_tui import __version__
-from hippo_tui.commands import ask, audit, eval, kb, serve, verify
+from hippo_tui.commands import ask, audit, db, eval, kb, serve, verify
 from hippo_tui.commands._common import (
     EXIT_MODEL,
     EXIT_OK,
@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hippo-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (ask, verify, kb, audit, eval, serve):
+    for module in (ask, verify, kb, audit, eval, serve, db):
         module.register(sub, common)
     parser.set_defaults(func=_run_app)
     return parser

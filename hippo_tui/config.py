@@ -150,6 +150,8 @@ class Settings:
     # Where data lives (KB + audit DB). None: HIPPO_HOME, else the platform's user data folder.
     home: Path | None = setting(None, as_path)
     kb: Path | None = setting(None, as_path)  # a JSONL knowledge base to use instead of the bundled demo
+    # The store: a postgresql:// URL, an SQLite file (a path or sqlite:///path); None: the data folder's file.
+    database: str | None = setting(None, as_text)  # never in repr() (a URL may hold a password)
 
     system_prompt: str | None = setting(None, as_text)  # None: the built-in prompt
     policy: Path | None = setting(None, as_path)  # extra safety rules (TOML)
@@ -211,7 +213,7 @@ class Settings:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        shown = (f"{k}={self.__dict__[k]!r}" for k in FIELDS if k not in ("api_key", "token"))
+        shown = (f"{k}={self.__dict__[k]!r}" for k in FIELDS if k not in ("api_key", "token", "database"))
         return f"Settings({', '.join(shown)})"
 
     def resolved_backend(self) -> BackendName:
@@ -245,6 +247,7 @@ _ENV: dict[str, tuple[str, ...]] = {
     "model": ("HIPPO_MODEL",),
     "api_key": ("HIPPO_API_KEY", "OPENAI_API_KEY"),
     "home": ("HIPPO_HOME",),
+    "database": ("HIPPO_DATABASE",),
     "backend": ("HIPPO_BACKEND",),
     "max_tokens": ("HIPPO_MAX_TOKENS",),
     "server": ("HIPPO_SERVER",),

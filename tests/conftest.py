@@ -57,3 +57,67 @@ def scripted_server() -> Iterator[Any]:
 
     with ScriptedServer() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Any]:
+    """One PostgreSQL cluster for the whole session, with a migrated template database. Skips with the
+    reason where PostgreSQL cannot run here, unless HIPPO_REQUIRE_POSTGRES is set (CI on a machine with the
+    server binaries): then a missing cluster fails instead of quietly testing one backend."""
+    import asyncio
+    import concurrent.futures
+    import os
+
+    from tests.support import postgres
+
+    reason = postgres.missing_reason()
+    if reason:
+        if os.environ.get("HIPPO_REQUIRE_POSTGRES"):
+            pytest.fail(f"PostgreSQL tests required (HIPPO_REQUIRE_POSTGRES) but cannot run: {reason}")
+        pytest.skip(reason)
+    cluster = postgres.start()
+    try:
+        # In a thread of its own: the first test to ask for it may already be running an event loop.
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, _make_template(cluster)).result()
+        yield cluster
+    finally:
+        cluster.close()
+
+
+async def _make_template(cluster: Any) -> None:
+    import psycopg
+
+    from hippo_tui.store.open import open_postgres
+    from hippo_tui.store.pg.store import migrate_database
+    from tests.support.backends import DEMO_TEMPLATE, TEMPLATE
+
+    async with await psycopg.AsyncConnection.connect(cluster.url("postgres"), autocommit=True) as conn:
+        for name in (TEMPLATE, DEMO_TEMPLATE):
+            await conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await conn.execute(f"CREATE DATABASE {TEMPLATE}")
+        await migrate_database(cluster.url(TEMPLATE))
+        await conn.execute(f"CREATE DATABASE {DEMO_TEMPLATE} TEMPLATE {TEMPLATE}")
+    demo = await open_postgres(cluster.url(DEMO_TEMPLATE))
+    await demo.close()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Any) -> Iterator[str]:
+    """A fresh migrated database on the session's cluster (empty: no knowledge base seeded yet)."""
+    yield from _fresh_database(pg_cluster, "hippo_template")
+
+
+@pytest.fixture
+def pg_demo_url(pg_cluster: Any) -> Iterator[str]:
+    """A fresh database holding the demo knowledge base."""
+    yield from _fresh_database(pg_cluster, "hippo_template_demo")
+
+
+def _fresh_database(cluster: Any, template: str) -> Iterator[str]:
+    from tests.support.backends import drop_database, new_database
+
+    admin = cluster.url("postgres")
+    name = new_database(admin, template)
+    yield cluster.url(name)
+    drop_database(admin, name)

@@ -12,18 +12,17 @@ import pytest
 from hippo_tui.events import Coverage
 from hippo_tui.models import CitationAttempt, GroundingRecord, GroundingTry, ResetRecord
 from hippo_tui.store import Store, StoreError, UnknownAnswer
+from tests.support.backends import BACKENDS, open_again, open_backend
 
 SRC_A = "8920c0a1-c079-4734-86fe-6c9b0259cc70"
 SRC_B = "e8562efb-5edc-44da-840a-c7806e0be0ae"
 SRC_C = "00000000-0000-4000-8000-000000000000"
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
-    yield s
-    assert await s.integrity_check() == "ok"
-    await s.close()
+@pytest.fixture(params=BACKENDS)
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    async with open_backend(request, tmp_path, seed=None) as s:
+        yield s
 
 
 def _attempts() -> list[CitationAttempt]:
@@ -43,7 +42,7 @@ def _attempts() -> list[CitationAttempt]:
 async def test_a_begun_answer_is_committed_at_once(store: Store, tmp_path: Path) -> None:
     answer_id = await store.begin_answer(question="q?", model="m", backend="offline", conversation_id="c1")
     # Another connection (another process, after a crash) already sees it.
-    async with await Store.open(tmp_path / "hippo.db") as other:
+    async with await open_again(store) as other:
         record = await other.get_answer(answer_id)
     assert record is not None
     assert (record.outcome, record.question, record.model, record.backend) == (

@@ -35,6 +35,7 @@ _SETTING_FLAGS = (
     "api_key",
     "home",
     "kb",
+    "database",
     "record",
     "replay",
     "replay_speed",
@@ -59,6 +60,12 @@ def settings_parser() -> argparse.ArgumentParser:
     g.add_argument("--model", help="model name on that server")
     g.add_argument("--api-key", help="API key (prefer HIPPO_API_KEY or OPENAI_API_KEY)")
     g.add_argument("--home", type=Path, help="data folder for the KB and audit database (env HIPPO_HOME)")
+    g.add_argument(
+        "--database",
+        metavar="URL",
+        help="the store: postgresql://user@host/db for a team's shared one, or an SQLite file "
+        "(env HIPPO_DATABASE; default: the data folder's hippo.db)",
+    )
     g.add_argument("--kb", type=Path, help="a JSONL knowledge base to load instead of the bundled demo")
     g.add_argument("--policy", type=Path, help="extra safety rules (TOML)")
     g.add_argument("--grounding-timeout", type=float, help="seconds for the grounding check (default 12)")

@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Coroutine, Generator
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 import aiosqlite
 
@@ -59,7 +59,11 @@ def _precheck(path: Path) -> Path:
     return path
 
 
-S = TypeVar("S", bound="Store")
+class _Closes(Protocol):
+    async def close(self) -> None: ...
+
+
+S = TypeVar("S", bound=_Closes)  # a Store of either backend
 
 
 class Opening(Generic[S]):

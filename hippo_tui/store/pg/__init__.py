@@ -1,0 +1,1 @@
+"""The store on PostgreSQL (``--database postgresql://…``): needs the ``postgres`` extra (psycopg 3)."""

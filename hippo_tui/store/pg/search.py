@@ -1,0 +1,146 @@
+"""Search on PostgreSQL: the stored tsvector finds candidates through its GIN index, and one BM25 (the
+formula FTS5 uses, ``store.bm25``) orders them, so both backends rank alike.
+
+The query's words come from ``store.query.terms`` (the same words SQLite searches for); each reaches
+PostgreSQL as a bound value through ``plainto_tsquery``, which reads any text as plain words: nothing a
+user types can be tsquery or SQL syntax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hippo_tui.store import bm25
+from hippo_tui.store import sources as _sqlite_sources
+from hippo_tui.store.pg.base import PgBase
+from hippo_tui.store.query import terms
+from hippo_tui.store.sources import DOC_COUNT_CACHE, HitRow
+
+CANDIDATES = 200  # rows (pre-ordered by ts_rank) that BM25 re-scores per search
+_CORPUS = " corpus"  # the cache key of (active rows, average length); never a word (words have no space)
+_Q = "(SELECT hippo_tsquery_or(plainto_tsquery('english', w)) FROM unnest(%(words)s::text[]) AS w)"
+_COUNTS = f"""
+    WITH cand AS (
+        SELECT s.rowid, s.tsv, s.dl FROM sources s
+        WHERE s.status = 'active' AND s.tsv @@ {_Q}
+        ORDER BY ts_rank('{{0.125, 0.5, 0.75, 1.0}}', s.tsv, {_Q}) DESC, s.rowid LIMIT %(n)s
+    )
+    SELECT cand.rowid, cand.dl, u.lexeme, u.weights
+    FROM cand LEFT JOIN LATERAL unnest(cand.tsv) AS u ON u.lexeme = ANY(%(lexemes)s::text[])
+"""
+_HITS = f"""
+    SELECT s.rowid, s.id, s.title, s.excerpt, s.publisher, s.updated,
+           ts_headline('english', s.excerpt, {_Q},
+                       'StartSel=«, StopSel=», MaxWords=24, MinWords=12, MaxFragments=1, FragmentDelimiter=…'),
+           s.doc_key, s.section, s.page, s.doc_version, s.ingested
+    FROM sources s WHERE s.rowid = ANY(%(rows)s::bigint[])
+"""
+# Counting stops past the budget: a word found in more rows is ranked on only when it is the rarest, and
+# then alone, where its IDF scales every candidate alike. (A GIN count visits each row, unlike FTS5's.)
+_WORDS = """
+    SELECT w, tsvector_to_array(to_tsvector('english', w)),
+           (SELECT count(*) FROM (SELECT 1 FROM sources
+                                  WHERE status = 'active' AND tsv @@ plainto_tsquery('english', w) LIMIT %s) AS m)
+    FROM unnest(%s::text[]) AS w
+"""
+
+
+def within_budget(dfs: dict[str, int]) -> list[str]:
+    """The words to rank on: all of them when they match few enough rows, else the rarest that fit
+    RANK_BUDGET (always the rarest one), as the SQLite search bounds its cost."""
+    found = sorted((df, w) for w, df in dfs.items() if df > 0)
+    chosen: list[str] = []
+    total = 0
+    for df, w in found:
+        if chosen and total + df > _sqlite_sources.RANK_BUDGET:  # one budget for both backends
+            break
+        chosen.append(w)
+        total += df
+    return chosen
+
+
+class PgSearchMixin(PgBase):
+    _lexemes: dict[str, tuple[str, ...]]
+
+    async def search_rows(self, query: str, k: int = 5) -> list[HitRow]:
+        words = terms(query)
+        if not words or k <= 0:
+            return []
+        async with self._session():
+            return await self._search(words, k)
+
+    async def _search(self, words: list[str], k: int) -> list[HitRow]:
+        dfs = await self._doc_frequencies(words)
+        chosen = within_budget(dfs)
+        if not chosen:
+            return []
+        total, avg = await self._corpus()
+        lexemes = {w: self._lexemes[w] for w in chosen}
+        with self._errors():
+            wanted = sorted({x for parts in lexemes.values() for x in parts})
+            cur = await self._conn.native(_COUNTS, {"words": chosen, "n": CANDIDATES, "lexemes": wanted})
+        scores = _bm25(cur, lexemes, {w: bm25.idf(total, dfs[w]) for w in chosen}, avg)
+        best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+        with self._errors():
+            rows = await self._conn.native(_HITS, {"words": chosen, "rows": [r for r, _ in best]})
+        by_row = {r[0]: r for r in rows}
+        return [_hit(by_row[r], s) for r, s in best if r in by_row]
+
+    async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
+        """How many active sources contain each word (and its lexemes), one query for the uncached words;
+        RANK_BUDGET + 1 stands for "more than the budget"."""
+        if not hasattr(self, "_lexemes") or len(self._doc_counts) > DOC_COUNT_CACHE:
+            self._lexemes = {}
+            self._doc_counts.clear()
+        missing = [w for w in words if w not in self._doc_counts]
+        if missing:
+            with self._errors():
+                rows = await self._conn.native(_WORDS, (_sqlite_sources.RANK_BUDGET + 1, missing))
+            for w, lexemes, df in rows:
+                self._lexemes[w], self._doc_counts[w] = tuple(lexemes), int(df)
+        return {w: self._doc_counts[w] for w in words if self._lexemes.get(w)}
+
+    async def _corpus(self) -> tuple[int, float]:
+        """Active sources and their average length in tokens: BM25's N and avgdl (cached with the counts)."""
+        if _CORPUS not in self._doc_counts:
+            with self._errors():
+                rows = await self._conn.native(
+                    "SELECT count(*), coalesce(avg(dl), 0) FROM sources WHERE status = 'active'", ()
+                )
+            self._doc_counts[_CORPUS] = int(rows[0][0])
+            self._avg_length = float(rows[0][1])
+        return self._doc_counts[_CORPUS], self._avg_length
+
+
+def _bm25(
+    rows: Sequence[Sequence[Any]], lexemes: dict[str, tuple[str, ...]], idfs: dict[str, float], avg: float
+) -> dict[int, float]:
+    """Each candidate's BM25 from its query lexemes' weight letters (one per occurrence). A word made of
+    several lexemes counts as often as its rarest part, as a phrase would."""
+    per_row: dict[int, dict[str, list[str]]] = {}
+    lengths: dict[int, int] = {}
+    for rowid, length, lexeme, weights in rows:
+        lengths[rowid] = length
+        found = per_row.setdefault(rowid, {})
+        if lexeme is not None:
+            found[lexeme] = list(weights)
+    scores: dict[int, float] = {}
+    for rowid, found in per_row.items():
+        counts = {}
+        for word, parts in lexemes.items():
+            columns = [_by_column(found.get(p, [])) for p in parts]
+            counts[word] = min(columns, key=lambda c: sum(c.values())) if columns else {}
+        scores[rowid] = bm25.score(counts, idfs, lengths[rowid], avg)
+    return scores
+
+
+def _by_column(weights: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for w in weights:
+        out[w] = out.get(w, 0) + 1
+    return out
+
+
+def _hit(r: Sequence[Any], score: float) -> HitRow:
+    return HitRow(r[1], r[2], r[3], r[4], r[5], score, r[6] or r[3], tuple(r[7:12]))
