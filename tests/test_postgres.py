@@ -70,8 +70,8 @@ def test_db_migrate_runs_once(capsys: pytest.CaptureFixture[str], pg_cluster: An
         conn.execute("CREATE DATABASE hippo_migrate")
     url = pg_cluster.url("hippo_migrate")
     try:
-        assert run(capsys, "db", "migrate", "--database", url)[1].strip() == "schema 3 (was 0)"
-        assert run(capsys, "db", "migrate", "--database", url)[1].strip() == "schema 3 (up to date)"
+        assert run(capsys, "db", "migrate", "--database", url)[1].strip() == "schema 4 (was 0)"
+        assert run(capsys, "db", "migrate", "--database", url)[1].strip() == "schema 4 (up to date)"
     finally:
         drop_database(admin, "hippo_migrate")
 

@@ -77,14 +77,20 @@ class _Pending:
         return None
 
 
+# A statement that writes a source's text: the folded search index must be brought up to date after it.
+_WRITES_SOURCES = re.compile(r"^\s*(?:INSERT\s+INTO|UPDATE)\s+sources\b", re.I)
+
+
 class Connection:
     def __init__(self, pool: AsyncConnectionPool) -> None:
         self.pool = pool
+        self.wrote_sources = False  # since the store last indexed stale sources
 
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> _Pending:
         return _Pending(self._execute(to_pg(sql), params))
 
     async def _execute(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> Rows:
+        self.wrote_sources |= bool(_WRITES_SOURCES.match(sql))
         conn = in_transaction(self.pool)
         if conn is not None:
             return await _run(conn, sql, params)
@@ -109,6 +115,7 @@ class Connection:
         return await (await self._execute(sql, params)).fetchall()
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.wrote_sources |= bool(_WRITES_SOURCES.match(sql))
         conn = in_transaction(self.pool)
         if conn is None:
             async with self.connection() as conn, conn.transaction():

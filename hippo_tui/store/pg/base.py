@@ -65,6 +65,12 @@ class PgBase(StoreBase):
                     yield self._db
                 finally:
                     adapter.current.reset(token)
+        if self._conn.wrote_sources:
+            self._conn.wrote_sources = False
+            await self._sources_written()
+
+    async def _sources_written(self) -> None:
+        """After a committed transaction that wrote sources (the search index brings itself up to date)."""
 
     @asynccontextmanager
     async def _session(self) -> AsyncIterator[None]:

@@ -173,7 +173,21 @@ CREATE TRIGGER citations_no_truncate BEFORE TRUNCATE ON citations
     FOR EACH STATEMENT EXECUTE FUNCTION hippo_refuse();
 """
 
-MIGRATIONS: list[str] = [_V1_TABLES, _V2_SEARCH, _V3_APPEND_ONLY]
+# Search on folded words (store.wording.fold, as the SQLite index holds them since its schema 7): the folding
+# is Python (Snowball, the lexicon's spellings and synonyms), so a write only marks its row stale and the
+# store writes the folded tsvector ('simple': no second stemming) right after the commit, or before the
+# next search for another process's rows (PgIndexMixin).
+_V4_FOLDED = """
+ALTER TABLE sources ADD COLUMN tsv_stale BOOLEAN NOT NULL DEFAULT true;
+CREATE OR REPLACE FUNCTION hippo_sources_tsv() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.tsv_stale := true;
+    RETURN NEW;
+END $$;
+UPDATE sources SET tsv_stale = true;
+CREATE INDEX sources_tsv_stale ON sources (rowid) WHERE tsv_stale;
+"""
+MIGRATIONS: list[str] = [_V1_TABLES, _V2_SEARCH, _V3_APPEND_ONLY, _V4_FOLDED]
 SCHEMA_VERSION = len(MIGRATIONS)
 _LOCK = 0x68697070  # the advisory lock key two starting processes take turns on ("hipp")
 

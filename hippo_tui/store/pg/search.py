@@ -1,9 +1,11 @@
 """Search on PostgreSQL: the stored tsvector finds candidates through its GIN index, and one BM25 (the
 formula FTS5 uses, ``store.bm25``) orders them, so both backends rank alike.
 
-The query's words come from ``store.query.terms`` (the same words SQLite searches for); each reaches
-PostgreSQL as a bound value through ``plainto_tsquery``, which reads any text as plain words: nothing a
-user types can be tsquery or SQL syntax.
+The index holds folded words (``store.pg.index``, the same ``wording.fold`` as the SQLite index) and the
+query's terms come from ``wording.search_terms`` (the same terms SQLite searches for); each reaches
+PostgreSQL as a bound value through ``phraseto_tsquery``, which reads any text as plain words: nothing a
+user types can be tsquery or SQL syntax. Snippets are cut in Python from the passage's own text, as on
+SQLite.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ from typing import Any
 from hippo_tui.store import bm25
 from hippo_tui.store import sources as _sqlite_sources
 from hippo_tui.store.pg.base import PgBase
-from hippo_tui.store.query import terms
-from hippo_tui.store.sources import DOC_COUNT_CACHE, HitRow
+from hippo_tui.store.ranking import POOL, rerank
+from hippo_tui.store.recency import edition
+from hippo_tui.store.sources import DOC_COUNT_CACHE, HitRow, _Scored
+from hippo_tui.store.wording import search_terms, snippet
 
 CANDIDATES = 200  # rows (pre-ordered by ts_rank) that BM25 re-scores per search
 _CORPUS = " corpus"  # the cache key of (active rows, average length); never a word (words have no space)
-_Q = "(SELECT hippo_tsquery_or(plainto_tsquery('english', w)) FROM unnest(%(words)s::text[]) AS w)"
+_Q = "(SELECT hippo_tsquery_or(phraseto_tsquery('simple', w)) FROM unnest(%(words)s::text[]) AS w)"
 _COUNTS = f"""
     WITH cand AS (
         SELECT s.rowid, s.tsv, s.dl FROM sources s
@@ -29,19 +33,17 @@ _COUNTS = f"""
     SELECT cand.rowid, cand.dl, u.lexeme, u.weights
     FROM cand LEFT JOIN LATERAL unnest(cand.tsv) AS u ON u.lexeme = ANY(%(lexemes)s::text[])
 """
-_HITS = f"""
-    SELECT s.rowid, s.id, s.title, s.excerpt, s.publisher, s.updated,
-           ts_headline('english', s.excerpt, {_Q},
-                       'StartSel=«, StopSel=», MaxWords=24, MinWords=12, MaxFragments=1, FragmentDelimiter=…'),
+_HITS = """
+    SELECT s.rowid, s.id, s.title, s.excerpt, s.publisher, s.updated, s.excerpt,
            s.doc_key, s.section, s.page, s.doc_version, s.ingested
     FROM sources s WHERE s.rowid = ANY(%(rows)s::bigint[])
 """
 # Counting stops past the budget: a word found in more rows is ranked on only when it is the rarest, and
 # then alone, where its IDF scales every candidate alike. (A GIN count visits each row, unlike FTS5's.)
 _WORDS = """
-    SELECT w, tsvector_to_array(to_tsvector('english', w)),
+    SELECT w, tsvector_to_array(to_tsvector('simple', w)),
            (SELECT count(*) FROM (SELECT 1 FROM sources
-                                  WHERE status = 'active' AND tsv @@ plainto_tsquery('english', w) LIMIT %s) AS m)
+                                  WHERE status = 'active' AND tsv @@ phraseto_tsquery('simple', w) LIMIT %s) AS m)
     FROM unnest(%s::text[]) AS w
 """
 
@@ -64,11 +66,15 @@ class PgSearchMixin(PgBase):
     _lexemes: dict[str, tuple[str, ...]]
 
     async def search_rows(self, query: str, k: int = 5) -> list[HitRow]:
-        words = terms(query)
+        words = search_terms(query)
         if not words or k <= 0:
             return []
+        await self._index_if_stale()
         async with self._session():
             return await self._search(words, k)
+
+    async def _index_if_stale(self) -> None:
+        """The index mixin brings stale rows up to date before a search (a no-op without it)."""
 
     async def _search(self, words: list[str], k: int) -> list[HitRow]:
         dfs = await self._doc_frequencies(words)
@@ -81,11 +87,16 @@ class PgSearchMixin(PgBase):
             wanted = sorted({x for parts in lexemes.values() for x in parts})
             cur = await self._conn.native(_COUNTS, {"words": chosen, "n": CANDIDATES, "lexemes": wanted})
         scores = _bm25(cur, lexemes, {w: bm25.idf(total, dfs[w]) for w in chosen}, avg)
-        best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+        # More than k, then the same re-ranking as SQLite: a newer edition or another document just below
+        # the cut may move up (store.ranking).
+        best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[: max(4 * k, POOL)]
         with self._errors():
-            rows = await self._conn.native(_HITS, {"words": chosen, "rows": [r for r, _ in best]})
+            rows = await self._conn.native(_HITS, {"rows": [r for r, _ in best]})
         by_row = {r[0]: r for r in rows}
-        return [_hit(by_row[r], s) for r, s in best if r in by_row]
+        scored = [_Scored(s, by_row[r]) for r, s in best if r in by_row]
+        editions = [edition(x.row[5], x.row[7], x.row[2]) for x in scored]
+        ranked = rerank(scored, editions, [x.row[7] or x.row[1] for x in scored])[:k]
+        return [_hit(x.row, x.score, chosen) for x in ranked]
 
     async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
         """How many active sources contain each word (and its lexemes), one query for the uncached words;
@@ -142,5 +153,5 @@ def _by_column(weights: list[str]) -> dict[str, int]:
     return out
 
 
-def _hit(r: Sequence[Any], score: float) -> HitRow:
-    return HitRow(r[1], r[2], r[3], r[4], r[5], score, r[6] or r[3], tuple(r[7:12]))
+def _hit(r: Sequence[Any], score: float, words: list[str]) -> HitRow:
+    return HitRow(r[1], r[2], r[3], r[4], r[5], score, snippet(r[6] or r[3], words), tuple(r[7:12]))

@@ -55,10 +55,14 @@ class PgSourcesMixin(PgSearchMixin):
                     path, line, "superseded_by", f"no source with id {succ} in the file or the knowledge base"
                 )
 
-    async def list_sources(self, *, status: str | None = None, limit: int | None = None) -> list[Source]:
+    async def list_sources(
+        self, *, status: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[Source]:
         where, params = ("WHERE s.status = %s", [status]) if status else ("", [])
         with self._errors():
-            rows = await self._conn.native(f"{_SELECT} {where} ORDER BY s.title, s.id LIMIT %s", (*params, limit))
+            rows = await self._conn.native(
+                f"{_SELECT} {where} ORDER BY s.title, s.id LIMIT %s OFFSET %s", (*params, limit, max(0, offset))
+            )
         return [_row_to_source(r) for r in rows]
 
     async def kb_stats(self) -> dict[str, int | str]:
@@ -81,13 +85,7 @@ class PgSourcesMixin(PgSearchMixin):
         }
 
     async def integrity_check(self) -> str:
-        """"ok" when every active source's search entry matches its text (the trigger kept it)."""
-        stale = await self._one(
-            "SELECT count(*) FROM sources WHERE tsv IS DISTINCT FROM "
-            "setweight(to_tsvector('english', coalesce(title, '')), 'A') "
-            "|| setweight(to_tsvector('english', coalesce(section, '')), 'B') "
-            "|| setweight(to_tsvector('english', coalesce(excerpt, '')), 'C') "
-            "|| setweight(to_tsvector('english', coalesce(body, '')), 'D')"
-        )
+        """"ok" when every source's search entry is up to date (none left stale by a write)."""
+        stale = await self._one("SELECT count(*) FROM sources WHERE tsv_stale")
         return "ok" if not stale else f"search index: {stale} sources whose index entry is stale"
 

@@ -16,6 +16,7 @@ from hippo_tui.store.paths import DEMO_KB
 from hippo_tui.store.pg.audit import PgAuditMixin
 from hippo_tui.store.pg.connect import POOL_SIZE, open_pool, translate
 from hippo_tui.store.pg.documents import PgDocumentsMixin
+from hippo_tui.store.pg.index import PgIndexMixin
 from hippo_tui.store.pg.migrations import SCHEMA_VERSION, current_version, migrate
 from hippo_tui.store.pg.sources import PgSourcesMixin
 from hippo_tui.store.sources import UPSERT_SQL, SourcesMixin, parse_jsonl, source_to_row
@@ -23,7 +24,7 @@ from hippo_tui.store.sources import UPSERT_SQL, SourcesMixin, parse_jsonl, sourc
 _SEED_LOCK = 0x68697071  # advisory lock: two first starts seed the knowledge base once
 
 
-class PgStore(PgSourcesMixin, PgDocumentsMixin, PgAuditMixin, SourcesMixin, DocumentsMixin, AuditMixin):
+class PgStore(PgIndexMixin, PgSourcesMixin, PgDocumentsMixin, PgAuditMixin, SourcesMixin, DocumentsMixin, AuditMixin):
     """The knowledge base and the audit record in one PostgreSQL database, shared by many processes."""
 
     kb_name: str
