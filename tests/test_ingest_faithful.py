@@ -10,6 +10,8 @@ from pathlib import Path
 from hippo_tui.ingest import pdf_text
 from hippo_tui.ingest.passages import passages
 from hippo_tui.ingest.reading import Overrides, parse_document, parse_file
+from hippo_tui.models import Provenance
+from hippo_tui.provenance import origin, where
 from tests.support.documents import pdf_bytes
 
 
@@ -85,7 +87,16 @@ def test_printed_page_labels_are_the_pages_cited(tmp_path: Path) -> None:
     writer.write(buf)
     (tmp_path / "labelled.pdf").write_bytes(buf.getvalue())
     ps = parse_file(tmp_path / "labelled.pdf", Overrides()).passages
-    assert [p.page for p in ps if "5 mg" in p.excerpt] == [1]  # printed "1", the PDF's third page
+    provenance = [Provenance(document="labelled.pdf", section=p.anchor, page=p.page, version="v", ingested="t")
+                  for p in ps]  # fmt: skip
+    # Both numbers: the printed "1" a reader finds on the page, the PDF's third page a viewer goes to.
+    assert [where("Guide", p) for p in provenance] == [
+        "Guide, p. i (PDF p. 1)", "Guide, p. ii (PDF p. 2)", "Guide, p. 1 (PDF p. 3)"
+    ]  # fmt: skip
+    assert [origin(p) for p in provenance] == ["labelled.pdf"] * 3
+    (tmp_path / "plain.pdf").write_bytes(raw)  # no labels: the index alone, nothing added to the anchor
+    plain = parse_file(tmp_path / "plain.pdf", Overrides()).passages
+    assert [(p.page, p.anchor) for p in plain] == [(1, None), (2, None), (3, None)]
 
 
 def test_contents_navigation_references_and_wordless_text_are_not_passages(tmp_path: Path) -> None:

@@ -123,16 +123,20 @@ def _without_title(page: str, title: str) -> str:
     return page
 
 
-def _page_numbers(reader: PdfReader) -> list[int]:
-    """The page number a citation names: the printed label when it is a number (p. 84 where the PDF's
-    own index says 97), else the index from 1."""
+_WORD_SECTION = re.compile(r"^Sec\d+:")  # Word's export labels pages "Sec1:3"; the page prints "3"
+
+
+def _page_labels(reader: PdfReader) -> list[str | None]:
+    """Each page's printed label (``/PageLabels``: "84" on the PDF's 97th page, "iv" in a foreword) where
+    it differs from the page's index from 1, else None: provenance keeps both numbers."""
     try:
-        labels = list(reader.page_labels)
+        labels = list(reader.page_labels) if "/PageLabels" in reader.root_object else []
     except (PdfReadError, ValueError, KeyError, TypeError, IndexError):
         labels = []
     if len(labels) != len(reader.pages):
-        return list(range(1, len(reader.pages) + 1))
-    return [int(label) if label.isdigit() else i + 1 for i, label in enumerate(labels)]
+        return [None] * len(reader.pages)
+    printed = [clean(_WORD_SECTION.sub("", label)) for label in labels]
+    return [label if label and label != str(i + 1) else None for i, label in enumerate(printed)]
 
 
 def _metadata_title(reader: PdfReader) -> str | None:
@@ -163,7 +167,7 @@ def parse(data: bytes, path: Path) -> Parsed:
     outline = _outline(reader)
     # A real outline (a few entries at least) gives the sections; else the headings as printed.
     heads = [{} for _ in pages] if sum(map(len, outline.values())) >= 3 else pdf_layout.headings(pages)
-    for index, (text, number) in enumerate(zip(texts, _page_numbers(reader), strict=True)):
+    for index, (text, label) in enumerate(zip(texts, _page_labels(reader), strict=True)):
         for level, heading in outline.get(index, []):
             out.heading(level, heading)
         for level, segment in _segments(text, heads[index]):
@@ -171,5 +175,5 @@ def parse(data: bytes, path: Path) -> Parsed:
                 out.heading(level, segment)
                 continue
             for para in _paragraphs(segment, words):
-                out.add(para, "para", page=number)
+                out.add(para, "para", page=index + 1, label=label)
     return Parsed(sections=out.sections(), title=out.title)
