@@ -17,9 +17,10 @@ from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
 from hippo_tui.ingest import pdf_layout, pdf_text, titles
-from hippo_tui.ingest.document import IngestError, Parsed, SectionBuilder, clean
+from hippo_tui.ingest.document import BlockKind, IngestError, Parsed, SectionBuilder, clean
 
 _BLANK = re.compile(r"\n\s*\n")
+_KEPT_HYPHEN = re.compile(r"(?<=[A-Za-z])-\n")  # "beta-\nblocker" that rejoin_hyphens kept: one word
 # pypdf logs what it repaired in a damaged file; the error we raise (or nothing) is what a user needs.
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 
@@ -70,12 +71,17 @@ def _outline(reader: PdfReader) -> dict[int, list[tuple[int, str]]]:
     return starts
 
 
-def _paragraphs(text: str, words: Counter[str]) -> list[str]:
-    """A page's text as paragraphs: line-break hyphens rejoined, lines joined (the layer breaks lines where
-    the layout did), a drop cap rejoined to its word."""
+def _paragraphs(text: str, words: Counter[str]) -> list[tuple[str, BlockKind]]:
+    """A page's text as paragraphs and table rows: line-break hyphens rejoined, lines joined (the layer
+    breaks lines where the layout did) except a table's rows, a drop cap rejoined to its word."""
     text = pdf_text.rejoin_split_ligatures(pdf_text.rejoin_hyphens(text, words), words)
-    paragraphs = (clean(p.replace("-\n", "-").replace("\n", " ")) for p in _BLANK.split(text) if p.strip())
-    return [pdf_text.drop_cap(p, words) for p in paragraphs if p]
+    out: list[tuple[str, BlockKind]] = []
+    for block in _BLANK.split(_KEPT_HYPHEN.sub("-", text)):
+        for part, row in pdf_text.rows_and_text(block):
+            para = clean(part)
+            if para:
+                out.append((para, "row") if row else (pdf_text.drop_cap(para, words), "para"))
+    return out
 
 
 def _read_pages(reader: PdfReader, path: Path) -> list[pdf_layout.Page]:
@@ -92,12 +98,23 @@ def _read_pages(reader: PdfReader, path: Path) -> list[pdf_layout.Page]:
     return pages
 
 
+
+def _continues(line: str) -> bool:
+    """A heading's second line, or a label's unit: "system and its management", "(years)" — short, and
+    starting where a heading would not (lower case, a bracket), not a sentence."""
+    line = line.strip()
+    return 0 < len(line) <= 60 and (line[0].islower() or line[0] == "(") and not line.endswith(".")
+
+
 def _segments(text: str, heads: dict[str, int]) -> list[tuple[int, str]]:
     """A page's text cut at its heading lines: (level, heading) and (0, text between)."""
     out: list[tuple[int, str]] = []
     pending: list[str] = []
     for line in text.splitlines():
         level = heads.get(pdf_layout.key(line)) if line.strip() else None
+        if level is None and not pending and out and out[-1][0] and _continues(line):
+            out[-1] = (out[-1][0], f"{out[-1][1]} {line.strip()}")  # the heading's second line
+            continue
         if level is None:
             pending.append(line)
             continue
@@ -174,6 +191,6 @@ def parse(data: bytes, path: Path) -> Parsed:
             if level:
                 out.heading(level, segment)
                 continue
-            for para in _paragraphs(segment, words):
-                out.add(para, "para", page=index + 1, label=label)
+            for para, kind in _paragraphs(segment, words):
+                out.add(para, kind, page=index + 1, label=label)
     return Parsed(sections=out.sections(), title=out.title)
