@@ -93,10 +93,34 @@ def _read_pages(reader: PdfReader, path: Path) -> list[pdf_layout.Page]:
             raise IngestError(path, _BOMB, page=index + 1) from None
         except (PdfReadError, ValueError, KeyError, TypeError) as e:
             raise IngestError(path, f"cannot read the page's text ({e})", page=index + 1) from None
+        finally:
+            _release(page)
         read.text = pdf_text.ligatures(read.text)
         pages.append(read)
     return pages
 
+
+def _release(page: Any) -> None:
+    """Forget the page's decompressed content: pypdf keeps it on the stream object for as long as the
+    reader lives, so a file of pages with 70 MB streams each held all of them at once. The page's own
+    content and its form XObjects only (fonts are shared between pages and are worth keeping)."""
+    try:
+        streams = _resolved_list(page.get("/Contents"))
+        resources = page.get("/Resources")
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        if xobjects is not None:
+            streams += list(xobjects.get_object().values())
+        for stream in streams:
+            stream = stream.get_object()
+            if getattr(stream, "decoded_self", None) is not None:
+                stream.decoded_self = None
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError):
+        return
+
+
+def _resolved_list(obj: Any) -> list[Any]:
+    obj = obj.get_object() if obj is not None else None
+    return [] if obj is None else list(obj) if isinstance(obj, list) else [obj]
 
 
 def _continues(line: str) -> bool:
