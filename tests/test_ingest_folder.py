@@ -124,16 +124,39 @@ def test_only_the_folders_own_regular_files(
     assert "hidden" not in why
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root lists every folder")
-def test_an_unlistable_folder_is_a_warning(capsys: pytest.CaptureFixture[str], folder: Path) -> None:
+def test_an_unlistable_folder_is_a_warning(
+    capsys: pytest.CaptureFixture[str], folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     locked = folder / "locked"
     locked.mkdir()
+    (locked / "sepsis.md").write_text(GOOD.replace("Cystitis", "Sepsis"), encoding="utf-8")
+    code, report, _ = ingest(capsys, str(folder))
+    assert code == 0 and len(report["documents"]) == 2
     locked.chmod(0)
+    if os.geteuid() == 0:  # root lists every folder (CI runs as root): the listing fails as it does for a user
+        import hippo_tui.ingest.finding as finding
+
+        real = os.scandir
+
+        def scandir(path: str) -> object:
+            if Path(path) == locked:
+                raise PermissionError(13, "Permission denied", str(path))
+            return real(path)
+
+        monkeypatch.setattr(finding.os, "scandir", scandir)
     try:
-        code, report, _ = ingest(capsys, str(folder))
+        code, report, _ = ingest(capsys, str(folder))  # a re-ingest: the folder's document was stored
+        pruned, after_prune, _ = ingest(capsys, str(folder), "--prune")
     finally:
         locked.chmod(0o755)
-    assert code == 0 and any("locked: cannot list the folder" in w for w in report["warnings"])
+    assert code == 0 and any(
+        w.endswith("locked: cannot list the folder (Permission denied); its files were not read")
+        for w in report["warnings"]
+    )
+    # Its document was not seen, but nothing says it is gone: it is not retired, even with --prune.
+    assert pruned == 0 and [d["status"] for d in after_prune["documents"]] == ["skipped"]
+    main(["kb", "search", "Sepsis nitrofurantoin"])
+    assert "Sepsis" in capsys.readouterr().out
 
 
 def test_a_file_name_cannot_forge_a_line(capsys: pytest.CaptureFixture[str], folder: Path) -> None:
