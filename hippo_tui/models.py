@@ -102,7 +102,7 @@ class CitationAttempt(_Record):
     number: int | None = None  # its [n] in the final text when shown
     title: str | None = None
     # Where an ingested passage comes from ("Document › Section, p. 3"), as the sidebar shows it: filled
-    # from the source's provenance when the record is read back from the store; None for other sources.
+    # from the source's provenance by check one and when the record is read back; None for other sources.
     where: str | None = None
 
     @property

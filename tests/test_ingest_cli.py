@@ -276,6 +276,35 @@ async def test_the_audit_names_the_pdf_page_a_citation_comes_from(
     assert (attempt["title"], attempt["where"]) == ("Amoxicillin guideline › Children", cited.where)
 
 
+async def test_a_printed_page_number_is_cited_with_the_pdfs_own(
+    capsys: pytest.CaptureFixture[str], guidance: Path, hippo_home: Path
+) -> None:
+    from pypdf import PdfReader, PdfWriter
+
+    path = write_amoxicillin_pdf(guidance)
+    writer = PdfWriter(clone_from=PdfReader(path))
+    writer.set_page_label(0, 1, style="/D", start=84)  # a chapter printed as pages 84-85
+    writer.write(path)
+    code, _, _ = await asyncio.to_thread(run, capsys, "kb", "ingest", str(guidance))
+    assert code == 0
+    end, _ = await ask(hippo_home, "What amoxicillin dose for children?")
+    (cited,) = end.citations
+    assert cited.where == "Amoxicillin guideline › Children, p. 85 (PDF p. 2)"
+    code, out, _ = await asyncio.to_thread(run, capsys, "audit", "show", str(end.audit_id))
+    assert out.count("Amoxicillin guideline › Children, p. 85 (PDF p. 2)") == 1
+    code, out, _ = await asyncio.to_thread(run, capsys, "kb", "show", cited.id)
+    assert "  page:      85 (PDF p. 2)" in out.splitlines() and "amoxicillin.pdf#children\n" in out
+    code, out, _ = await asyncio.to_thread(run, capsys, "kb", "show", cited.id, "--json")
+    stored = json.loads(out)["provenance"]
+    assert (stored["page"], stored["section"]) == (2, "children@label=85")
+    answer = guidance.parent / "answer.txt"
+    answer.write_text(f"Children are given amoxicillin 40 mg/kg a day in three doses. [{cited.id}]\n")
+    code, out, _ = await asyncio.to_thread(run, capsys, "verify", str(answer))
+    assert "[1]   Amoxicillin guideline › Children, p. 85 (PDF p. 2)" in out
+    code, out, _ = await asyncio.to_thread(run, capsys, "verify", str(answer), "--json")
+    assert json.loads(out)["citations"][0]["where"] == cited.where
+
+
 async def test_prune_retires_a_deleted_guideline_and_an_old_answer_citing_it_is_flagged(
     capsys: pytest.CaptureFixture[str], guidance: Path, hippo_home: Path
 ) -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 from hippo_tui.ingest import pdf_text
 from hippo_tui.ingest.passages import passages
 from hippo_tui.ingest.reading import Overrides, parse_document, parse_file
+from hippo_tui.models import Provenance
+from hippo_tui.provenance import origin, where
 from tests.support.documents import pdf_bytes
 
 
@@ -85,7 +87,30 @@ def test_printed_page_labels_are_the_pages_cited(tmp_path: Path) -> None:
     writer.write(buf)
     (tmp_path / "labelled.pdf").write_bytes(buf.getvalue())
     ps = parse_file(tmp_path / "labelled.pdf", Overrides()).passages
-    assert [p.page for p in ps if "5 mg" in p.excerpt] == [1]  # printed "1", the PDF's third page
+    provenance = [Provenance(document="labelled.pdf", section=p.anchor, page=p.page, version="v", ingested="t")
+                  for p in ps]  # fmt: skip
+    # Both numbers: the printed "1" a reader finds on the page, the PDF's third page a viewer goes to.
+    assert [where("Guide", p) for p in provenance] == [
+        "Guide, p. i (PDF p. 1)", "Guide, p. ii (PDF p. 2)", "Guide, p. 1 (PDF p. 3)"
+    ]  # fmt: skip
+    assert [origin(p) for p in provenance] == ["labelled.pdf"] * 3
+    (tmp_path / "plain.pdf").write_bytes(raw)  # no labels: the index alone, nothing added to the anchor
+    plain = parse_file(tmp_path / "plain.pdf", Overrides()).passages
+    assert [(p.page, p.anchor) for p in plain] == [(1, None), (2, None), (3, None)]
+
+
+def test_a_pdf_tables_rows_stay_rows_and_prose_with_numbers_stays_prose(tmp_path: Path) -> None:
+    page = [
+        "Give amoxicillin 500 mg 8 hourly for\n5 days to adults with pneumonia.",
+        "Budget in R million 2008/09 2009/10 2010/11\nLease payments 34.2 39.2 42.5\n"
+        "Property payments 1.0 0.2 -\nTravel and subsistence 21.3 24.8 33.3",
+    ]
+    excerpts = texts(tmp_path / "plan.pdf", pdf_bytes([page]))
+    assert "Give amoxicillin 500 mg 8 hourly for 5 days to adults with pneumonia." in excerpts[0]
+    # Each row one line, as printed: not "Lease payments 34.2 39.2 42.5 Property payments 1.0 …".
+    rows = "\n".join(excerpts).splitlines()
+    assert "Lease payments 34.2 39.2 42.5" in rows and "Property payments 1.0 0.2 -" in rows
+    assert "Travel and subsistence 21.3 24.8 33.3" in rows
 
 
 def test_contents_navigation_references_and_wordless_text_are_not_passages(tmp_path: Path) -> None:
@@ -138,6 +163,14 @@ def test_pdf_sections_from_headings_printed_larger(tmp_path: Path) -> None:
         ("Urinary tract infection › Treatment", "Give nitrofurantoin "),
         ("Urinary tract infection › Pregnancy", "Avoid nitrofurantoin"),
     ]
+    # A heading printed over two lines is one section, not a heading and a fragment of text.
+    page = ["# Urinary tract infection", "## 4. Cystitis, uncomplicated (excluding\npregnancy and children)",
+            "Give nitrofurantoin 100 mg twice daily for three days. Review at 48 hours if no better. "
+            "Send a urine sample for culture before the first dose."]  # fmt: skip
+    (tmp_path / "uti.pdf").write_bytes(pdf_bytes([page]))
+    ((title, excerpt),) = [(p.title, p.excerpt) for p in parse_file(tmp_path / "uti.pdf", Overrides()).passages]
+    assert title.endswith("› 4. Cystitis, uncomplicated (excluding pregnancy and children)")
+    assert excerpt.startswith("Give nitrofurantoin")
 
 
 def test_a_merged_word_cell_is_read_once(tmp_path: Path) -> None:
@@ -160,3 +193,18 @@ def test_html_nested_past_the_parser_depth_is_a_warning(tmp_path: Path) -> None:
     (tmp_path / "deep.html").write_text(page + "</body></html>", encoding="utf-8")
     doc = parse_file(tmp_path / "deep.html", Overrides()).doc
     assert doc.warnings == ["nested deeper than 256 levels: the text past that depth was not read"]
+
+
+def test_markdown_nested_past_the_parser_depth_is_a_warning(tmp_path: Path) -> None:
+    warning = "quotes or lists nested deeper than 20 levels: the text past that depth was not read"
+    quoted = "# Sepsis\n\nGive fluids early in sepsis.\n\n" + ">" * 25 + " Deep advice.\n"
+    (tmp_path / "quoted.md").write_text(quoted, encoding="utf-8")
+    doc = parse_file(tmp_path / "quoted.md", Overrides()).doc
+    assert doc.warnings == [warning]
+    listed = "# Sepsis\n\n" + "".join("  " * i + f"- step {i}\n" for i in range(12))
+    (tmp_path / "listed.md").write_text(listed, encoding="utf-8")
+    assert parse_file(tmp_path / "listed.md", Overrides()).doc.warnings == [warning]
+    # Deep, but within what markdown-it reads: all of it is read, and nothing to warn about.
+    (tmp_path / "fine.md").write_text(quoted.replace(">" * 25, ">" * 19), encoding="utf-8")
+    fine = parse_file(tmp_path / "fine.md", Overrides())
+    assert fine.doc.warnings == [] and "Deep advice." in fine.passages[-1].excerpt

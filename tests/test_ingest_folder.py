@@ -124,16 +124,39 @@ def test_only_the_folders_own_regular_files(
     assert "hidden" not in why
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root lists every folder")
-def test_an_unlistable_folder_is_a_warning(capsys: pytest.CaptureFixture[str], folder: Path) -> None:
+def test_an_unlistable_folder_is_a_warning(
+    capsys: pytest.CaptureFixture[str], folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     locked = folder / "locked"
     locked.mkdir()
+    (locked / "sepsis.md").write_text(GOOD.replace("Cystitis", "Sepsis"), encoding="utf-8")
+    code, report, _ = ingest(capsys, str(folder))
+    assert code == 0 and len(report["documents"]) == 2
     locked.chmod(0)
+    if os.geteuid() == 0:  # root lists every folder (CI runs as root): the listing fails as it does for a user
+        import hippo_tui.ingest.finding as finding
+
+        real = os.scandir
+
+        def scandir(path: str) -> object:
+            if Path(path) == locked:
+                raise PermissionError(13, "Permission denied", str(path))
+            return real(path)
+
+        monkeypatch.setattr(finding.os, "scandir", scandir)
     try:
-        code, report, _ = ingest(capsys, str(folder))
+        code, report, _ = ingest(capsys, str(folder))  # a re-ingest: the folder's document was stored
+        pruned, after_prune, _ = ingest(capsys, str(folder), "--prune")
     finally:
         locked.chmod(0o755)
-    assert code == 0 and any("locked: cannot list the folder" in w for w in report["warnings"])
+    assert code == 0 and any(
+        w.endswith("locked: cannot list the folder (Permission denied); its files were not read")
+        for w in report["warnings"]
+    )
+    # Its document was not seen, but nothing says it is gone: it is not retired, even with --prune.
+    assert pruned == 0 and [d["status"] for d in after_prune["documents"]] == ["skipped"]
+    main(["kb", "search", "Sepsis nitrofurantoin"])
+    assert "Sepsis" in capsys.readouterr().out
 
 
 def test_a_file_name_cannot_forge_a_line(capsys: pytest.CaptureFixture[str], folder: Path) -> None:
@@ -175,3 +198,35 @@ def test_a_manifest_sets_titles_per_file_and_glob(capsys: pytest.CaptureFixture[
     (folder / "hippo-kb.toml").write_text('["cystitis.md"]\ntitle = "T"\ntitel = "typo"\n', encoding="utf-8")
     assert main(["kb", "ingest", str(folder)]) == 2
     assert "hippo-kb.toml: line 3: unknown key 'titel'" in capsys.readouterr().err
+
+
+def test_documents_printing_the_same_title_are_told_apart(
+    capsys: pytest.CaptureFixture[str], folder: Path
+) -> None:
+    summary = "# DRTB Treatment and ARVs\n\nGive bedaquiline for {0}. Review monthly.\n"
+    (folder / "DRTB_Interim_Summary_Adults.md").write_text(summary.format("adults"), encoding="utf-8")
+    (folder / "DRTB_Interim_Summary_Children.md").write_text(summary.format("children"), encoding="utf-8")
+    policy = "---\nupdated: {0}-01-01\n---\n# National Drug Policy\n\nEssential medicines for all, {0}.\n"
+    (folder / "policy-a.md").write_text(policy.format(1996), encoding="utf-8")
+    (folder / "policy-b.md").write_text(policy.format(2021), encoding="utf-8")
+    code, report, _ = ingest(capsys, str(folder))
+    assert code == 0 and sorted(d["title"] for d in report["documents"]) == [
+        "Cystitis",
+        "DRTB Treatment and ARVs (DRTB Interim Summary Adults)",
+        "DRTB Treatment and ARVs (DRTB Interim Summary Children)",
+        "National Drug Policy (1996)",
+        "National Drug Policy (2021)",
+    ]
+    main(["kb", "search", "bedaquiline children"])
+    assert "1. DRTB Treatment and ARVs (DRTB Interim Summary Children)  [" in capsys.readouterr().out
+    # One more later, beside the stored ones: it is told apart too, and a re-read keeps the titles.
+    later = folder.parent / "later"
+    later.mkdir()
+    (later / "drtb-2019.md").write_text(summary.format("infants"), encoding="utf-8")
+    code, report, _ = ingest(capsys, str(later))
+    assert [d["title"] for d in report["documents"]] == ["DRTB Treatment and ARVs (2019)"]
+    (folder / "DRTB_Interim_Summary_Adults.md").write_text(summary.format("adults over 18"), encoding="utf-8")
+    code, report, _ = ingest(capsys, str(folder))
+    assert {d["title"] for d in report["documents"] if d["status"] == "revised"} == {
+        "DRTB Treatment and ARVs (DRTB Interim Summary Adults)"
+    }

@@ -41,26 +41,49 @@ def docx_bomb(megabytes: int) -> bytes:
     return out.getvalue()
 
 
-def pdf_of_zeros(megabytes: int) -> bytes:
-    """A one-page PDF whose content stream is ``megabytes`` MB of zeros, Flate-compressed."""
+def pdf_of_zeros(megabytes: int, pages: int = 1) -> bytes:
+    """A PDF of ``pages`` pages, each a content stream of ``megabytes`` MB of zeros, Flate-compressed."""
     stream = zeros_deflated(megabytes)
+    kids = b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(pages))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
-        b"/Contents 4 0 R >>",
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
+    for i in range(pages):
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+            b"/Contents %d 0 R >>" % (5 + 2 * i)
+        )
+        objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream")
     out, offsets = io.BytesIO(), []
     out.write(b"%PDF-1.4\n")
     for n, body in enumerate(objects, start=1):
         offsets.append(out.tell())
         out.write(b"%d 0 obj\n" % n + body + b"\nendobj\n")
     xref = out.tell()
-    out.write(b"xref\n0 6\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets))
-    out.write(b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref)
+    size = len(objects) + 1
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % size + b"".join(b"%010d 00000 n \n" % o for o in offsets))
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (size, xref))
     return out.getvalue()
+
+
+def test_a_pdf_of_many_big_pages_holds_one_page_at_a_time(tmp_path: Path) -> None:
+    import tracemalloc
+
+    with pytest.raises(IngestError, match="no text layer"):  # the PDF reader imported before measuring
+        parse_document(tmp_path / "one.pdf", pdf_of_zeros(0), Overrides())
+    data = pdf_of_zeros(1, pages=8)
+    tracemalloc.start()
+    try:
+        with pytest.raises(IngestError, match="no text layer"):
+            parse_document(tmp_path / "pages.pdf", data, Overrides())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # 8 pages of 1 MB of content each: a page's content is let go once its text is read (pypdf kept them
+    # all, so 40 pages of 70 MB each needed 2.8 GB), so the parse never holds the whole file's content.
+    assert peak < 8 * 2**20
 
 
 @pytest.fixture

@@ -156,14 +156,14 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
 
 def _print_provenance(src: Source) -> None:
     """Where an ingested passage comes from: document › section, page, and which version of the file."""
-    from hippo_tui.provenance import origin
+    from hippo_tui.provenance import origin, page_text
 
     p = src.provenance
     if p is None:
         return
     print(f"  {'document:':<10} {_name(origin(p))}")
     if p.page is not None:
-        print(f"  {'page:':<10} {p.page}")
+        print(f"  {'page:':<10} {page_text(p)}")
     print(f"  {'version:':<10} {_clean(p.version[:12])} (ingested {_clean(p.ingested)})")
 
 

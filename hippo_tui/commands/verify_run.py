@@ -132,7 +132,8 @@ class Report:
         ]
 
     def as_json(self) -> dict[str, Any]:
-        keys = ("check_one", "check_two", "verdict", "element", "shown", "claims", "reason", "number", "title")
+        keys = ("check_one", "check_two", "verdict", "element", "shown", "claims", "reason", "number", "title",
+                "where")  # fmt: skip
         citations = [{"id": a.source_id, **{k: getattr(a, k) for k in keys}} for a in self.result.attempts]
         summary = {
             **self.result.summary.model_dump(),
@@ -205,7 +206,8 @@ def _citation_lines(c: CitationAttempt) -> list[str]:
     number = f"[{c.number}]" if c.number is not None else "[-]"
     two = c.check_two if c.check_one == "confirmed" else "not run"
     lines = [
-        f"{number:<5} {sanitize(c.title or '(no such source)')}",
+        # "Document › Section, p. 84 (PDF p. 97)" for an ingested passage, as the app and audit show it
+        f"{number:<5} {sanitize(c.where or c.title or '(no such source)')}",
         f"      result     {_status(c)}",
         f"      source     {c.source_id}",
         f"      check one  {c.check_one}",

@@ -31,8 +31,9 @@ class Block:
 
     text: str
     kind: BlockKind = "para"
-    page: int | None = None
+    page: int | None = None  # a PDF's page index, from 1
     line: int | None = None  # where it starts in the file, for error messages
+    label: str | None = None  # the page's printed label, where it differs from ``page`` ("84", "iv")
 
 
 @dataclass
@@ -110,11 +111,17 @@ class SectionBuilder:
         self._sections.append(Section(tuple(t for _, t in self._stack), anchor))
 
     def add(
-        self, text: str, kind: BlockKind = "para", *, page: int | None = None, line: int | None = None
+        self,
+        text: str,
+        kind: BlockKind = "para",
+        *,
+        page: int | None = None,
+        line: int | None = None,
+        label: str | None = None,
     ) -> None:
         text = sanitize(text).strip() if kind == "code" else clean(text)
         if text:
-            self._sections[-1].blocks.append(Block(text, kind, page, line))
+            self._sections[-1].blocks.append(Block(text, kind, page, line, label))
 
     def sections(self) -> list[Section]:
         kept = [s for s in self._sections if s.blocks]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,19 @@ def _inline_text(token: Any) -> str:
     return "".join(parts)
 
 
+# markdown-it stops reading a container's content at this depth (its maxNesting), without a word.
+_MAX_NESTING: int = _MD.options["maxNesting"]
+
+
+def _past_nesting(tokens: list[Any]) -> bool:
+    """A quote or list opened at the deepest level markdown-it reads and closed with nothing read inside:
+    what it held was dropped."""
+    return any(
+        t.nesting == 1 and t.level >= _MAX_NESTING - 1 and after.nesting == -1
+        for t, after in pairwise(tokens)
+    )
+
+
 def _table(tokens: list[Any], i: int) -> tuple[list[str], int]:
     """The rows of the table opening at ``tokens[i]``, and the index after it."""
     header: list[str] = []
@@ -71,6 +85,10 @@ def parse(text: str, path: Path) -> Parsed:
     updated = front_matter.front_matter_date(fields, warnings)
     out = SectionBuilder(fields.get("title") or None)
     tokens = _MD.parse(body)
+    if _past_nesting(tokens):
+        warnings.append(
+            f"quotes or lists nested deeper than {_MAX_NESTING} levels: the text past that depth was not read"
+        )
     depth = 0  # inside a list item: its paragraphs are items
     i = 0
     while i < len(tokens):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from hippo_tui.ingest.document import Block, Document, IngestError, Section
 from hippo_tui.ingest.titles import collapse
+from hippo_tui.provenance import with_label
 from hippo_tui.store.sources import MAX_EXCERPT_CHARS
 from hippo_tui.verification.markers import split_sentences
 
@@ -41,6 +42,7 @@ class Passage:
 class _Chunk:
     units: list[tuple[str, bool]]  # (text, whether it is a sentence of a paragraph)
     page: int | None
+    label: str | None = None  # the page's printed label where it differs from ``page``
 
 
 def _units(block: Block) -> list[str]:
@@ -76,7 +78,7 @@ def _chunks(section: Section) -> list[_Chunk]:
                 chunks.append(current)  # a passage never spans two pages, nor passes the ceiling
                 current = None
             if current is None:
-                current, size = _Chunk([], block.page), 0
+                current, size = _Chunk([], block.page, block.label), 0
             current.units.append((unit, block.kind == "para"))
             size += len(unit) + 1  # and its separator
             if len(current.units) >= MAX_SENTENCES or (
@@ -146,7 +148,7 @@ def _section_passages(doc: Document, section: Section, seen: dict[str, int]) -> 
             title=title,
             excerpt=excerpt,
             body=body,
-            anchor=section.anchor,
+            anchor=with_label(section.anchor, chunk.label),  # the store keeps the label on the anchor
             page=chunk.page,
         )
 

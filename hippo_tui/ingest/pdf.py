@@ -17,9 +17,10 @@ from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError
 
 from hippo_tui.ingest import pdf_layout, pdf_text, titles
-from hippo_tui.ingest.document import IngestError, Parsed, SectionBuilder, clean
+from hippo_tui.ingest.document import BlockKind, IngestError, Parsed, SectionBuilder, clean
 
 _BLANK = re.compile(r"\n\s*\n")
+_KEPT_HYPHEN = re.compile(r"(?<=[A-Za-z])-\n")  # "beta-\nblocker" that rejoin_hyphens kept: one word
 # pypdf logs what it repaired in a damaged file; the error we raise (or nothing) is what a user needs.
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 
@@ -70,12 +71,17 @@ def _outline(reader: PdfReader) -> dict[int, list[tuple[int, str]]]:
     return starts
 
 
-def _paragraphs(text: str, words: Counter[str]) -> list[str]:
-    """A page's text as paragraphs: line-break hyphens rejoined, lines joined (the layer breaks lines where
-    the layout did), a drop cap rejoined to its word."""
+def _paragraphs(text: str, words: Counter[str]) -> list[tuple[str, BlockKind]]:
+    """A page's text as paragraphs and table rows: line-break hyphens rejoined, lines joined (the layer
+    breaks lines where the layout did) except a table's rows, a drop cap rejoined to its word."""
     text = pdf_text.rejoin_split_ligatures(pdf_text.rejoin_hyphens(text, words), words)
-    paragraphs = (clean(p.replace("-\n", "-").replace("\n", " ")) for p in _BLANK.split(text) if p.strip())
-    return [pdf_text.drop_cap(p, words) for p in paragraphs if p]
+    out: list[tuple[str, BlockKind]] = []
+    for block in _BLANK.split(_KEPT_HYPHEN.sub("-", text)):
+        for part, row in pdf_text.rows_and_text(block):
+            para = clean(part)
+            if para:
+                out.append((para, "row") if row else (pdf_text.drop_cap(para, words), "para"))
+    return out
 
 
 def _read_pages(reader: PdfReader, path: Path) -> list[pdf_layout.Page]:
@@ -87,9 +93,41 @@ def _read_pages(reader: PdfReader, path: Path) -> list[pdf_layout.Page]:
             raise IngestError(path, _BOMB, page=index + 1) from None
         except (PdfReadError, ValueError, KeyError, TypeError) as e:
             raise IngestError(path, f"cannot read the page's text ({e})", page=index + 1) from None
+        finally:
+            _release(page)
         read.text = pdf_text.ligatures(read.text)
         pages.append(read)
     return pages
+
+
+def _release(page: Any) -> None:
+    """Forget the page's decompressed content: pypdf keeps it on the stream object for as long as the
+    reader lives, so a file of pages with 70 MB streams each held all of them at once. The page's own
+    content and its form XObjects only (fonts are shared between pages and are worth keeping)."""
+    try:
+        streams = _resolved_list(page.get("/Contents"))
+        resources = page.get("/Resources")
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        if xobjects is not None:
+            streams += list(xobjects.get_object().values())
+        for stream in streams:
+            stream = stream.get_object()
+            if getattr(stream, "decoded_self", None) is not None:
+                stream.decoded_self = None
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError):
+        return
+
+
+def _resolved_list(obj: Any) -> list[Any]:
+    obj = obj.get_object() if obj is not None else None
+    return [] if obj is None else list(obj) if isinstance(obj, list) else [obj]
+
+
+def _continues(line: str) -> bool:
+    """A heading's second line, or a label's unit: "system and its management", "(years)" — short, and
+    starting where a heading would not (lower case, a bracket), not a sentence."""
+    line = line.strip()
+    return 0 < len(line) <= 60 and (line[0].islower() or line[0] == "(") and not line.endswith(".")
 
 
 def _segments(text: str, heads: dict[str, int]) -> list[tuple[int, str]]:
@@ -98,6 +136,9 @@ def _segments(text: str, heads: dict[str, int]) -> list[tuple[int, str]]:
     pending: list[str] = []
     for line in text.splitlines():
         level = heads.get(pdf_layout.key(line)) if line.strip() else None
+        if level is None and not pending and out and out[-1][0] and _continues(line):
+            out[-1] = (out[-1][0], f"{out[-1][1]} {line.strip()}")  # the heading's second line
+            continue
         if level is None:
             pending.append(line)
             continue
@@ -123,16 +164,20 @@ def _without_title(page: str, title: str) -> str:
     return page
 
 
-def _page_numbers(reader: PdfReader) -> list[int]:
-    """The page number a citation names: the printed label when it is a number (p. 84 where the PDF's
-    own index says 97), else the index from 1."""
+_WORD_SECTION = re.compile(r"^Sec\d+:")  # Word's export labels pages "Sec1:3"; the page prints "3"
+
+
+def _page_labels(reader: PdfReader) -> list[str | None]:
+    """Each page's printed label (``/PageLabels``: "84" on the PDF's 97th page, "iv" in a foreword) where
+    it differs from the page's index from 1, else None: provenance keeps both numbers."""
     try:
-        labels = list(reader.page_labels)
+        labels = list(reader.page_labels) if "/PageLabels" in reader.root_object else []
     except (PdfReadError, ValueError, KeyError, TypeError, IndexError):
         labels = []
     if len(labels) != len(reader.pages):
-        return list(range(1, len(reader.pages) + 1))
-    return [int(label) if label.isdigit() else i + 1 for i, label in enumerate(labels)]
+        return [None] * len(reader.pages)
+    printed = [clean(_WORD_SECTION.sub("", label)) for label in labels]
+    return [label if label and label != str(i + 1) else None for i, label in enumerate(printed)]
 
 
 def _metadata_title(reader: PdfReader) -> str | None:
@@ -163,13 +208,13 @@ def parse(data: bytes, path: Path) -> Parsed:
     outline = _outline(reader)
     # A real outline (a few entries at least) gives the sections; else the headings as printed.
     heads = [{} for _ in pages] if sum(map(len, outline.values())) >= 3 else pdf_layout.headings(pages)
-    for index, (text, number) in enumerate(zip(texts, _page_numbers(reader), strict=True)):
+    for index, (text, label) in enumerate(zip(texts, _page_labels(reader), strict=True)):
         for level, heading in outline.get(index, []):
             out.heading(level, heading)
         for level, segment in _segments(text, heads[index]):
             if level:
                 out.heading(level, segment)
                 continue
-            for para in _paragraphs(segment, words):
-                out.add(para, "para", page=number)
+            for para, kind in _paragraphs(segment, words):
+                out.add(para, kind, page=index + 1, label=label)
     return Parsed(sections=out.sections(), title=out.title)

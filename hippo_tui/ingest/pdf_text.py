@@ -112,3 +112,37 @@ def drop_running(page: str, running: set[str], edge: int = 2) -> str:
     idx = [i for i, line in enumerate(lines) if line.strip()]
     edges = set(idx[:edge] + idx[-edge:])
     return "\n".join(line for i, line in enumerate(lines) if i not in edges or _shape(line) not in running)
+
+
+# A table cell's number: "34.2", "(015)", "20-25", "< 20", "12%", "2009/10", "–" (an empty cell).
+_CELL = re.compile(r"^(?:[(\[]?[<>≤≥±~]?\d[\d.,:/%\-–x×]*[)\]]?%?|[–—-])$")
+
+
+def is_row(line: str) -> bool:
+    """A line that reads as a table row: at least two numbers, and numbers make half its words or more
+    ("Lease payments 34.2 39.2 42.5 47.8"), where a sentence with a dose in it has fewer."""
+    words = line.split()
+    cells = sum(1 for w in words if _CELL.match(w))
+    return cells >= 2 and 2 * cells >= len(words)
+
+
+def rows_and_text(block: str) -> list[tuple[str, bool]]:
+    """A block of lines as (text, is a row): two or more row lines in a row stay one line each, as the
+    table printed them; the other lines are joined into text (the layer breaks lines where the layout
+    did)."""
+    lines = [line for line in block.split("\n") if line.strip()]
+    rowlike = [is_row(line) for line in lines]
+    out: list[tuple[str, bool]] = []
+    text: list[str] = []
+    for i, line in enumerate(lines):
+        neighbour = (i > 0 and rowlike[i - 1]) or (i + 1 < len(lines) and rowlike[i + 1])
+        if rowlike[i] and neighbour:
+            if text:
+                out.append((" ".join(text), False))
+                text = []
+            out.append((line, True))
+        else:
+            text.append(line)
+    if text:
+        out.append((" ".join(text), False))
+    return out

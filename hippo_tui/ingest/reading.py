@@ -64,7 +64,14 @@ def folders_of(paths: Iterable[Path]) -> list[Path]:
 def gone(stored: Iterable[str], found: Iterable[Path]) -> list[str]:
     """The ``stored`` document keys that are not among the documents ``found`` and not on disk either."""
     seen = {str(p) for p in found}
-    return sorted(key for key in stored if key not in seen and not Path(key).exists())
+    return sorted(key for key in stored if key not in seen and not _maybe_on_disk(key))
+
+
+def _maybe_on_disk(key: str) -> bool:
+    try:
+        return Path(key).exists()
+    except OSError:  # inside a folder that cannot be read (PermissionError): not known to be gone
+        return True
 
 
 def read_bytes(path: Path) -> bytes:

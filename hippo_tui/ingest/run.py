@@ -118,6 +118,17 @@ def _read_in_workers(
             box.close()
 
 
+async def _tell_apart(store: Store, items: list[IngestItem]) -> None:
+    """Documents sharing a printed title (with each other or a stored active one) told apart in citations."""
+    if not items:
+        return
+    from hippo_tui.ingest.same_titles import tell_apart
+
+    mine = {i.doc.key for i in items}
+    stored = {d.key: d.title for d in await store.list_documents() if d.active and d.key not in mine}
+    tell_apart(items, stored)
+
+
 async def ingest_paths(
     store: Store, paths: Sequence[Path], *, overrides: Overrides, when: datetime, **options: Any
 ) -> list[DocumentReport]:
@@ -158,6 +169,7 @@ async def run_ingest(
     items, done, failures = await asyncio.to_thread(
         read_all, paths, heads, overrides, tick, limits, manifests
     )
+    await _tell_apart(store, items)
     out = Outcome(failures=failures, warnings=[f"{i.doc.key}: {w}" for i in items for w in i.doc.warnings])
     if strict and failures:
         return out

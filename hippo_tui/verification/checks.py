@@ -104,12 +104,14 @@ async def check_one(
     for sid in order:
         lk = lookups.get(sid)
         status = lk.status if lk is not None else "missing"
+        src = lk.source if lk is not None else None
         attempts[sid] = CitationAttempt(
             source_id=sid,
             claims=claims.get(sid, []),
             check_one="confirmed" if status == "active" else status,
-            title=lk.source.title if lk is not None and lk.source is not None else None,
-            reason=_flag_reason(status, lk.source if lk is not None else None),
+            title=src.title if src is not None else None,
+            reason=_flag_reason(status, src),
+            where=where(src.title, src.provenance) if src is not None and src.provenance else None,
         )
     return attempts, lookups
 
