@@ -67,8 +67,9 @@ def _abbreviations() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
     from hippo_tui.verification.lexicon import lexicon
 
     out: dict[str, set[str]] = {}
-    for short, full in lexicon().replacements.items():
-        if " " not in short and len(short) <= 5 and short != full:
+    lex = lexicon()
+    for short, full in lex.replacements.items():
+        if " " not in short and len(short) <= 5 and short != full and short not in lex.typed:
             out.setdefault(full, set()).add(short)
     alternatives = "|".join(sorted(map(re.escape, out), key=len, reverse=True))
     pattern = re.compile(rf"\b(?P<p>{alternatives})s?\b") if out else re.compile("(?!)")

@@ -97,6 +97,7 @@ class DrugClass:
 @dataclass(frozen=True)
 class Lexicon:
     replacements: dict[str, str]  # abbreviation or lay phrase -> what a source says
+    typed: frozenset[str]  # the replacements a source never prints ("pt"): not searched for in sources
     replace: re.Pattern[str]
     synonyms: dict[str, str]  # stem -> its group's stem
     light: frozenset[str]  # stems a claim may add freely
@@ -157,7 +158,7 @@ def _populations(axes: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
 @cache
 def lexicon() -> Lexicon:
     raw = tomllib.loads(resources.files("hippo_tui").joinpath("data/lexicon.toml").read_text("utf-8"))
-    replacements = _settled(_phrases(raw["abbreviations"]) | _phrases(raw["terms"]))
+    replacements = _settled(_phrases(raw["abbreviations"]) | _phrases(raw["typed"]) | _phrases(raw["terms"]))
     synonyms = {stem(w): stem(group[0]) for group in raw["synonyms"]["groups"] for w in group}
     classes = _classes(raw["classes"])
     class_words = {w: c.name for c in classes for w in c.words}
@@ -167,6 +168,7 @@ def lexicon() -> Lexicon:
     modality = {respell(w): levels[k] for k, words in raw["modality"].items() for w in words}
     return Lexicon(
         replacements=replacements,
+        typed=frozenset(_phrases(raw["typed"])),
         replace=_phrase_pattern(list(replacements)),
         synonyms=synonyms,
         light=frozenset(synonyms.get(stem(w), stem(w)) for w in raw["light"]["words"]),
