@@ -49,8 +49,13 @@ def as_sources_say(text: str) -> str:
     writes them ("pt on a blood thinner" as "patient on an anticoagulant"). Questions and sources are both
     read so, so that neither side's wording decides what matches."""
     lex = lexicon()
-    text = lex.replace.sub(lambda m: lex.replacements[m.group("p")], respell(text.lower()))
+    text = _NON.sub("non", text.lower())
+    text = lex.replace.sub(lambda m: lex.replacements[m.group("p")], respell(text))
     return _TYPE.sub(r"type\1", text)
+
+
+# "Non-pregnant" is one word, not "pregnant" (a card on non-pregnant women does not answer for pregnancy).
+_NON = re.compile(r"\bnon-(?=[a-z])")
 
 
 # "Type 1" and "type 2" diabetes are two conditions, not a condition and a number.
