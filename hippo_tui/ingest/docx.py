@@ -71,11 +71,20 @@ def _style_names(document: Any) -> dict[str | None, str]:
     return names
 
 
+def _xml_reason(e: etree.XMLSyntaxError) -> str:
+    """libxml2's message in plain words: an entity bomb ("billion laughs") is refused, not expanded."""
+    if "amplification" in str(e).lower() or "entity" in str(e).lower():
+        return "not a readable Word document (its XML defines entities that expand without limit: refused)"
+    return f"not a readable Word document (broken XML: {str(e)[:160]})"
+
+
 def parse(data: bytes, path: Path) -> Parsed:
     _check_unpacked(data, path)
     try:
         document = docx.Document(io.BytesIO(data))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as e:
+    except etree.XMLSyntaxError as e:
+        raise IngestError(path, _xml_reason(e)) from None
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as e:
         raise IngestError(path, f"not a readable Word document ({str(e)[:200]})") from None
     core = clean(document.core_properties.title or "")
     title = core if core and not is_junk(core) else None  # "Microsoft Word - x.docx" is no title
