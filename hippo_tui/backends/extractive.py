@@ -48,9 +48,7 @@ def as_sources_say(text: str) -> str:
     """``text`` in the words the lexicon reads for it: one spelling, abbreviations and lay terms as a source
     writes them ("pt on a blood thinner" as "patient on an anticoagulant"). Questions and sources are both
     read so, so that neither side's wording decides what matches."""
-    lex = lexicon()
-    text = _NON.sub("non", text.lower())
-    text = lex.replace.sub(lambda m: lex.replacements[m.group("p")], respell(text))
+    text = lexicon().replaced(respell(_NON.sub("non", text.lower())))
     return _TYPE.sub(r"type\1", text)
 
 
@@ -181,7 +179,7 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
         Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic))
         for i, t in enumerate(texts)
     )
-    ages = frozenset(_age_groups(WORD.findall(as_sources_say(title)), title))
+    ages = frozenset(_age_groups(title))
     return Source(sid, rank, topic, sentences, topic.union(*(s.words for s in sentences)), ages)
 
 
@@ -308,7 +306,7 @@ class Context:
         total = self._source_mass(part.want, part.inherited) or 1.0
         subjects = {w for w in part.want if not _aspect(w)}
         needs = part.want & ANSWER_TYPES
-        asked_for = _age_groups(WORD.findall(as_sources_say(part.text)), part.text)
+        asked_for = _age_groups(part.text)
         scored = []
         for s in among if among is not None else self.sources:
             hit = part.want & s.words
@@ -408,9 +406,10 @@ _BABY_AGE = re.compile(r"\b\d+[\s-]*(?:weeks?|months?|days?|wks?|mths?)[\s-]*old
 ADULT_AGE = 18  # from this age a question is about an adult
 
 
-def _age_groups(words: Iterable[str], text: str = "") -> set[str]:
-    """The age groups (the lexicon's "children", "adults", "older people") words or an age in ``text`` name."""
+def _age_groups(text: str) -> set[str]:
+    """The age groups (the lexicon's "children", "adults", "older people") ``text`` names, in words or as an age."""
     lex = lexicon()
+    words = WORD.findall(as_sources_say(text))
     groups = {g for w in words for axis, g in [lex.populations.get(w, ("", ""))] if axis == "age"}
     groups |= {lex.within.get(g, g) for g in groups}  # older people are adults
     for m in _AGE.finditer(text):
@@ -420,9 +419,9 @@ def _age_groups(words: Iterable[str], text: str = "") -> set[str]:
     return groups
 
 
-def _names_a_drug_of(part: Part, source: Source) -> bool:
-    drugs = {w for w in part.own - part.inherited if lexicon().drug_classes(w)}
-    return not drugs or bool(drugs & source.words)
+def _drugs_of(part: Part) -> set[str]:
+    """The drugs the part itself names (not those inherited from the part before it)."""
+    return {w for w in part.own - part.inherited if lexicon().drug_classes(w)}
 
 
 def _member_named(word: str, known: set[str]) -> bool:
@@ -460,7 +459,8 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
         return None  # nothing on a key term ("semaglutide"): answering from its neighbours would mislead
     # A part naming drugs is answered from a source naming one of them: not from a card on their neighbours
     # ("prasugrel loading dose" is not answered by the clopidogrel and aspirin loading doses).
-    ranked = [(c, s) for c, s in ctx.rank_sources(part) if _names_a_drug_of(part, s)]
+    drugs = _drugs_of(part)
+    ranked = [(c, s) for c, s in ctx.rank_sources(part) if not drugs or drugs & s.words]
     if not ranked or ranked[0][0] < COVERED:
         return None
     main = ranked[0][1]

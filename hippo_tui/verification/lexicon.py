@@ -115,6 +115,10 @@ class Lexicon:
     everyday: frozenset[str]  # words of a question that name nothing it is about ("keep", "straight away")
     group_heads: dict[str, str]  # stem of a synonym -> its group's first word, as written ("baby" -> "infant")
 
+    def replaced(self, text: str) -> str:
+        """``text`` (respelled) with every abbreviation and lay term as a source writes it."""
+        return self.replace.sub(lambda m: self.replacements[m.group("p")], text)
+
     def drug_classes(self, word: str) -> frozenset[str]:
         return frozenset(c.name for c in self.classes if c.has(word))
 

@@ -118,7 +118,7 @@ def prepare(text: str) -> str:
     lex = lexicon()
     t = respell(_numberless(text))
     t = _BRACKETED.sub(lambda m: "" if m.group("a") in lex.replacements else m.group(), t)
-    return lex.replace.sub(lambda m: lex.replacements[m.group("p")], t)
+    return lex.replaced(t)
 
 
 def _stem(word: str) -> str:
