@@ -19,29 +19,19 @@ MIN_LETTERS = 5  # shorter words are too easily another word ("dose"/"nose")
 INDEL_LETTERS = 6  # a letter left out or added only in a longer typed word ("stent" is not "sent")
 
 
-def _distance(a: str, b: str, limit: int) -> int:
-    """Optimal string alignment distance (a transposition is one edit), stopping once past ``limit``."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        row = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                row[j] = min(row[j], prev2[j - 2] + 1)
-        if min(row) > limit:
-            return limit + 1
-        prev2, prev = prev, row
-    return prev[-1]
+def _one_letter_apart(a: str, b: str) -> bool:
+    """One of the two is the other with one letter left out."""
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    if len(longer) != len(shorter) + 1:
+        return False
+    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
 
 
 def _slip(w: str, v: str) -> bool:
     if len(w) == len(v):  # a swap of neighbours only, never a letter changed
         diff = [i for i in range(len(w)) if w[i] != v[i]]
         return len(diff) == 2 and diff[1] == diff[0] + 1 and w[diff[0]] == v[diff[1]] and w[diff[1]] == v[diff[0]]
-    return len(w) >= INDEL_LETTERS and _distance(w, v, 1) <= 1
+    return len(w) >= INDEL_LETTERS and _one_letter_apart(w, v)
 
 
 def correction(word: str, vocabulary: set[str], by_first: dict[str, list[str]], stems: set[str]) -> str | None:
