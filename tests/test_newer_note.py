@@ -30,6 +30,8 @@ def test_no_note_when_nothing_newer_answers_as_well():
     weaker = _hit("new", "Cystitis guideline (2019 edition)", 4.0, date(2019, 5, 1))
     assert with_newer([CITED], {"old": OLD, "new": weaker})[0].newer is None  # it does not answer as well
     assert with_newer([CITED], {"old": OLD})[0].newer is None
+    influenza = _hit("flu", "Influenza vaccination: who is eligible", 10.2, date(2025, 8, 15))
+    assert with_newer([CITED], {"old": OLD, "flu": influenza})[0].newer is None  # another subject
     undated = _hit("old", "Cystitis guideline", 10.0)
     assert with_newer([CITED], {"old": undated, "new": NEW})[0].newer is None  # not known to be older
 

@@ -13,6 +13,9 @@ from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from hippo_tui.store.query import terms
+from hippo_tui.store.wording import fold_word
+
 if TYPE_CHECKING:
     from hippo_tui.models import SearchHit
 
@@ -62,10 +65,23 @@ def hit_edition(hit: SearchHit) -> str | None:
     return edition(hit.updated, p.document if p else None, hit.title)
 
 
+def _title_words(title: str) -> set[str]:
+    return {fold_word(w) for w in terms(title) if not any(c.isdigit() for c in w)}
+
+
+def same_subject(a: str, b: str) -> bool:
+    """Two titles name one subject: at least half the words of the shorter are the other's ("2013 ART
+    Treatment Guidelines" and "2019 ART Clinical Guidelines"; not "UTI in pregnancy" and "Influenza
+    vaccination"), years aside."""
+    mine, theirs = _title_words(a), _title_words(b)
+    return bool(mine and theirs) and 2 * len(mine & theirs) >= min(len(mine), len(theirs))
+
+
 def newer_alternative(cited: SearchHit, hits: Sequence[SearchHit]) -> SearchHit | None:
-    """The newest hit of another document that answers as well (within ANSWERS_TOO of ``cited``'s score)
-    and is of a later edition than ``cited``, or None. For an answer to say "a newer document on this subject
-    exists (its date)": ``hit_edition`` gives both dates."""
+    """The newest hit of another document on the same subject (``same_subject`` titles) that answers as well
+    (within ANSWERS_TOO of ``cited``'s score) and is of a later edition than ``cited``, or None. For an answer
+    to say "a newer document on this subject exists (its date)": ``hit_edition`` gives both dates. (A card on
+    another subject that scores as well is not newer guidance on this one.)"""
     mine = hit_edition(cited)
     if mine is None:
         return None
@@ -76,5 +92,6 @@ def newer_alternative(cited: SearchHit, hits: Sequence[SearchHit]) -> SearchHit 
         if (h.provenance.document if h.provenance else h.id) != doc
         and h.score >= ANSWERS_TOO * cited.score
         and _key(hit_edition(h)) > mine
+        and same_subject(cited.title, h.title)
     ]
     return max(newer, key=lambda h: _key(hit_edition(h)), default=None)
