@@ -96,6 +96,14 @@ def test_kb_search_on_a_built_database_loads_no_pydantic_model(hippo_home):
     assert "hippo_tui.models" in modules
 
 
+def test_an_offline_ask_answers_without_the_sdk(hippo_home):
+    # The in-process backends speak the chat wire themselves; the SDK is a second of CPU, for real servers.
+    modules, output = loaded(hippo_home, "ask", "What is the first-line drug for hypertension?")
+    assert "Verification:" in output  # a real answer ran, and was checked
+    assert "openai" not in modules
+    assert "httpx" in modules
+
+
 def test_audit_list_imports_neither_the_model_client_nor_textual(hippo_home):
     modules, _ = loaded(hippo_home, "audit", "list")
     assert "aiosqlite" in modules

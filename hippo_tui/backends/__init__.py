@@ -1,10 +1,12 @@
-"""Model backends. Every one is an ``AsyncOpenAI`` client, so the engine has a single code path:
+"""Model backends. Every one is an OpenAI-shaped chat client, so the engine has a single code path:
 
-- ``openai``: any OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp's server, LM Studio);
+- ``openai``: any OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp's server, LM Studio), through the
+  ``openai`` SDK;
 - ``offline``: the embedded extractive answerer, served in-process through an httpx transport;
 - ``replay``: a recorded cassette played back through a transport.
 
-Any of them can be recorded (``settings.record``) by wrapping its transport.
+The in-process two use ``local_client``, which speaks the same wire without loading the SDK (over a second
+of an offline ``ask``). Any of them can be recorded (``settings.record``) by wrapping its transport.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-import openai
 
 from hippo_tui.backends.cassette import Cassette, CassetteError, RecordingTransport, ReplayTransport
+from hippo_tui.backends.local_client import ChatClient, LocalClient
 from hippo_tui.backends.offline import LABEL as OFFLINE_LABEL
 from hippo_tui.backends.offline import MODEL as OFFLINE_MODEL
 from hippo_tui.backends.offline import OfflineTransport
@@ -35,7 +37,7 @@ class Backend:
     label: str  # shown in the UI and in --json
     model: str
     base_url: str
-    client: openai.AsyncOpenAI
+    client: ChatClient
     recorder: RecordingTransport | None = None
 
     async def aclose(self) -> None:
@@ -70,8 +72,15 @@ def open_backend(settings: Settings) -> Backend:
             meta={"backend": name, "label": label, "model": model, "base_url": base_url},
         )
         transport = recorder
+    return Backend(name, label, model, base_url, _client(name, base_url, key, transport), recorder=recorder)
+
+
+def _client(name: str, base_url: str, key: str, transport: httpx.AsyncBaseTransport | None) -> ChatClient:
     http = httpx.AsyncClient(transport=transport, timeout=TIMEOUT) if transport else None
-    client = openai.AsyncOpenAI(
+    if name != "openai" and http is not None:
+        return LocalClient(base_url=base_url, api_key=key, http=http)
+    import openai  # only for a real server: see the module's docstring
+
+    return openai.AsyncOpenAI(
         base_url=base_url, api_key=key, max_retries=0, timeout=TIMEOUT, http_client=http
     )
-    return Backend(name, label, model, base_url, client, recorder=recorder)

@@ -12,24 +12,23 @@ says so is asked once more with that name.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
-import openai
-
 from hippo_tui.backends.errors import (
     ModelError,
     classify,
     is_retryable,
+    is_wire_error,
     retry_after,
     server_message,
+    status_code,
     tools_refused,
     wants_max_completion_tokens,
 )
+from hippo_tui.backends.local_client import ChatClient
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ class RetryPolicy:
         """Seconds to wait before retry ``attempt`` (1-based), or None to give up."""
         if attempt > self.attempts:
             return None
-        if isinstance(e, openai.RateLimitError):
+        if status_code(e) == 429:
             ra = retry_after(e)
             if ra is not None:
                 return ra if ra <= self.retry_after_cap else None
@@ -108,7 +107,7 @@ class _ToolCalls:
 
 
 async def stream_turn(
-    client: openai.AsyncOpenAI,
+    client: ChatClient,
     *,
     model: str,
     messages: list[dict[str, Any]],
@@ -151,7 +150,9 @@ async def stream_turn(
                 chunk = await iterator.__anext__()
             except StopAsyncIteration:
                 break
-    except (openai.APIError, httpx.HTTPError, json.JSONDecodeError) as e:
+    except Exception as e:
+        if not is_wire_error(e):
+            raise
         raise classify(e, base_url=base_url, model=model) from e
     finally:
         await _close(stream)
@@ -159,7 +160,7 @@ async def stream_turn(
 
 
 async def _open(
-    client: openai.AsyncOpenAI, kwargs: dict[str, Any], *, retry: RetryPolicy, base_url: str
+    client: ChatClient, kwargs: dict[str, Any], *, retry: RetryPolicy, base_url: str
 ) -> tuple[Any, Any, Any, list[str]]:
     """Send the request until its first chunk arrives: the stream, its iterator, that chunk, and the messages
     of the servers' refusals of the tools (the request went again without them)."""
@@ -176,8 +177,10 @@ async def _open(
             raise ModelError(
                 "stream_cut", f"{base_url} closed the stream before sending anything", "ask again"
             ) from None
-        except (openai.APIError, httpx.HTTPError, json.JSONDecodeError) as e:
+        except Exception as e:
             await _close(stream)
+            if not is_wire_error(e):
+                raise
             if "tools" in kwargs and tools_refused(e):
                 del kwargs["tools"]
                 refused.append(server_message(e))

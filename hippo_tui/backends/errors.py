@@ -1,14 +1,20 @@
-"""Model and server failures, as something a user can act on (kind, message, action)."""
+"""Model and server failures, as something a user can act on (kind, message, action).
+
+The errors come from the ``openai`` SDK (real servers) or from ``local_client`` (in-process backends), whose
+classes carry the same names and attributes. Both are read here, by class name and status code, so that an
+offline run never imports the SDK: an SDK error cannot exist before the SDK is loaded.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
-from typing import TypeGuard
+from typing import Any
 
 import httpx
-import openai
 
+from hippo_tui.backends import local_client
 from hippo_tui.events import ErrorKind
 
 
@@ -23,7 +29,42 @@ class ModelError(Exception):
         return self.message
 
 
-def server_message(e: openai.APIStatusError) -> str:
+def _classes(name: str) -> tuple[type[BaseException], ...]:
+    """The local client's error class of this name, and the SDK's once the SDK is loaded."""
+    ours: type[BaseException] = getattr(local_client, name)
+    sdk = sys.modules.get("openai")
+    return (ours, getattr(sdk, name)) if sdk is not None else (ours,)
+
+
+def is_status(e: BaseException) -> bool:
+    """The server answered with an HTTP error status (``e.status_code``, ``e.body``, ``e.response``)."""
+    return isinstance(e, _classes("APIStatusError"))
+
+
+def is_timeout(e: BaseException) -> bool:
+    return isinstance(e, _classes("APITimeoutError"))
+
+
+def is_connection(e: BaseException) -> bool:
+    """Not reached, or (``is_timeout``) reached but silent."""
+    return isinstance(e, _classes("APIConnectionError"))
+
+
+def is_api_error(e: BaseException) -> bool:
+    """Any of the above, or an error event inside a stream."""
+    return isinstance(e, _classes("APIError"))
+
+
+def is_wire_error(e: BaseException) -> bool:
+    """What talking to a model can raise: the clients' errors, the transport's, a chunk that is not JSON."""
+    return is_api_error(e) or isinstance(e, httpx.HTTPError | json.JSONDecodeError)
+
+
+def status_code(e: BaseException) -> int | None:
+    return e.status_code if is_status(e) else None  # type: ignore[attr-defined]
+
+
+def server_message(e: Any) -> str:
     body = e.body
     if isinstance(body, dict):
         err = body.get("error", body)
@@ -34,7 +75,7 @@ def server_message(e: openai.APIStatusError) -> str:
     return e.message
 
 
-def retry_after(e: openai.APIStatusError) -> float | None:
+def retry_after(e: Any) -> float | None:
     value = e.response.headers.get("retry-after") if e.response is not None else None
     try:
         return max(0.0, float(value)) if value is not None else None
@@ -55,17 +96,17 @@ def classify(e: BaseException, *, base_url: str, model: str) -> ModelError:
     if isinstance(e, ModelError):
         return e
     pick = f"start the server at {base_url} or pick another with --base-url"
-    if isinstance(e, openai.APITimeoutError):
+    if is_timeout(e):
         return ModelError("connection", f"{base_url} did not answer in time", pick)
-    if isinstance(e, openai.APIConnectionError):
+    if is_connection(e):
         if _dns_failure(e):
             host = httpx.URL(base_url).host if base_url else "?"
             return ModelError("connection", f"cannot resolve the host '{host}'", "check the --base-url")
         return ModelError("connection", f"cannot connect to {base_url}", pick)
-    if isinstance(e, openai.APIStatusError):
+    if is_status(e):
         return _status_error(e, base_url=base_url, model=model)
-    if isinstance(e, openai.APIError):  # an error event inside the stream
-        return ModelError("server", f"the model's stream reported an error: {e.message}", "try again")
+    if is_api_error(e):  # an error event inside the stream
+        return ModelError("server", f"the model's stream reported an error: {server_message(e)}", "try again")
     if isinstance(e, json.JSONDecodeError):
         return ModelError(
             "bad_response",
@@ -81,16 +122,16 @@ def classify(e: BaseException, *, base_url: str, model: str) -> ModelError:
     return ModelError("internal", f"unexpected error talking to the model: {e!r}")
 
 
-def _status_error(e: openai.APIStatusError, *, base_url: str, model: str) -> ModelError:
+def _status_error(e: Any, *, base_url: str, model: str) -> ModelError:
     """An HTTP error status from the server, by what the reader can do about it."""
-    if isinstance(e, openai.AuthenticationError | openai.PermissionDeniedError):
-        code = e.status_code
+    code = e.status_code
+    if code in (401, 403):
         return ModelError(
             "auth",
             f"{base_url} refused the API key ({code}): {server_message(e)}",
             "check the API key (HIPPO_API_KEY)",
         )
-    if isinstance(e, openai.NotFoundError) and "model" not in server_message(e).lower():
+    if code == 404 and "model" not in server_message(e).lower():
         # Not about a model (Ollama's "404 page not found", FastAPI's "Not Found"): the URL is wrong, most
         # often a base URL without its /v1.
         return ModelError(
@@ -98,41 +139,32 @@ def _status_error(e: openai.APIStatusError, *, base_url: str, model: str) -> Mod
             f"{base_url} has no chat-completions endpoint (404): {server_message(e)}",
             "check the --base-url: OpenAI-compatible servers serve it under /v1 (e.g. http://localhost:11434/v1)",
         )
-    if isinstance(e, openai.NotFoundError):
+    if code == 404:
         return ModelError(
             "not_found",
             f"model '{model}' not found on {base_url}: {server_message(e)}",
             f"pick another with --model (the server lists its models at {base_url.rstrip('/')}/models)",
         )
-    if isinstance(e, openai.RateLimitError):
+    if code == 429:
         return ModelError(
             "rate_limit",
             f"{base_url} is rate limiting requests: {server_message(e)}",
             "wait a minute and ask again, or pick another server with --base-url",
             retry_after=retry_after(e),
         )
-    if e.status_code >= 500:
+    if code >= 500:
         return ModelError(
             "server",
-            f"{base_url} failed ({e.status_code}): {server_message(e)}",
+            f"{base_url} failed ({code}): {server_message(e)}",
             "try again; if it keeps failing, check the server's logs",
         )
-    return ModelError(
-        "bad_response", f"{base_url} rejected the request ({e.status_code}): {server_message(e)}"
-    )
+    return ModelError("bad_response", f"{base_url} rejected the request ({code}): {server_message(e)}")
 
 
-RETRYABLE: tuple[type[BaseException], ...] = (
-    openai.APIConnectionError,
-    openai.RateLimitError,
-    openai.InternalServerError,
-)
-
-
-def tools_refused(e: BaseException) -> TypeGuard[openai.APIStatusError]:
+def tools_refused(e: BaseException) -> bool:
     """The server refused the request because it offered tools (a model without tool support on Ollama,
     vLLM without --enable-auto-tool-choice, llama.cpp without --jinja): worth asking again without them."""
-    if not isinstance(e, openai.APIStatusError) or e.status_code not in (400, 422, 500, 501):
+    if status_code(e) not in (400, 422, 500, 501):
         return False
     return "tool" in server_message(e).lower()
 
@@ -140,12 +172,11 @@ def tools_refused(e: BaseException) -> TypeGuard[openai.APIStatusError]:
 def wants_max_completion_tokens(e: BaseException) -> bool:
     """OpenAI's reasoning models refuse ``max_tokens``: 400 "Unsupported parameter: 'max_tokens' is not
     supported with this model. Use 'max_completion_tokens' instead." The same request with that name works."""
-    return isinstance(e, openai.BadRequestError) and "max_completion_tokens" in server_message(e)
+    return status_code(e) == 400 and "max_completion_tokens" in server_message(e)
 
 
 def is_retryable(e: BaseException) -> bool:
-    if isinstance(e, openai.APIConnectionError) and not isinstance(e, openai.APITimeoutError):
-        return not _dns_failure(e)  # a name that does not resolve will not resolve in a second either
-    if isinstance(e, openai.APIStatusError):
-        return e.status_code == 429 or e.status_code >= 500
-    return isinstance(e, RETRYABLE)
+    if is_connection(e):  # a name that does not resolve will not resolve in a second either
+        return is_timeout(e) or not _dns_failure(e)
+    code = status_code(e)
+    return code is not None and (code == 429 or code >= 500)

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import openai
-
+from hippo_tui.backends.local_client import ChatClient
 from hippo_tui.models import CitationAttempt
 from hippo_tui.verification.checks import conclude, why
 from hippo_tui.verification.llm_judge import GroundingRun, ask_judge
@@ -126,7 +125,7 @@ def offline_verdicts(pairs: Sequence[Pair]) -> list[bool | None]:
 
 async def model_verdicts(
     pairs: Sequence[Pair],
-    client: openai.AsyncOpenAI,
+    client: ChatClient,
     model: str,
     *,
     limit: float,
@@ -139,7 +138,10 @@ async def model_verdicts(
     for start in range(0, len(pairs), BATCH):
         batch = pairs[start : start + BATCH]
         ids = [str(uuid.uuid5(_NAMESPACE, f"{start + i}")) for i in range(len(batch))]
-        items = [{"source_id": i, "excerpt": p.excerpt, "claims": [p.claim]} for i, p in zip(ids, batch, strict=True)]
+        items = [
+            {"source_id": i, "excerpt": p.excerpt, "claims": [p.claim]}
+            for i, p in zip(ids, batch, strict=True)
+        ]
         run = GroundingRun(wanted=ids)
         try:
             async with asyncio.timeout(limit):

@@ -21,8 +21,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import openai
-
+from hippo_tui.backends.errors import is_connection, is_status, is_timeout, status_code
+from hippo_tui.backends.local_client import ChatClient
 from hippo_tui.events import Citation, Coverage, VerificationSummary
 from hippo_tui.models import CitationAttempt, GroundingRecord, Lookup, Source
 from hippo_tui.provenance import where
@@ -59,11 +59,11 @@ def why(e: BaseException) -> str:
         return str(e)
     if isinstance(e, json.JSONDecodeError):
         return "the grounding reply was not the JSON asked for"
-    if isinstance(e, openai.APIStatusError):
-        return f"the server answered {e.status_code}"
-    if isinstance(e, openai.APITimeoutError):  # a subclass of the connection error: the server was reached
+    if is_status(e):
+        return f"the server answered {status_code(e)}"
+    if is_timeout(e):  # a subclass of the connection error: the server was reached
         return "the server did not answer in time"
-    if isinstance(e, openai.APIConnectionError):
+    if is_connection(e):
         return "the server could not be reached"
     return type(e).__name__
 
@@ -193,7 +193,7 @@ async def verify(
     answer: str,
     *,
     store: LookupStore,
-    client: openai.AsyncOpenAI,
+    client: ChatClient,
     model: str,
     limit: float = 12.0,
     clock: Callable[[], float] = time.monotonic,

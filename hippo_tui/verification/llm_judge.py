@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-import openai
 
-from hippo_tui.backends.errors import server_message, wants_max_completion_tokens
+from hippo_tui.backends.errors import is_status, server_message, status_code, wants_max_completion_tokens
+from hippo_tui.backends.local_client import ChatClient
 from hippo_tui.models import GroundingRecord, GroundingStep, GroundingTry
 from hippo_tui.prompts import GROUNDING_SYSTEM, grounding_user_message
 from hippo_tui.verification.markers import canonical_id
@@ -74,7 +74,7 @@ def response_format(step: GroundingStep, schema: Mapping[str, Any]) -> dict[str,
     return {"type": "json_object"}
 
 
-def moves_on(e: openai.APIStatusError) -> bool:
+def moves_on(e: Any) -> bool:
     """Whether a refusal of one step is worth the next step (see the module's docstring)."""
     if e.status_code in (400, 422):
         return True
@@ -180,7 +180,7 @@ class GroundingRun:
 
 
 async def _request(
-    client: openai.AsyncOpenAI,
+    client: ChatClient,
     model: str,
     items: list[dict[str, Any]],
     step: GroundingStep,
@@ -189,8 +189,9 @@ async def _request(
     seconds: float | None,
 ) -> str:
     in_prompt = schema if step != "json_schema" else None
-    # The SDK's overloads know neither the "schema" key of json_object nor a limit named at run time.
-    completion = await client.chat.completions.create(  # type: ignore[call-overload]
+    # The client's own read timeout (60 s) must not cut a longer --grounding-timeout short.
+    timeout = {"timeout": httpx.Timeout(seconds, connect=min(seconds, 10.0))} if seconds else {}
+    completion = await client.chat.completions.create(
         model=model,
         messages=[
             {"role": "system", "content": GROUNDING_SYSTEM},
@@ -198,8 +199,7 @@ async def _request(
         ],
         response_format=response_format(step, schema),
         temperature=0,
-        # The client's own read timeout (60 s) must not cut a longer --grounding-timeout short.
-        timeout=httpx.Timeout(seconds, connect=min(seconds, 10.0)) if seconds else openai.NOT_GIVEN,
+        **timeout,
         **{limit_name: max_tokens(len(items))},
     )
     message = completion.choices[0].message if completion.choices else None
@@ -207,7 +207,7 @@ async def _request(
 
 
 async def ask_judge(
-    client: openai.AsyncOpenAI,
+    client: ChatClient,
     model: str,
     items: list[dict[str, Any]],
     run: GroundingRun,
@@ -226,13 +226,15 @@ async def ask_judge(
         run.pending = step
         try:
             content = await _request(client, model, items, step, schema, limit_name, seconds)
-        except openai.APIStatusError as e:
+        except Exception as e:
+            if not is_status(e):
+                raise
             run.pending = None
             if limit_name == "max_tokens" and wants_max_completion_tokens(e):
                 limit_name = "max_completion_tokens"  # the same step again, with the name it asks for
                 continue
             run.tries.append(
-                GroundingTry(step=step, outcome=f"HTTP {e.status_code}: {server_message(e)[:300]}")
+                GroundingTry(step=step, outcome=f"HTTP {status_code(e)}: {server_message(e)[:300]}")
             )
             if not moves_on(e) or i == len(STEPS) - 1:
                 if run.verdicts:
