@@ -16,9 +16,9 @@ from hippo_tui.store.audit import AuditMixin
 from hippo_tui.store.documents import SET_KB_NAME, DocumentsMixin
 from hippo_tui.store.errors import StoreCorrupt, StoreError, StoreReadOnly, translate
 from hippo_tui.store.paths import DEMO_KB
-from hippo_tui.store.schema import MIGRATIONS, OUR_TABLES, SCHEMA_VERSION
+from hippo_tui.store.schema import MIGRATIONS, OUR_TABLES, REINDEX_SQL, SCHEMA_VERSION
 from hippo_tui.store.sources import UPSERT_SQL, SourcesMixin, parse_jsonl, source_to_row
-from hippo_tui.store.wording import fold
+from hippo_tui.store.wording import fold, fold_signature
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write lock
@@ -57,6 +57,11 @@ def _precheck(path: Path) -> Path:
                 "or set HIPPO_HOME to another folder, to start a fresh one."
             )
     return path
+
+
+_SET_FOLD = (
+    "INSERT INTO meta (key, value) VALUES ('fold', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
 
 
 class _Closes(Protocol):
@@ -160,11 +165,29 @@ class Store(SourcesMixin, DocumentsMixin, AuditMixin):
                         if seed_sources:
                             await tx.executemany(UPSERT_SQL, [source_to_row(s) for s in seed_sources])
                     await tx.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    # The index was just built (or rebuilt by v7) with today's folding.
+                    await tx.execute(_SET_FOLD, (fold_signature(),))
+            await store._reindex_if_folding_changed()
             store.kb_name = await store.get_meta("kb_name") or ""
         except BaseException:
             await db.close()
             raise
         return store
+
+    async def _reindex_if_folding_changed(self) -> None:
+        """Rebuild the search index when it was folded by other rules (an upgrade that changed the lexicon or
+        the spelling rules): searches would miss, and deleting a row by its refolded text would corrupt it."""
+        if await self.get_meta("fold") == fold_signature():
+            return
+        try:
+            async with self._transaction() as tx:
+                if await self.get_meta("fold") == fold_signature():
+                    return  # another process rebuilt it while we waited
+                await tx.execute("INSERT INTO sources_fts (sources_fts) VALUES ('delete-all')")
+                await tx.execute(REINDEX_SQL)
+                await tx.execute(_SET_FOLD, (fold_signature(),))
+        except StoreReadOnly:
+            return  # nothing can be written: searches go on with the index as it is
 
     async def _enter_wal(self) -> None:
         """Switch to WAL. Two first starts at once can deadlock on this switch, and SQLite then answers

@@ -159,6 +159,11 @@ _V6_ASKED_BY: list[str] = [
 # so it stores no second copy of the text, and snippets are cut from the passage itself (wording.snippet).
 # Each trigger deletes with the folded old values, which hippo_fold() gives again (it is deterministic).
 _FTS_ROW = "hippo_fold({0}.title), hippo_fold({0}.excerpt), hippo_fold({0}.body)"
+# Every active source into the index, folded: the last step of v7, and the rebuild when folding changed.
+REINDEX_SQL = (
+    f"INSERT INTO sources_fts (rowid, title, excerpt, body) SELECT rowid, {_FTS_ROW.format('sources')} "
+    "FROM sources WHERE status = 'active'"
+)
 _V7_FOLDED_INDEX: list[str] = [
     "DROP TRIGGER sources_ai",
     "DROP TRIGGER sources_ad",
@@ -181,8 +186,7 @@ _V7_FOLDED_INDEX: list[str] = [
         INSERT INTO sources_fts (rowid, title, excerpt, body)
         SELECT new.rowid, {_FTS_ROW.format("new")} WHERE new.status = 'active';
     END""",
-    f"INSERT INTO sources_fts (rowid, title, excerpt, body) SELECT rowid, {_FTS_ROW.format('sources')} "
-    "FROM sources WHERE status = 'active'",
+    REINDEX_SQL,
     # `kb list` pages by title: without it every page sorted the whole table (0.05-4.6 s at 18,793 sources).
     "CREATE INDEX sources_title ON sources (title, id)",
 ]

@@ -8,8 +8,9 @@ row committed by another process, or left stale by a crash, is indexed before an
 
 from __future__ import annotations
 
+from hippo_tui.store.errors import StoreReadOnly
 from hippo_tui.store.pg.base import PgBase
-from hippo_tui.store.wording import fold
+from hippo_tui.store.wording import fold, fold_signature
 
 BATCH = 500  # rows folded and written per statement
 _STALE = """
@@ -27,7 +28,24 @@ _WRITE = """
 """
 
 
+_SET_FOLD = (
+    "INSERT INTO meta (key, value) VALUES ('fold', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+
+
 class PgIndexMixin(PgBase):
+    async def _refold_if_folding_changed(self) -> None:
+        """Mark every source stale when the index was folded by other rules (an upgrade that changed the
+        lexicon or the spelling rules): the next search folds them again, as the questions now fold."""
+        if await self.get_meta("fold") == fold_signature():
+            return
+        try:
+            async with self._transaction() as db:
+                await db.execute("UPDATE sources SET tsv_stale = true WHERE NOT tsv_stale")
+                await db.execute(_SET_FOLD, (fold_signature(),))
+        except StoreReadOnly:
+            return  # a role that cannot write: searches go on with the index as it is
+
     async def _sources_written(self) -> None:
         await self.index_stale()
 

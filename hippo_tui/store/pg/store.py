@@ -57,6 +57,7 @@ class PgStore(PgIndexMixin, PgSourcesMixin, PgDocumentsMixin, PgAuditMixin, Sour
             if name is None:
                 name = await store._seed(seed, kb_name)
             store.kb_name = name
+            await store._refold_if_folding_changed()
         except BaseException:
             await store.close()
             raise
