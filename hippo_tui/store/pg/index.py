@@ -37,7 +37,7 @@ class PgIndexMixin(PgBase):
     async def _refold_if_folding_changed(self) -> None:
         """Mark every source stale when the index was folded by other rules (an upgrade that changed the
         lexicon or the spelling rules): the next search folds them again, as the questions now fold."""
-        if await self.get_meta("fold") == fold_signature():
+        if await self._one("SELECT value FROM meta WHERE key = ?", ("fold",)) == fold_signature():
             return
         try:
             async with self._transaction() as db:
