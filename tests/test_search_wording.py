@@ -117,3 +117,13 @@ async def test_a_postgres_index_folded_by_other_rules_is_folded_again(pg_url: st
     async with await open_postgres(pg_url, seed=None) as again:
         hits = await again.search("thrombolysis", k=1)
         assert hits and hits[0].title == PASSAGES["lysis"][0]
+
+
+def test_uk_spelling_rules_leave_words_that_only_look_uk_alone() -> None:
+    from hippo_tui.verification.lexicon import spelling
+
+    assert [spelling(w) for w in ("oedema", "oesophagus", "diarrhoea", "coeliac", "foetus")] == [
+        "edema", "esophagus", "diarrhea", "celiac", "fetus"
+    ]  # fmt: skip
+    # "does" read as "des" was a word of its own, so "how much does X lower Y" asked about "des".
+    assert [spelling(w) for w in ("does", "goes", "shoe", "toes")] == ["does", "goes", "shoe", "toes"]

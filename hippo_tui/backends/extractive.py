@@ -48,12 +48,16 @@ def as_sources_say(text: str) -> str:
     """``text`` in the words the lexicon reads for it: one spelling, abbreviations and lay terms as a source
     writes them ("pt on a blood thinner" as "patient on an anticoagulant"). Questions and sources are both
     read so, so that neither side's wording decides what matches."""
-    text = lexicon().replaced(respell(_NON.sub("non", text.lower())))
+    text = lexicon().replaced(respell(_NON.sub(r"\1", _POSSESSIVE.sub("", text.lower()))))
     return _TYPE.sub(r"type\1", text)
 
 
-# "Non-pregnant" is one word, not "pregnant" (a card on non-pregnant women does not answer for pregnancy).
-_NON = re.compile(r"\bnon-(?=[a-z])")
+# "Bell's palsy" and "bells palsey" are one name: the possessive is no part of it.
+_POSSESSIVE = re.compile(r"(?<=[a-z])['’]s?\b")
+
+# "Non-pregnant" is one word, not "pregnant" (a card on non-pregnant women does not answer for pregnancy); and
+# "pre-eclampsia" is "preeclampsia", as either is written.
+_NON = re.compile(r"\b(non|pre|post)-(?=[a-z])")
 
 
 # "Type 1" and "type 2" diabetes are two conditions, not a condition and a number.
@@ -63,6 +67,28 @@ _TYPE = re.compile(r"\btype\s+([12])\b")
 @cache
 def _everyday() -> frozenset[str]:
     return frozenset(normal(w) for word in lexicon().everyday for w in lexical.words(word))
+
+
+def _lexicon_words(phrases: Iterable[str]) -> frozenset[str]:
+    return frozenset(_one_word(normal(stem(w))) for phrase in phrases for w in lexical.words(phrase))
+
+
+@cache
+def _age_words() -> frozenset[str]:
+    return _lexicon_words(w for w, (axis, _group) in lexicon().populations.items() if axis == "age")
+
+
+@cache
+def _not_subjects() -> frozenset[str]:
+    """Words a question may use that no source need contain for the question to be covered: what giving a
+    treatment is called (the lexicon's light words) and qualifiers ("severe", "usual")."""
+    lex = lexicon()
+    return _lexicon_words(lex.qualifiers) | {_one_word(w) for w in lex.light}
+
+
+@cache
+def _class_names() -> tuple[str, ...]:
+    return tuple(lexicon().class_words)
 
 
 @cache
@@ -114,7 +140,7 @@ FACETS = frozenset(
     for w in """dose dosage dosing long duration often frequency first line second choice treatment treat treated
     managed management option options alternative alternatives monitor monitoring target targets side effect
     effects interval maximum course route refer referral review stop stopping start starting daily frequently
-    reduce reduced increase increased change work""".split()
+    reduce reduced increase increased change work repeat repeated regimen""".split()
 )
 # "…, and what about children?", "And in men?": always about the subject before; so is a part with a pronoun
 # ("when should it be reduced?"), mostly.
@@ -285,7 +311,8 @@ class Context:
                 df[w] = df.get(w, 0) + 1
         idf = {w: math.log(1 + n / d) for w, d in df.items()}
         texts = [x.text for s in sources.values() for x in s.sentences] + titles
-        question = corrected(asked[-1], texts) if asked else ""
+        # A slip of a source's word, or of a class the lexicon knows ("steriod": the source names prednisone).
+        question = corrected(asked[-1], [*texts, *_class_names()]) if asked else ""
         return cls(question, list(sources.values()), searched=searched, idf=idf, earlier=asked[-4:-1])
 
     def weight(self, w: str) -> float:
@@ -392,6 +419,7 @@ class Context:
             if not _aspect(w)
             and w not in TREATMENT
             and w not in GENERAL
+            and w not in _not_subjects()
             and JUDGE_SYNONYMS.get(w, w) not in known
             and not _member_named(w, known)
         }
@@ -433,7 +461,8 @@ def _member_named(word: str, known: set[str]) -> bool:
 
 
 def _aspect(word: str) -> bool:
-    return word in FACETS or generic(word)
+    # An age group qualifies a subject (checked against a source's title: ``_age_groups``), never is one.
+    return word in FACETS or generic(word) or word in _age_words()
 
 
 def _directions(source: Source) -> set[str]:
@@ -508,6 +537,10 @@ def render(reply: Reply) -> str:
     pieces = []
     for sentence, sid in reply.sentences:
         s = sentence.rstrip()
+        # A line of a list or table ends without a full stop; written out in a row it needs one, or it runs
+        # into the next and its claim (and so its check) takes in the next one's words.
+        if s and s[-1].isalnum():
+            s += "."
         pieces.append(f"{s} [{sid}]" if sid else s)
     return " ".join(pieces)
 

@@ -161,7 +161,9 @@ def normal(word: str) -> str:
 
 
 def content_words(text: str) -> set[str]:
-    return {normal(w) for w in words(text) if w not in STOP and (len(w) > 1 or w.isdigit())}
+    # A stop word is dropped before stemming too: "does" is not a word "doe".
+    kept = " ".join(w for w in WORD.findall(text.lower()) if w not in STOP)
+    return {normal(w) for w in words(kept) if w not in STOP and (len(w) > 1 or w.isdigit())}
 
 
 def comparators(text: str) -> set[str]:

@@ -23,7 +23,8 @@ _STEMMER = snowballstemmer.stemmer("english")
 # that also touches an unrelated word ("shoe") changes nothing.
 _SPELLING = (
     (re.compile(r"ae"), "e"),  # anaemia, haem, paediatric, ischaemic
-    (re.compile(r"(?<=[^aeiou])oe|^oe"), "e"),  # oedema, oesophagus, diarrhoea, coeliac
+    # oedema, oesophagus, diarrhoea, coeliac; not a word that ends so ("does", "goes", "shoe", "toes")
+    (re.compile(r"(?:(?<=[^aeiou])|^)oe(?!s?$)"), "e"),
     (re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations)$"), r"iz\1"),  # -ise, -isation
     (re.compile(r"(?<=[a-z]{2})yse(s|d)?$"), r"yze\1"),  # analyse
     (
@@ -113,6 +114,7 @@ class Lexicon:
     modality_pattern: re.Pattern[str]
     combining: dict[str, tuple[str, ...]]  # combining form ("oto") -> the words it says ("ear", "hearing")
     everyday: frozenset[str]  # words of a question that name nothing it is about ("keep", "straight away")
+    qualifiers: frozenset[str]  # words that grade what a question is about ("severe", "usual"), not name it
     group_heads: dict[str, str]  # stem of a synonym -> its group's first word, as written ("baby" -> "infant")
 
     def replaced(self, text: str) -> str:
@@ -188,5 +190,6 @@ def lexicon() -> Lexicon:
         modality_pattern=_phrase_pattern(list(modality)),
         combining={respell(k): tuple(respell(w) for w in v) for k, v in raw["combining"]["forms"].items()},
         everyday=frozenset(respell(w) for w in raw["everyday"]["words"]),
+        qualifiers=frozenset(respell(w) for w in raw["qualifiers"]["words"]),
         group_heads={stem(w): respell(group[0]) for group in raw["synonyms"]["groups"] for w in group},
     )

@@ -1,0 +1,93 @@
+"""The offline answerer on the wording a real clinic's questions and documents use (each case a defect the real
+corpora showed, in a small knowledge base of our own words): a possessive name, a slip of a class word, a
+qualifier no passage repeats, "does", an age group, list lines without full stops.
+
+Every question runs through the real engine, as `hippo-tui ask` runs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from hippo_tui.config import Settings
+from hippo_tui.engine import Engine
+from hippo_tui.events import EndEvent
+from hippo_tui.store import Store
+from tests.support.asking import ask_once
+
+PASSAGES = {
+    "bell": ("Bell's Palsy › Treatment", "Prednisone 60 mg daily for 1 week, started within 72 hours of onset."),
+    "pet": (
+        "Pre-eclampsia › Treatment of hypertension",
+        "Treat a BP of 160/110 mmHg or higher:\nLabetalol 20 mg IV every 10 minutes\nHydralazine 5 mg IV, repeat in 20 minutes up to 30 mg in total\n"
+        "Nifedipine 10 mg orally",
+    ),
+    "k": (
+        "Hyperkalaemia › Lowering potassium",
+        "Nebulised salbutamol 10 mg lowers serum potassium by about 0.6 mmol/L within 30 minutes.",
+    ),
+    "tooth": (
+        "Dental trauma › Avulsed teeth",
+        "An avulsed primary tooth is never put back, because of the risk to the permanent tooth beneath.",
+    ),
+    "flu": ("Influenza › Vaccination", "Offer the influenza vaccine every autumn to adults aged 65 and over."),
+}  # fmt: skip
+IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
+
+CASES = [
+    ("bells palsey steriod dose and for how long", "bell", "60 mg"),  # "Bell's", a slip, a class for its member
+    ("hydralazine IV dose for severe BP in preeclampsia, how often can I repeat", "pet", "repeat in 20 minutes"),
+    ("how much does nebulised salbutamol drop the potassium in hyperkalaemia", "k", "0.6 mmol/L"),
+    ("kid knocked out a baby tooth, should I put it back in", "tooth", "never put back"),
+]
+UNCOVERED = "semaglutide dose for severe obesity in a young adult"
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EndEvent]:
+    home = tmp_path_factory.mktemp("home")
+    kb = home / "clinic.jsonl"
+    kb.write_text(
+        "".join(
+            json.dumps({"id": IDS[k], "title": t, "excerpt": e}) + "\n" for k, (t, e) in PASSAGES.items()
+        ),
+        encoding="utf-8",
+    )
+    return asyncio.run(_ask_all(home, kb, [q for q, *_ in CASES] + [UNCOVERED]))
+
+
+async def _ask_all(home: Path, kb: Path, questions: list[str]) -> dict[str, EndEvent]:
+    store = await Store.open(home / "hippo.db", seed=kb)
+    out = {}
+    try:
+        for q in questions:
+            engine = await Engine.create(Settings(home=home, offline_tokens_per_second=0), store=store)
+            try:
+                end = (await ask_once(engine, q))[-1]
+            finally:
+                await engine.close()
+            assert isinstance(end, EndEvent)
+            out[q] = end
+    finally:
+        await store.close()
+    return out
+
+
+@pytest.mark.parametrize(("question", "source", "fact"), CASES)
+def test_a_real_clinic_wording_is_answered_from_its_passage(answers, question, source, fact):
+    end = answers[question]
+    assert {c.id for c in end.citations} == {IDS[source]}, end.text
+    assert fact in end.text
+    assert "does not cover" not in end.text
+    # Every statement is backed: list lines written out in a row do not run into one another's claims.
+    assert end.coverage is not None and not end.coverage.unbacked, end.text
+
+
+def test_a_question_on_a_subject_no_passage_names_still_abstains(answers):
+    end = answers[UNCOVERED]
+    assert not end.citations
+    assert "does not cover" in end.text
