@@ -34,15 +34,34 @@ PASSAGES = {
         "Dental trauma › Avulsed teeth",
         "An avulsed primary tooth is never put back, because of the risk to the permanent tooth beneath.",
     ),
+    "htn": (
+        "Hypertension › Step 1",
+        "First line, over 55 or Afro-Caribbean: offer a CCB such as amlodipine 5 mg daily.",
+    ),
+    "pertussis": (
+        "Pertussis › Treatment",
+        "Azithromycin 10 mg/kg once daily for 3 days; swab and start it at once when the infant is under 3 months.",
+    ),
     "flu": ("Influenza › Vaccination", "Offer the influenza vaccine every autumn to adults aged 65 and over."),
 }  # fmt: skip
 IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
 
 CASES = [
-    ("bells palsey steriod dose and for how long", "bell", "60 mg"),  # "Bell's", a slip, a class for its member
-    ("hydralazine IV dose for severe BP in preeclampsia, how often can I repeat", "pet", "repeat in 20 minutes"),
+    (
+        "bells palsey steriod dose and for how long",
+        "bell",
+        "60 mg",
+    ),  # "Bell's", a slip, a class for its member
+    (
+        "hydralazine IV dose for severe BP in preeclampsia, how often can I repeat",
+        "pet",
+        "repeat in 20 minutes",
+    ),
     ("how much does nebulised salbutamol drop the potassium in hyperkalaemia", "k", "0.6 mmol/L"),
     ("kid knocked out a baby tooth, should I put it back in", "tooth", "never put back"),
+    # A class word answered by a passage naming a member of it; an age is an age group, not words to find.
+    ("first line antihypertensive for a 62 year old Afro-Caribbean man", "htn", "amlodipine 5 mg"),
+    ("whooping cough in a 6 week old - which antibiotic and dose", "pertussis", "10 mg/kg"),
 ]
 UNCOVERED = "semaglutide dose for severe obesity in a young adult"
 

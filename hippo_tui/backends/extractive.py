@@ -75,7 +75,16 @@ def _lexicon_words(phrases: Iterable[str]) -> frozenset[str]:
 
 @cache
 def _age_words() -> frozenset[str]:
-    return _lexicon_words(w for w, (axis, _group) in lexicon().populations.items() if axis == "age")
+    return _axis_words("age")
+
+
+@cache
+def _sex_words() -> frozenset[str]:
+    return _axis_words("sex")
+
+
+def _axis_words(axis: str) -> frozenset[str]:
+    return _lexicon_words(w for w, (a, _group) in lexicon().populations.items() if a == axis)
 
 
 @cache
@@ -107,8 +116,11 @@ def content_words(text: str) -> set[str]:
 
 
 def part_words(text: str) -> set[str]:
-    """What a question part asks about, without the everyday words of asking ("can I keep giving …")."""
-    return _grouped(lexical.part_words(as_sources_say(text)) - _everyday())
+    """What a question part asks about, without the everyday words of asking ("can I keep giving …"); an age
+    ("a 6 week old", "62 years old") is its age group, not a number and a unit a source must repeat."""
+    ages = _age_groups(text)
+    text = _BABY_AGE.sub(" ", _AGE.sub(" ", text))
+    return _grouped(lexical.part_words(as_sources_say(" ".join([text, *sorted(ages)]))) - _everyday())
 
 
 def sentence_words(text: str) -> set[str]:
@@ -180,6 +192,7 @@ class Source:
     sentences: tuple[Sentence, ...]
     words: frozenset[str]  # the title's and every sentence's
     ages: frozenset[str] = frozenset()  # the age groups its title names ("adults")
+    classes: frozenset[str] = frozenset()  # the drug classes it names, or names a member of
 
 
 def _refers_back(sentence: str, previous: str | None, topic: frozenset[str]) -> bool:
@@ -206,7 +219,8 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
         for i, t in enumerate(texts)
     )
     ages = frozenset(_age_groups(title))
-    return Source(sid, rank, topic, sentences, topic.union(*(s.words for s in sentences)), ages)
+    words = topic.union(*(s.words for s in sentences))
+    return Source(sid, rank, topic, sentences, words, ages, _classes_named(f"{title}\n{excerpt}"))
 
 
 @dataclass
@@ -336,7 +350,7 @@ class Context:
         asked_for = _age_groups(part.text)
         scored = []
         for s in among if among is not None else self.sources:
-            hit = part.want & s.words
+            hit = part.want & s.words | _classes_met(part.want - s.words, s.classes)
             if not hit & part.own or (subjects and not hit & subjects):
                 continue
             if contradicts(comparators(part.text), _directions(s)):
@@ -413,13 +427,16 @@ class Context:
         """What the part asks about (drugs, conditions: not facets, numbers or generic words) that no source
         in the context mentions at all. A part with one is not covered, however much else matches."""
         known = {JUDGE_SYNONYMS.get(w, w) for s in self.sources for w in s.words}  # "man" is in "men"
+        # "A 62 year old man" where no source names either sex: guidance for everyone; where one names women
+        # only, a question about a man is not covered by it.
+        sexes = _sex_words() if not _sex_words() & known else frozenset()
         return {
             w
             for w in part.own
             if not _aspect(w)
+            and w not in sexes
             and w not in TREATMENT
             and w not in GENERAL
-            and w not in _not_subjects()
             and JUDGE_SYNONYMS.get(w, w) not in known
             and not _member_named(w, known)
         }
@@ -452,6 +469,27 @@ def _drugs_of(part: Part) -> set[str]:
     return {w for w in part.own - part.inherited if lexicon().drug_classes(w)}
 
 
+def _classes_named(text: str) -> frozenset[str]:
+    """The drug classes ``text`` names ("ACE inhibitor"), or names a member of ("amlodipine"), and the broader
+    classes those fall in (an ACE inhibitor is an antihypertensive)."""
+    lex = lexicon()
+    said = as_sources_say(text)
+    names = {lex.class_words[m.group("p")] for m in lex.class_pattern.finditer(said)}
+    names |= {c for w in set(WORD.findall(said)) for c in _classes_of(w)}
+    return frozenset(names | {c.name for c in lex.classes if c.members & names})
+
+
+@cache
+def _classes_of(word: str) -> frozenset[str]:
+    return lexicon().drug_classes(word)
+
+
+def _classes_met(words: set[str], classes: frozenset[str]) -> set[str]:
+    """The class words among ``words`` ("an antihypertensive") that a source naming ``classes`` answers."""
+    lex = lexicon()
+    return {w for w in words if (lex.class_words.get(w) or lex.class_words.get(w + "s")) in classes}
+
+
 def _member_named(word: str, known: set[str]) -> bool:
     """A class the question names ("an anticoagulant", read from "a blood thinner") that a source names a
     member of ("warfarin")."""
@@ -461,8 +499,9 @@ def _member_named(word: str, known: set[str]) -> bool:
 
 
 def _aspect(word: str) -> bool:
-    # An age group qualifies a subject (checked against a source's title: ``_age_groups``), never is one.
-    return word in FACETS or generic(word) or word in _age_words()
+    # An age group qualifies a subject (checked against a source's title: ``_age_groups``), never is one; nor
+    # is a qualifier ("severe") or a word of giving a treatment.
+    return word in FACETS or generic(word) or word in _age_words() or word in _not_subjects()
 
 
 def _directions(source: Source) -> set[str]:
