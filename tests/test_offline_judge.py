@@ -126,3 +126,11 @@ def test_the_lexicon_gives_each_word_one_meaning():
     assert lex.drug_classes("atorvastatin") == {"statin"} and "corticosteroid" in lex.drug_classes(
         "prednisolone"
     )
+
+
+def test_a_list_line_is_judged_as_its_own_sentence_not_with_the_next_lines_negation() -> None:
+    # Guidance lists end their lines without full stops; read as one run-on sentence, the next line's "no"
+    # made a verbatim quote of this line look like it dropped a negation.
+    excerpt = "SSRI with high intensity CBT\nSertraline is preferred to fluoxetine\nNo point in switching SSRI"
+    assert judge_claim("Sertraline is preferred to fluoxetine.", excerpt).supported
+    assert not judge_claim("There is a point in switching SSRI.", excerpt).supported

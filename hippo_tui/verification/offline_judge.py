@@ -50,7 +50,7 @@ class Verdict:
 def _excerpt(excerpt: str) -> tuple[str, Excerpt]:
     """The excerpt read once: every claim citing it, and the check after a judge's verdict, use this reading."""
     kept = [s for s in sentences(excerpt) if not _TO_THE_JUDGE.search(s)]
-    text = " ".join(kept)
+    text = "\n".join(kept)  # a line of a list stays its own sentence for the veto, as for the answerer
     return text, Excerpt(read(text), tuple(read(s) for s in kept))
 
 
