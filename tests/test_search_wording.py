@@ -127,3 +127,13 @@ def test_uk_spelling_rules_leave_words_that_only_look_uk_alone() -> None:
     ]  # fmt: skip
     # "does" read as "des" was a word of its own, so "how much does X lower Y" asked about "des".
     assert [spelling(w) for w in ("does", "goes", "shoe", "toes")] == ["does", "goes", "shoe", "toes"]
+
+
+def test_a_drug_is_searched_by_its_other_names_and_everyday_words_are_not_searched() -> None:
+    # A US card writes "albuterol" where a UK clinician types "salbutamol" (and the other way round).
+    assert "albuterol" in search_terms("nebulised salbutamol for hyperkalaemia")
+    assert "acetaminophen" in search_terms("paracetamol overdose")
+    # "count", "much" and "many" name nothing a passage is about; the subject's words stay.
+    got = search_terms("when does a fit count as status, how many minutes and how much diazepam")
+    assert {"count", "much", "mani", "many"} & set(got) == set()
+    assert {"fit", "status", "diazepam"} <= set(got)

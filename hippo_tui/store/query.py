@@ -15,7 +15,7 @@ STOP_WORDS = frozenset(
     same she should so some such than that the their theirs them themselves then there these they
     this those through to too under until up very was we were what when where which while who whom
     why will with would you your yours yourself yourselves
-    tell explain please give recommended recommend recommendation usual usually best
+    tell explain please give recommended recommend recommendation usual usually best much many
     """.split()
 )
 

@@ -96,7 +96,9 @@ def _abbreviations() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
     out: dict[str, set[str]] = {}
     lex = lexicon()
     for short, full in lex.replacements.items():
-        if " " not in short and len(short) <= 5 and short != full and short not in lex.typed:
+        # An abbreviation, or a drug's other name ("albuterol" for "salbutamol"): a word, not a lay phrase.
+        word = " " not in short and short != full and short not in lex.typed
+        if word and (len(short) <= 5 or lex.drug_classes(short)):
             out.setdefault(full, set()).add(short)
     alternatives = "|".join(sorted(map(re.escape, out), key=len, reverse=True))
     pattern = re.compile(rf"\b(?P<p>{alternatives})s?\b") if out else re.compile("(?!)")
@@ -120,7 +122,11 @@ def _expansions(query: str, own: set[str]) -> list[str]:
 def search_terms(query: str) -> list[str]:
     """The question's folded words, in order, then the lexicon's other wordings of them (each a phrase of
     folded words). A search matches any of them; the caller quotes each, so no input is query syntax."""
-    own = list(dict.fromkeys(fold_word(w) for w in terms(query)))[:MAX_TERMS]
+    from hippo_tui.verification.lexicon import lexicon
+
+    # The everyday words of asking ("count", "shud") name nothing a passage is about: not searched for.
+    words = [w for w in terms(query) if w not in lexicon().everyday] or terms(query)
+    own = list(dict.fromkeys(fold_word(w) for w in words))[:MAX_TERMS]
     return own + _expansions(query, set(own))
 
 
