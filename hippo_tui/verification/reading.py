@@ -32,7 +32,8 @@ FUNCTION_WORDS = frozenset(
 # Units are part of the quantities the veto compares, not words of their own.
 _UNIT_WORDS = frozenset(
     """day days week weeks month months year years hour hours minute minutes mg g mcg microgram micrograms ml
-    litre litres liter liters unit units kg dose doses time times daily""".split()
+    litre litres liter liters unit units kg dose doses time times daily gram grams milligram milligrams
+    kilogram kilograms millilitre millilitres milliliter milliliters nanogram nanograms mmol""".split()
 )
 # Irregular forms Snowball leaves apart from their verb (English grammar, not a tuning list).
 _IRREGULAR = {
