@@ -137,3 +137,11 @@ def test_a_drug_is_searched_by_its_other_names_and_everyday_words_are_not_search
     got = search_terms("when does a fit count as status, how many minutes and how much diazepam")
     assert {"count", "much", "mani", "many"} & set(got) == set()
     assert {"fit", "status", "diazepam"} <= set(got)
+
+
+def test_ages_read_as_the_group_they_name() -> None:
+    from hippo_tui.verification.ages import as_groups, stated_groups
+
+    assert as_groups("a 6 week old with a cough") == "a infant with a cough"
+    assert stated_groups("a 62 yo man") == {"adults"} and stated_groups("aged 4") == {"children"}
+    assert stated_groups("10 mg for 5 days") == set()  # a duration is no age

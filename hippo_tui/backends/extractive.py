@@ -26,7 +26,7 @@ from typing import Any
 
 from hippo_tui.backends.spelling import corrected
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources
-from hippo_tui.verification import lexical
+from hippo_tui.verification import ages, lexical
 from hippo_tui.verification.lexical import (
     JUDGE_SYNONYMS,
     STOP,
@@ -118,9 +118,7 @@ def content_words(text: str) -> set[str]:
 def part_words(text: str) -> set[str]:
     """What a question part asks about, without the everyday words of asking ("can I keep giving …"); an age
     ("a 6 week old", "62 years old") is its age group, not a number and a unit a source must repeat."""
-    ages = _age_groups(text)
-    text = _BABY_AGE.sub(" ", _AGE.sub(" ", text))
-    return _grouped(lexical.part_words(as_sources_say(" ".join([text, *sorted(ages)]))) - _everyday())
+    return _grouped(lexical.part_words(as_sources_say(ages.as_groups(text))) - _everyday())
 
 
 def sentence_words(text: str) -> set[str]:
@@ -218,9 +216,9 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
         Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic))
         for i, t in enumerate(texts)
     )
-    ages = frozenset(_age_groups(title))
+    groups = frozenset(_age_groups(title))
     words = topic.union(*(s.words for s in sentences))
-    return Source(sid, rank, topic, sentences, words, ages, _classes_named(f"{title}\n{excerpt}"))
+    return Source(sid, rank, topic, sentences, words, groups, _classes_named(f"{title}\n{excerpt}"))
 
 
 @dataclass
@@ -446,22 +444,13 @@ class Context:
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
 
 
-_AGE = re.compile(r"\b(\d{1,3})[\s-]*(?:years?|yrs?|y)[\s-]*old\b|\baged?\s+(\d{1,3})\b", re.I)
-_BABY_AGE = re.compile(r"\b\d+[\s-]*(?:weeks?|months?|days?|wks?|mths?)[\s-]*old\b", re.I)
-ADULT_AGE = 18  # from this age a question is about an adult
-
-
 def _age_groups(text: str) -> set[str]:
     """The age groups (the lexicon's "children", "adults", "older people") ``text`` names, in words or as an age."""
     lex = lexicon()
     words = WORD.findall(as_sources_say(text))
     groups = {g for w in words for axis, g in [lex.populations.get(w, ("", ""))] if axis == "age"}
     groups |= {lex.within.get(g, g) for g in groups}  # older people are adults
-    for m in _AGE.finditer(text):
-        groups.add("adults" if int(m.group(1) or m.group(2)) >= ADULT_AGE else "children")
-    if _BABY_AGE.search(text):
-        groups.add("children")
-    return groups
+    return groups | ages.stated_groups(text)
 
 
 def _drugs_of(part: Part) -> set[str]:
