@@ -42,6 +42,11 @@ PASSAGES = {
         "Pertussis › Treatment",
         "Azithromycin 10 mg/kg once daily for 3 days; swab and start it at once when the infant is under 3 months.",
     ),
+    "txa": (
+        "Tranexamic acid › Dosing",
+        "Postpartum haemorrhage: 1 g IV over 10 minutes within 3 hours of birth [2]\n"
+        "Trauma: 1 g IV over 10 minutes, then 1 g over 8 hours [3]\nReferences",
+    ),
     "flu": ("Influenza › Vaccination", "Offer the influenza vaccine every autumn to adults aged 65 and over."),
 }  # fmt: skip
 IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
@@ -64,6 +69,7 @@ CASES = [
     ("whooping cough in a 6 week old - which antibiotic and dose", "pertussis", "10 mg/kg"),
 ]
 UNCOVERED = "semaglutide dose for severe obesity in a young adult"
+TXA = "What is the dose of tranexamic acid in trauma?"
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +82,7 @@ def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EndEvent]:
         ),
         encoding="utf-8",
     )
-    return asyncio.run(_ask_all(home, kb, [q for q, *_ in CASES] + [UNCOVERED]))
+    return asyncio.run(_ask_all(home, kb, [q for q, *_ in CASES] + [UNCOVERED, TXA]))
 
 
 async def _ask_all(home: Path, kb: Path, questions: list[str]) -> dict[str, EndEvent]:
@@ -104,6 +110,15 @@ def test_a_real_clinic_wording_is_answered_from_its_passage(answers, question, s
     assert "does not cover" not in end.text
     # Every statement is backed: list lines written out in a row do not run into one another's claims.
     assert end.coverage is not None and not end.coverage.unbacked, end.text
+
+
+def test_the_answer_opens_with_the_indication_asked_for_and_leaves_the_others_out(answers):
+    end = answers[TXA]
+    assert end.text.startswith("Trauma: 1 g IV over 10 minutes"), end.text
+    assert "Postpartum" not in end.text and "References" not in end.text
+    # The card's own footnote marks are not quoted: they would read as citation numbers of ours.
+    assert "[3]" not in end.text and "[2]" not in end.text
+    assert [c.id for c in end.citations] == [IDS["txa"]] and not end.coverage.unbacked
 
 
 def test_a_question_on_a_subject_no_passage_names_still_abstains(answers):

@@ -52,6 +52,8 @@ def as_sources_say(text: str) -> str:
     return _TYPE.sub(r"type\1", text)
 
 
+_FOOTNOTE = re.compile(r"\s*\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")
+
 # "Bell's palsy" and "bells palsey" are one name: the possessive is no part of it.
 _POSSESSIVE = re.compile(r"(?<=[a-z])['’]s?\b")
 
@@ -124,6 +126,7 @@ def part_words(text: str) -> set[str]:
 def sentence_words(text: str) -> set[str]:
     return _grouped(lexical.sentence_words(as_sources_say(text)))
 
+MIN_SUPPORT_WORDS = 2  # a supporting sentence with fewer content words is a heading, not a statement
 COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
 MAX_SENTENCES = 4  # per question part, from its main source
 INHERITED = 0.5  # a follow-on's inherited subject helps choose its source but need not all be in it
@@ -211,7 +214,9 @@ def _refers_back(sentence: str, previous: str | None, topic: frozenset[str]) -> 
 
 def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
     topic = frozenset(content_words(title))
-    texts = [s.strip() for s in split_sentences(excerpt) if s.strip()]
+    # A card's own footnote marks ("… 8 hours [3]") point to its reference list, not to a source of ours,
+    # and read like one of our citation numbers: the quote goes without them.
+    texts = [t for s in split_sentences(excerpt) if (t := _FOOTNOTE.sub("", s).strip())]
     sentences = tuple(
         Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic))
         for i, t in enumerate(texts)
@@ -395,31 +400,42 @@ class Context:
                 chosen.add(i)
 
         take(best)
-        anchor = source.sentences[best].words
-        # A question about the source's whole topic ("How do I treat a UTI in pregnancy?") takes all of it;
-        # a narrower one ("What dose of amlodipine?") only the sentences that share its words.
-        whole = {w for w in part.own if not generic(w) and w not in FACETS} <= source.topic
-        support = []
-        for i in usable:
-            if i in chosen:
-                continue
-            s = source.sentences[i]
-            shares = {w for w in (part.want | anchor) & s.words if not generic(w)}
-            follows = s.refers_back and i - 1 in chosen
-            # "Trimethoprim … is an alternative" belongs with the treatment it is the alternative to.
-            alternative = "alternative" in s.words and "dose" in anchor
-            # The best sentence names the subject but not the dose asked for: the sentence with the dose.
-            answers = bool(needs & s.words) and not needs & anchor
-            if whole or shares or follows or alternative or answers:
-                support.append((-self._mass(part.want & s.words), abs(i - best), i))
-        for *_, i in sorted(support):
+        opening = frozenset(chosen)  # the best sentence and what it refers back to
+        for i in self._supporting(part, source, [i for i in usable if i not in chosen], best, needs):
             if len(chosen) >= limit:
                 break
             before = set(chosen)
             take(i)
             if len(chosen) > limit:  # its antecedents do not fit: leave it out
                 chosen = before
-        return [source.sentences[i] for i in sorted(chosen)]
+        # The answer opens with the sentence that answers ("in trauma: 1 g over 10 minutes"), not with the
+        # source's first sentence on another indication; the rest follow it, then what came before it.
+        order = sorted(opening) + sorted(i for i in chosen - opening if i > best)
+        order += sorted(i for i in chosen - opening if i < best)
+        return [source.sentences[i] for i in order]
+
+    def _supporting(
+        self, part: Part, source: Source, candidates: list[int], best: int, needs: set[str]
+    ) -> list[int]:
+        """The sentences that may join the best one, the most relevant first."""
+        anchor = source.sentences[best].words
+        # A question about the source's whole topic ("How do I treat a UTI in pregnancy?") takes all of it;
+        # a narrower one ("What dose of amlodipine?") only the sentences that share its words.
+        whole = {w for w in part.own if not generic(w) and w not in FACETS} <= source.topic
+        support = []
+        for i in candidates:
+            s = source.sentences[i]
+            shares = {w for w in (part.want | anchor) & s.words if not generic(w)}
+            follows = s.refers_back and i - 1 == best
+            # "Trimethoprim … is an alternative" belongs with the treatment it is the alternative to.
+            alternative = "alternative" in s.words and "dose" in anchor
+            # The best sentence names the subject but not the dose asked for: the sentence with the dose.
+            answers = bool(needs & s.words) and not needs & anchor
+            if _off_topic(part, source.sentences[best], s, follows):
+                continue
+            if whole or shares or follows or alternative or answers:
+                support.append((-self._mass(part.want & s.words), abs(i - best), i))
+        return [i for *_, i in sorted(support)]
 
     def unknown_subjects(self, part: Part) -> set[str]:
         """What the part asks about (drugs, conditions: not facets, numbers or generic words) that no source
@@ -451,6 +467,26 @@ def _age_groups(text: str) -> set[str]:
     groups = {g for w in words for axis, g in [lex.populations.get(w, ("", ""))] if axis == "age"}
     groups |= {lex.within.get(g, g) for g in groups}  # older people are adults
     return groups | ages.stated_groups(text)
+
+
+_LABEL = re.compile(r"^([^:;.]{2,60}):\s")
+
+
+def _label_words(text: str) -> set[str]:
+    """The content words of a line's label ("Trauma-associated hemorrhage: …"), if it has one."""
+    m = _LABEL.match(text)
+    return content_words(m.group(1)) if m else set()
+
+
+def _off_topic(part: Part, best: Sentence, s: Sentence, follows: bool) -> bool:
+    """A sentence that must not support the best one: a heading line ("Trauma"), which says nothing of its
+    own, or one labelled for another indication when the best one's label is the one the question names
+    ("Postpartum hemorrhage: …" after "Trauma-associated hemorrhage: …" for a question on trauma)."""
+    if len(s.words) < MIN_SUPPORT_WORDS and not follows:
+        return True
+    mine = _label_words(best.text) & part.want
+    theirs = _label_words(s.text)
+    return bool(mine and theirs) and not {w for w in theirs & part.want if not _aspect(w)}
 
 
 def _drugs_of(part: Part) -> set[str]:
