@@ -184,6 +184,17 @@ async def test_search_returns_active_sources_only(store: Store) -> None:
     assert CYSTITIS_OLD not in {h.id for h in hits}
 
 
+async def test_a_slip_in_a_word_the_index_lacks_finds_the_word_it_is_a_slip_of(store: Store) -> None:
+    # The demo KB's smoking card names varenicline; "varenicilne" (two letters swapped) is in no source.
+    hits = await store.search("varenicilne", k=3)
+    assert hits and "varenicline" in hits[0].snippet.lower()
+    await store.upsert(
+        [_source(1, title="Giant cell arteritis", excerpt="Arteritis of the temporal artery needs steroids.")]
+    )
+    # A letter changed is not a slip: "arthritis" is another word, and the index knows "arteritis".
+    assert all("arteritis" not in h.title.lower() for h in await store.search("arthritis", k=5))
+
+
 @pytest.mark.parametrize(
     "query",
     ['"', '"unbalanced', "a*", "-", "cystitis:", "title:cystitis", "(", "())", "NOT", "AND OR NEAR", "^x",

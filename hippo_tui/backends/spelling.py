@@ -12,11 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from hippo_tui.store.slips import INDEL_LETTERS, MIN_LETTERS  # the one rule, shared with search
 from hippo_tui.verification.lexicon import stem
 
 _WORD = re.compile(r"[A-Za-z]+")
-MIN_LETTERS = 5  # shorter words are too easily another word ("dose"/"nose")
-INDEL_LETTERS = 6  # a letter left out or added only in a longer typed word ("stent" is not "sent")
 
 
 def _one_letter_apart(a: str, b: str) -> bool:

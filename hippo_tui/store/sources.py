@@ -18,6 +18,7 @@ from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank
 from hippo_tui.store.recency import edition
+from hippo_tui.store.slips import with_slips_read
 from hippo_tui.store.wording import search_terms, snippet
 
 # The records (pydantic models, a fifth of a second to import) are imported where a function builds one,
@@ -220,6 +221,7 @@ class SourcesMixin(StoreBase):
         words = search_terms(query)
         if not words or k <= 0:
             return []
+        words = await with_slips_read(query, words, self._doc_frequencies)
         match = await self._bounded_match(words)
         # Rank first and cut to k, then read those k rows only. CROSS JOIN keeps `top` the outer loop.
         # bm25 gets the weights (title, excerpt, body) directly: the configured `rank` column measured slower.

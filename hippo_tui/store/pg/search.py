@@ -18,6 +18,7 @@ from hippo_tui.store import sources as _sqlite_sources
 from hippo_tui.store.pg.base import PgBase
 from hippo_tui.store.ranking import POOL, rerank
 from hippo_tui.store.recency import edition
+from hippo_tui.store.slips import with_slips_read
 from hippo_tui.store.sources import DOC_COUNT_CACHE, HitRow, _Scored
 from hippo_tui.store.wording import search_terms, snippet
 
@@ -71,7 +72,7 @@ class PgSearchMixin(PgBase):
             return []
         await self._index_if_stale()
         async with self._session():
-            return await self._search(words, k)
+            return await self._search(await with_slips_read(query, words, self._doc_frequencies), k)
 
     async def _index_if_stale(self) -> None:
         """The index mixin brings stale rows up to date before a search (a no-op without it)."""

@@ -1,0 +1,52 @@
+"""A tired clinician's typos in a search: a word the index has never seen, read as the one indexed word it is
+a slip of ("varenicilne" finds "varenicline").
+
+The same rule as the answerer's (``backends/spelling.py``): two neighbouring letters swapped, or, in a word of
+six letters or more, one letter left out or added; never the first letter, never a letter changed ("arteritis"
+is not "arthritis"), and only when exactly one indexed word is that close. A word the index knows is never
+touched. Candidates are folded as the index is (``wording.fold_word``) and looked up in one query of the
+backend's own document frequencies.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Awaitable, Callable
+
+from hippo_tui.store.query import terms
+from hippo_tui.store.wording import fold_word
+
+MIN_LETTERS = 5  # shorter words are too easily another word ("dose"/"nose")
+INDEL_LETTERS = 6  # a letter left out or added only in a longer typed word ("stent" is not "sent")
+MAX_CORRECTED = 3  # words per question: a question of typos is not worth hundreds of lookups
+
+DocFrequencies = Callable[[list[str]], Awaitable[dict[str, int]]]
+
+
+def candidates(word: str) -> set[str]:
+    """Every word one slip from ``word`` (lower case), its first letter kept."""
+    out = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1)}
+    if len(word) >= INDEL_LETTERS:
+        out |= {word[:i] + word[i + 1 :] for i in range(1, len(word))}
+        out |= {word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in string.ascii_lowercase}
+    out.discard(word)
+    return out
+
+
+async def with_slips_read(query: str, words: list[str], doc_frequencies: DocFrequencies) -> list[str]:
+    """``words`` (the query's search terms) and, for each typed word the index lacks, the one indexed word it
+    is a slip of."""
+    dfs = await doc_frequencies(words)
+    unknown = [
+        w for w in terms(query) if len(w) >= MIN_LETTERS and w.isalpha() and dfs.get(fold_word(w), 1) == 0
+    ][:MAX_CORRECTED]
+    if not unknown:
+        return words
+    folds = {w: {fold_word(c) for c in candidates(w)} - {fold_word(w)} for w in unknown}
+    known = await doc_frequencies(sorted(set().union(*folds.values())))
+    found = [
+        next(iter(close))
+        for close in ({f for f in fs if known[f] > 0} for fs in folds.values())
+        if len(close) == 1
+    ]
+    return words + [f for f in found if f not in words]
