@@ -47,6 +47,11 @@ PASSAGES = {
         "Postpartum haemorrhage: 1 g IV over 10 minutes within 3 hours of birth [2]\n"
         "Trauma: 1 g IV over 10 minutes, then 1 g over 8 hours [3]\nReferences",
     ),
+    "acs": (
+        "NSTEMI › Drug management",
+        "Aspirin 300 mg loading dose. Clopidogrel 300 mg loading dose if PCI is planned within 24 hours.",
+    ),
+    "stemi": ("STEMI › Management", "Prasugel is an option for primary PCI in people under 75."),  # sic: the card's typo
     "flu": ("Influenza › Vaccination", "Offer the influenza vaccine every autumn to adults aged 65 and over."),
 }  # fmt: skip
 IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
@@ -70,6 +75,7 @@ CASES = [
 ]
 UNCOVERED = "semaglutide dose for severe obesity in a young adult"
 TXA = "What is the dose of tranexamic acid in trauma?"
+PRASUGREL = "prasugrel loading dose for STEMI going to PCI"
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +88,7 @@ def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EndEvent]:
         ),
         encoding="utf-8",
     )
-    return asyncio.run(_ask_all(home, kb, [q for q, *_ in CASES] + [UNCOVERED, TXA]))
+    return asyncio.run(_ask_all(home, kb, [q for q, *_ in CASES] + [UNCOVERED, TXA, PRASUGREL]))
 
 
 async def _ask_all(home: Path, kb: Path, questions: list[str]) -> dict[str, EndEvent]:
@@ -119,6 +125,14 @@ def test_the_answer_opens_with_the_indication_asked_for_and_leaves_the_others_ou
     # The card's own footnote marks are not quoted: they would read as citation numbers of ours.
     assert "[3]" not in end.text and "[2]" not in end.text
     assert [c.id for c in end.citations] == [IDS["txa"]] and not end.coverage.unbacked
+
+
+def test_a_drug_spelled_right_is_not_read_as_a_sources_typo_nor_answered_by_another_drug(answers):
+    # A card misspells "prasugrel"; the question's correct spelling must not be "corrected" to the typo, which
+    # no longer names a drug, and so let the clopidogrel card answer for prasugrel.
+    end = answers[PRASUGREL]
+    assert IDS["acs"] not in {c.id for c in end.citations}, end.text
+    assert "Clopidogrel" not in end.text
 
 
 def test_a_question_on_a_subject_no_passage_names_still_abstains(answers):

@@ -183,6 +183,7 @@ class Sentence:
     text: str
     words: frozenset[str]
     refers_back: bool  # needs the sentence before it to make sense
+    label: frozenset[str] = frozenset()  # its line's label ("Trauma: …"), or the label of the lines it follows
 
 
 @dataclass(frozen=True)
@@ -218,8 +219,8 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
     # and read like one of our citation numbers: the quote goes without them.
     texts = [t for s in split_sentences(excerpt) if (t := _FOOTNOTE.sub("", s).strip())]
     sentences = tuple(
-        Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic))
-        for i, t in enumerate(texts)
+        Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic), label)
+        for i, (t, label) in enumerate(zip(texts, _labels(texts), strict=True))
     )
     groups = frozenset(_age_groups(title))
     words = topic.union(*(s.words for s in sentences))
@@ -400,7 +401,6 @@ class Context:
                 chosen.add(i)
 
         take(best)
-        opening = frozenset(chosen)  # the best sentence and what it refers back to
         for i in self._supporting(part, source, [i for i in usable if i not in chosen], best, needs):
             if len(chosen) >= limit:
                 break
@@ -408,11 +408,7 @@ class Context:
             take(i)
             if len(chosen) > limit:  # its antecedents do not fit: leave it out
                 chosen = before
-        # The answer opens with the sentence that answers ("in trauma: 1 g over 10 minutes"), not with the
-        # source's first sentence on another indication; the rest follow it, then what came before it.
-        order = sorted(opening) + sorted(i for i in chosen - opening if i > best)
-        order += sorted(i for i in chosen - opening if i < best)
-        return [source.sentences[i] for i in order]
+        return [source.sentences[i] for i in sorted(chosen)]
 
     def _supporting(
         self, part: Part, source: Source, candidates: list[int], best: int, needs: set[str]
@@ -472,10 +468,15 @@ def _age_groups(text: str) -> set[str]:
 _LABEL = re.compile(r"^([^:;.]{2,60}):\s")
 
 
-def _label_words(text: str) -> set[str]:
-    """The content words of a line's label ("Trauma-associated hemorrhage: …"), if it has one."""
-    m = _LABEL.match(text)
-    return content_words(m.group(1)) if m else set()
+def _labels(texts: Sequence[str]) -> list[frozenset[str]]:
+    """Each line's label's content words ("Trauma-associated hemorrhage: …"); a line without one is under the
+    label of the line before it ("If bleeding continues …" after "Postpartum hemorrhage: …")."""
+    out, current = [], frozenset[str]()
+    for t in texts:
+        m = _LABEL.match(t)
+        current = frozenset(content_words(m.group(1))) if m else current
+        out.append(current)
+    return out
 
 
 def _off_topic(part: Part, best: Sentence, s: Sentence, follows: bool) -> bool:
@@ -484,9 +485,8 @@ def _off_topic(part: Part, best: Sentence, s: Sentence, follows: bool) -> bool:
     ("Postpartum hemorrhage: …" after "Trauma-associated hemorrhage: …" for a question on trauma)."""
     if len(s.words) < MIN_SUPPORT_WORDS and not follows:
         return True
-    mine = _label_words(best.text) & part.want
-    theirs = _label_words(s.text)
-    return bool(mine and theirs) and not {w for w in theirs & part.want if not _aspect(w)}
+    mine = {w for w in best.label & part.want if not _aspect(w)}  # "Trauma", not "Dose"
+    return bool(mine and s.label) and not {w for w in s.label & part.want if not _aspect(w)}
 
 
 def _drugs_of(part: Part) -> set[str]:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 from hippo_tui.store.slips import INDEL_LETTERS, MIN_LETTERS  # the one rule, shared with search
-from hippo_tui.verification.lexicon import stem
+from hippo_tui.verification.lexicon import lexicon, stem
 
 _WORD = re.compile(r"[A-Za-z]+")
 
@@ -36,6 +36,8 @@ def _slip(w: str, v: str) -> bool:
 def correction(word: str, vocabulary: set[str], by_first: dict[str, list[str]], stems: set[str]) -> str | None:
     w = word.lower()
     if len(w) < MIN_LETTERS or w in vocabulary or stem(w) in stems:
+        return None
+    if lexicon().drug_classes(w):  # a drug's name as the lexicon knows it is no slip, whatever a source wrote
         return None
     close = {v for v in by_first.get(w[0], ()) if _slip(w, v)}
     return close.pop() if len(close) == 1 else None
