@@ -13,7 +13,7 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 import aiosqlite
 
 from hippo_tui.store.audit import AuditMixin
-from hippo_tui.store.documents import SET_KB_NAME, DocumentsMixin
+from hippo_tui.store.documents import SET_META, DocumentsMixin
 from hippo_tui.store.errors import StoreCorrupt, StoreError, StoreReadOnly, translate
 from hippo_tui.store.paths import DEMO_KB
 from hippo_tui.store.schema import MIGRATIONS, OUR_TABLES, REINDEX_SQL, SCHEMA_VERSION
@@ -57,11 +57,6 @@ def _precheck(path: Path) -> Path:
                 "or set HIPPO_HOME to another folder, to start a fresh one."
             )
     return path
-
-
-_SET_FOLD = (
-    "INSERT INTO meta (key, value) VALUES ('fold', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-)
 
 
 class _Closes(Protocol):
@@ -166,7 +161,7 @@ class Store(SourcesMixin, DocumentsMixin, AuditMixin):
                             await tx.executemany(UPSERT_SQL, [source_to_row(s) for s in seed_sources])
                     await tx.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                     # The index was just built (or rebuilt by v7) with today's folding.
-                    await tx.execute(_SET_FOLD, (fold_signature(),))
+                    await tx.execute(SET_META, ("fold", fold_signature()))
             await store._reindex_if_folding_changed()
             store.kb_name = await store.get_meta("kb_name") or ""
         except BaseException:
@@ -185,7 +180,7 @@ class Store(SourcesMixin, DocumentsMixin, AuditMixin):
                     return  # another process rebuilt it while we waited
                 await tx.execute("INSERT INTO sources_fts (sources_fts) VALUES ('delete-all')")
                 await tx.execute(REINDEX_SQL)
-                await tx.execute(_SET_FOLD, (fold_signature(),))
+                await tx.execute(SET_META, ("fold", fold_signature()))
         except StoreReadOnly:
             return  # nothing can be written: searches go on with the index as it is
 
@@ -223,7 +218,7 @@ class Store(SourcesMixin, DocumentsMixin, AuditMixin):
 
     async def set_kb_name(self, name: str) -> None:
         async with self._transaction() as db:
-            await db.execute(SET_KB_NAME, (name,))
+            await db.execute(SET_META, ("kb_name", name))
         self.kb_name = name
 
     async def integrity_check(self) -> str:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from hippo_tui.ingest.passages import Passage
     from hippo_tui.ingest.versions import DocumentHead, DocumentReport, IngestItem, Plan, StoredPassage
 
-SET_KB_NAME = "INSERT INTO meta (key, value) VALUES ('kb_name', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+# One setting of the meta table (the knowledge base's name, the search index's folding), on either backend.
+SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 _RETIRE = "UPDATE sources SET status = 'retired', retired_reason = ?, superseded_by = ? WHERE id = ?"
 # Unchanged wording: only its provenance and the document's metadata (not indexed: no re-indexing).
 _REFRESH = (
@@ -151,7 +152,7 @@ class DocumentsMixin(StoreBase):
                 await _write_removals(db, removed, when)
                 await db.executemany(_RETIRE, [(reason, None, sid) for sid, reason in retire])
                 if kb_name:
-                    await db.execute(SET_KB_NAME, (kb_name,))
+                    await db.execute(SET_META, ("kb_name", kb_name))
         if not dry_run:
             self._doc_counts.clear()
             self.kb_name = kb_name or self.kb_name

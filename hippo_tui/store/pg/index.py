@@ -8,6 +8,7 @@ row committed by another process, or left stale by a crash, is indexed before an
 
 from __future__ import annotations
 
+from hippo_tui.store.documents import SET_META
 from hippo_tui.store.errors import StoreReadOnly
 from hippo_tui.store.pg.base import PgBase
 from hippo_tui.store.wording import fold, fold_signature
@@ -28,11 +29,6 @@ _WRITE = """
 """
 
 
-_SET_FOLD = (
-    "INSERT INTO meta (key, value) VALUES ('fold', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-)
-
-
 class PgIndexMixin(PgBase):
     async def _refold_if_folding_changed(self) -> None:
         """Mark every source stale when the index was folded by other rules (an upgrade that changed the
@@ -42,7 +38,7 @@ class PgIndexMixin(PgBase):
         try:
             async with self._transaction() as db:
                 await db.execute("UPDATE sources SET tsv_stale = true WHERE NOT tsv_stale")
-                await db.execute(_SET_FOLD, (fold_signature(),))
+                await db.execute(SET_META, ("fold", fold_signature()))
         except StoreReadOnly:
             return  # a role that cannot write: searches go on with the index as it is
 

@@ -10,7 +10,7 @@ from typing import Any, Self
 
 from hippo_tui.store.audit import AuditMixin
 from hippo_tui.store.core import Opening
-from hippo_tui.store.documents import SET_KB_NAME, DocumentsMixin
+from hippo_tui.store.documents import SET_META, DocumentsMixin
 from hippo_tui.store.errors import StoreError
 from hippo_tui.store.paths import DEMO_KB
 from hippo_tui.store.pg.audit import PgAuditMixin
@@ -102,14 +102,14 @@ class PgStore(PgIndexMixin, PgSourcesMixin, PgDocumentsMixin, PgAuditMixin, Sour
             existing = await self.get_meta("kb_name")
             if existing is not None:  # another process seeded it while we waited
                 return existing
-            await db.execute(SET_KB_NAME, (name,))
+            await db.execute(SET_META, ("kb_name", name))
             if sources:
                 await db.executemany(UPSERT_SQL, [source_to_row(s) for s in sources])
         return name
 
     async def set_kb_name(self, name: str) -> None:
         async with self._transaction() as db:
-            await db.execute(SET_KB_NAME, (name,))
+            await db.execute(SET_META, ("kb_name", name))
         self.kb_name = name
 
     async def close(self) -> None:
