@@ -21,7 +21,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from hippo_tui.backends.spelling import corrected
@@ -194,7 +194,12 @@ class Source:
     sentences: tuple[Sentence, ...]
     words: frozenset[str]  # the title's and every sentence's
     ages: frozenset[str] = frozenset()  # the age groups its title names ("adults")
-    classes: frozenset[str] = frozenset()  # the drug classes it names, or names a member of
+    text: str = ""  # its title and excerpt
+
+    @cached_property
+    def classes(self) -> frozenset[str]:
+        """The drug classes it names, or names a member of: read only for a question naming a class."""
+        return _classes_named(self.text)
 
 
 def _refers_back(sentence: str, previous: str | None, topic: frozenset[str]) -> bool:
@@ -224,7 +229,7 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
     )
     groups = frozenset(_age_groups(title))
     words = topic.union(*(s.words for s in sentences))
-    return Source(sid, rank, topic, sentences, words, groups, _classes_named(f"{title}\n{excerpt}"))
+    return Source(sid, rank, topic, sentences, words, groups, f"{title}\n{excerpt}")
 
 
 @dataclass
@@ -352,9 +357,12 @@ class Context:
         subjects = {w for w in part.want if not _aspect(w)}
         needs = part.want & ANSWER_TYPES
         asked_for = _age_groups(part.text)
+        asked_classes = _class_words(part.want)
         scored = []
         for s in among if among is not None else self.sources:
-            hit = part.want & s.words | _classes_met(part.want - s.words, s.classes)
+            hit = part.want & s.words
+            if asked_classes:
+                hit |= _classes_met(asked_classes - s.words, s.classes)
             if not hit & part.own or (subjects and not hit & subjects):
                 continue
             if contradicts(comparators(part.text), _directions(s)):
@@ -509,18 +517,26 @@ def _classes_of(word: str) -> frozenset[str]:
     return lexicon().drug_classes(word)
 
 
-def _classes_met(words: set[str], classes: frozenset[str]) -> set[str]:
-    """The class words among ``words`` ("an antihypertensive") that a source naming ``classes`` answers."""
+def _class_name(word: str) -> str | None:
     lex = lexicon()
-    return {w for w in words if (lex.class_words.get(w) or lex.class_words.get(w + "s")) in classes}
+    return lex.class_words.get(word) or lex.class_words.get(word + "s")
+
+
+def _class_words(words: set[str]) -> set[str]:
+    """The words among ``words`` that name a drug class ("antihypertensive")."""
+    return {w for w in words if _class_name(w)}
+
+
+def _classes_met(words: set[str], classes: frozenset[str]) -> set[str]:
+    """The class words among ``words`` that a source naming ``classes`` answers."""
+    return {w for w in words if _class_name(w) in classes}
 
 
 def _member_named(word: str, known: set[str]) -> bool:
     """A class the question names ("an anticoagulant", read from "a blood thinner") that a source names a
     member of ("warfarin")."""
-    lex = lexicon()
-    named = lex.class_words.get(word) or lex.class_words.get(word + "s")
-    return named is not None and any(named in lex.drug_classes(k) for k in known)
+    named = _class_name(word)
+    return named is not None and any(named in _classes_of(k) for k in known)
 
 
 def _aspect(word: str) -> bool:
