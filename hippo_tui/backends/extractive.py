@@ -52,8 +52,6 @@ def as_sources_say(text: str) -> str:
     return _TYPE.sub(r"type\1", text)
 
 
-_FOOTNOTE = re.compile(r"\s*\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")
-
 # "Bell's palsy" and "bells palsey" are one name: the possessive is no part of it.
 _POSSESSIVE = re.compile(r"(?<=[a-z])['’]s?\b")
 
@@ -125,6 +123,7 @@ def part_words(text: str) -> set[str]:
 
 def sentence_words(text: str) -> set[str]:
     return _grouped(lexical.sentence_words(as_sources_say(text)))
+
 
 MIN_SUPPORT_WORDS = 2  # a supporting sentence with fewer content words is a heading, not a statement
 COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
@@ -473,7 +472,8 @@ def _age_groups(text: str) -> set[str]:
     return groups | ages.stated_groups(text)
 
 
-_LABEL = re.compile(r"^([^:;.]{2,60}):\s")
+_LABEL = re.compile(r"^([^:;.]{2,60}):\s")  # "Trauma-associated hemorrhage: …"
+_FOOTNOTE = re.compile(r"\s*\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")  # a card's own "[3]", "[2, 4]"
 
 
 def _labels(texts: Sequence[str]) -> list[frozenset[str]]:
