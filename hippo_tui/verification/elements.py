@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from hippo_tui.safe_text import clip
-from hippo_tui.verification.lexicon import lexicon
-from hippo_tui.verification.reading import Reading, has_concept, read, written_words
+from hippo_tui.verification import thesaurus
+from hippo_tui.verification.lexicon import lexicon, stem
+from hippo_tui.verification.reading import VETO_WORDS, Reading, has_concept, read, written_words
 
 Outcome = Literal["supported", "contradicted", "not_established"]
 QUOTE = 60  # characters of text quoted in a reason
@@ -333,6 +335,30 @@ def check_timing(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
+@cache
+def _typed_words() -> frozenset[str]:
+    """Words with a check of their own (line, strength, population, polarity, direction): a synonym never
+    stands in for them ("initial" is not "first-line", "shorten" is not "reduce")."""
+    lex = lexicon()
+    phrases = [*lex.lines, *lex.modality, *lex.populations]
+    return frozenset(w for p in phrases for w in p.split()) | VETO_WORDS
+
+
+@cache
+def _synonym_stems(word: str) -> frozenset[str]:
+    typed = _typed_words()
+    return frozenset(stem(w) for w in thesaurus.related(word) if w not in typed and not _sense(w))
+
+
+def _said_otherwise(word: str, excerpt: Reading) -> bool:
+    """The excerpt says ``word`` in other everyday words: a synonym or derivation in its frequent senses."""
+    if word in _typed_words() or _sense(word):
+        return False
+    return any(
+        has_concept(s, excerpt.stems) or has_concept(s, excerpt.concepts) for s in _synonym_stems(word)
+    )
+
+
 def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """Every other content word of the claim, in the excerpt in some form (spelling, stem, synonym, class)."""
     classes = excerpt.whole.all_classes
@@ -343,6 +369,7 @@ def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
         and not has_concept(concept, excerpt.whole.concepts)
         and not has_concept(concept, excerpt.whole.stems)
         and word not in classes
+        and not _said_otherwise(word, excerpt.whole)
     ]
     if not missing:
         return None

@@ -50,12 +50,12 @@ _TO_THRESHOLD = re.compile(
     r"(?=(?:above|below|over|under|beyond|past|more than|less than|greater than|lower than)\b)"
 )
 # Read by the veto, not counted as concepts (polarity, comparison and order are its checks).
-_VETO_WORDS = frozenset(
+VETO_WORDS = frozenset(
     """not no never without avoid avoided avoiding cannot none nor neither more most less least fewer over
     under above below before after longer shorter greater larger smaller lesser""".split()
 )
 # Both as written and as respelled: the spelling rules turn "does" into "des", "goes" into "ges".
-_SKIPPED = (lambda words: words | {spelling(w) for w in words})(FUNCTION_WORDS | _VETO_WORDS)
+_SKIPPED = (lambda words: words | {spelling(w) for w in words})(FUNCTION_WORDS | VETO_WORDS)
 _MIN_PREFIX = 5  # two stems of which one begins the other are one word when the shorter has this many letters
 
 

@@ -359,9 +359,21 @@ def _polarity(span: Span) -> int:
     return len(_NEGATION.findall(_blank(span.text, span.quantities, span.start).replace("n't", " not"))) % 2
 
 
+def _labelled(sentence: Sentence) -> list[Span]:
+    """The sentence's pieces, a label ("Paracetamol 500 mg tablets: do not take more than 8") lending its words
+    to the statement it heads: what is said under a label is said of it. The polarity stays the statement's
+    ("if doxycycline is contraindicated: azithromycin 1 g" does not negate azithromycin)."""
+    out: list[Span] = []
+    for p in sentence.pieces:
+        if out and sentence.text[out[-1].end : p.start].strip() == ":":
+            p = Span(p.text, p.start, p.end, p.quantities, out[-1].words | p.words)
+        out.append(p)
+    return out
+
+
 def _check_negation(clauses: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
     # Pieces, not whole clauses: "no urine output" in a list of red flags does not negate the list.
-    excerpt = [c for s in sentences for c in s.pieces]
+    excerpt = [c for s in sentences for c in _labelled(s)]
     for clause in clauses:
         if not clause.words:
             continue

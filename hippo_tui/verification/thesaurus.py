@@ -1,0 +1,46 @@
+"""Everyday English the offline judge reads a paraphrase with: a word's synonyms and derivations in its most
+frequent senses, from WordNet 3.0 (``data/thesaurus.tsv.gz``, built by ``tools/build_thesaurus.py``).
+
+The clinical lexicon says what a clinician means by a term; this says that "cessation" is "stopping" and
+"sudden" is "abrupt". It only ever accounts for a claim's ordinary words: drugs, populations, numbers,
+negation, strength and line of therapy are typed elements with checks of their own, so a synonym here
+cannot make "adults" read as "children" or "must" as "may". Hypernyms are left out ("limb" is not "arm").
+"""
+
+from __future__ import annotations
+
+import gzip
+from functools import cache
+from importlib import resources
+
+from hippo_tui.verification.lexicon import stem
+
+
+@cache
+def _text() -> str:
+    """The table's lines (sorted by stem), behind a line break so that every line starts after one. Searched,
+    not parsed: a dict of its 50,000 lines took 150 ms to build, a look-up in the text takes microseconds."""
+    data = resources.files("hippo_tui.data").joinpath("thesaurus.tsv.gz").read_bytes()
+    return "\n" + gzip.decompress(data).decode("utf-8")
+
+
+def _lines(key: str) -> list[list[str]]:
+    text, out = _text(), []
+    at = text.find(f"\n{key}\t")
+    while at >= 0:
+        end = text.find("\n", at + 1)
+        out.append(text[at + 1 : end if end >= 0 else None].split("\t"))
+        at = end if end >= 0 and text.startswith(f"{key}\t", end + 1) else -1
+    return out
+
+
+@cache
+def related(word: str) -> tuple[str, ...]:
+    """The words WordNet gives as saying what ``word`` says, for every lemma of its stem (empty if none)."""
+    return tuple(w for line in _lines(stem(word)) for w in line[2].split())
+
+
+def entries() -> list[tuple[str, str]]:
+    """(lemma, stored stem) of every entry: for checking the stored stems against today's stemmer."""
+    rows = [line.split("\t") for line in _text().splitlines()]
+    return [(r[1], r[0]) for r in rows if len(r) == 3]

@@ -1,0 +1,79 @@
+"""The judge reads everyday paraphrase through WordNet's synonyms and derivations (``verification/thesaurus``),
+and never through them for a word that has a check of its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippo_tui.verification import thesaurus
+from hippo_tui.verification.lexicon import stem
+from hippo_tui.verification.offline_judge import judge_claim
+
+
+def test_the_stored_stems_are_the_stemmers_of_today():
+    # The table is searched by stem: a stemmer change must rebuild it (tools/build_thesaurus.py), or every
+    # word whose stem moved would silently lose its synonyms.
+    entries = thesaurus.entries()
+    assert len(entries) > 40_000
+    wrong = [(lemma, kept) for lemma, kept in entries if stem(lemma) != kept]
+    assert not wrong[:10]
+
+
+def test_a_look_up_finds_synonyms_and_derivations_in_frequent_senses():
+    assert "stop" in thesaurus.related("cessation")  # a derivation ("cease") and its synonyms
+    assert "abstain" in thesaurus.related("refrain")
+    assert "examiner" in thesaurus.related("inspected")  # an inflected form finds its lemma's entry
+    assert thesaurus.related("qwzx") == ()
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt"),
+    [
+        (
+            "Patients should refrain from alcohol while taking metronidazole.",
+            "Patients should abstain from alcohol while taking metronidazole.",
+        ),
+        ("The wound should be inspected daily.", "The wound should be examined daily."),
+        (
+            "Cessation of smoking reduces the risk of ulcer recurrence.",
+            "Stopping smoking reduces the risk of ulcer recurrence.",
+        ),
+    ],
+)
+def test_everyday_paraphrase_the_lexicon_does_not_list_is_supported(claim: str, excerpt: str):
+    assert judge_claim(claim, excerpt).outcome == "supported"
+
+
+def test_a_synonym_never_stands_in_for_a_line_of_therapy():
+    # WordNet says "initial" is "first"; the line of therapy has its own check, and this excerpt gives
+    # montelukast the add-on line.
+    verdict = judge_claim(
+        "Montelukast is the initial maintenance therapy for asthma in adults.",
+        "Adults with asthma: offer a low-dose ICS as first-line maintenance therapy; offer montelukast as "
+        "add-on therapy.",
+    )
+    assert verdict.outcome != "supported"
+    assert "initial" in verdict.reason
+
+
+def test_a_synonym_never_stands_in_for_a_direction():
+    verdict = judge_claim(
+        "The dosing interval of gentamicin should be shortened in renal impairment.",
+        "In renal impairment, extend the dosing interval of gentamicin.",
+    )
+    assert verdict.outcome != "supported"
+
+
+def test_what_a_label_heads_is_said_of_it():
+    # "Ibuprofen 200 mg tablets: do not take more than 6" negates the taking, as the claim does.
+    verdict = judge_claim(
+        "Do not take more than 6 ibuprofen 200 mg tablets in 24 hours.",
+        "Ibuprofen 200 mg tablets: do not take more than 6 tablets in 24 hours.",
+    )
+    assert verdict.outcome == "supported", verdict.reason
+    # and the label's own condition does not negate the statement under it
+    verdict = judge_claim(
+        "When doxycycline is contraindicated, azithromycin 1 g orally as one dose is the alternative.",
+        "Alternative if doxycycline is contraindicated: azithromycin 1 g orally as one dose.",
+    )
+    assert verdict.outcome != "contradicted", verdict.reason
