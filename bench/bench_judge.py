@@ -6,6 +6,8 @@ held-out test set, per kind, with the gap between them.
   code, committed untouched and never tuned on: what the judge does on text it has never seen.
 - tests/data/judge_pairs_test2.jsonl: a second test set, half of 240 pairs written outside the project in
   round four (the other half joined the development set); measured before any change made for them.
+- tests/data/judge_pairs_test3.jsonl: a third, the same way in round five (240 pairs by someone who had read
+  neither the judge nor any pair; alternate pairs of each kind joined the development set).
 
 Judges, side by side (the same verdicts ``eval judge`` reports):
 
@@ -30,7 +32,8 @@ from hippo_tui.verification.offline_judge import supports
 from hippo_tui.verification.veto import check_claim
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-DEV, TEST, TEST2 = DATA / "judge_pairs.jsonl", DATA / "judge_pairs_test.jsonl", DATA / "judge_pairs_test2.jsonl"
+DEV, TEST = DATA / "judge_pairs.jsonl", DATA / "judge_pairs_test.jsonl"
+TEST2, TEST3 = DATA / "judge_pairs_test2.jsonl", DATA / "judge_pairs_test3.jsonl"
 # Kinds on which a false "grounded" is a wrong number, direction, negation, drug, population or line shown
 # as verified (the issue's list, in both sets' names).
 STRICT = (
@@ -87,15 +90,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print()
     print(table("test (never tuned on)", test))
-    test2 = load_pairs(TEST2)
-    print()
-    print(table("test2 (never tuned on)", test2))
-    d, t = judged(dev, supports, "offline"), judged(test, supports, "offline")
-    t2 = judged(test2, supports, "offline")
-    print(
-        f"\noffline judge: dev {d.accuracy:.1%}, test {t.accuracy:.1%} (gap {100 * (d.accuracy - t.accuracy):.1f}"
-        f" points), test2 {t2.accuracy:.1%} (gap {100 * (d.accuracy - t2.accuracy):.1f} points)"
-    )
+    held = {"test": test, "test2": load_pairs(TEST2), "test3": load_pairs(TEST3)}
+    for name in ("test2", "test3"):
+        print()
+        print(table(f"{name} (never tuned on)", held[name]))
+    d = judged(dev, supports, "offline")
+    gaps = []
+    for name, pairs in held.items():
+        r = judged(pairs, supports, "offline")
+        gaps.append(f"{name} {r.accuracy:.1%} (gap {100 * (d.accuracy - r.accuracy):.1f} points)")
+    print(f"\noffline judge: dev {d.accuracy:.1%}, " + ", ".join(gaps))
+    t = judged(test, supports, "offline")
     if args.misses:
         for kind, tally in sorted(t.by_kind.items()):
             if tally.right < tally.total:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bench.bench_judge import DEV, STRICT, TEST, TEST2
+from bench.bench_judge import DEV, STRICT, TEST, TEST2, TEST3
 from hippo_tui.evaluation.judging import load_pairs
 from hippo_tui.verification.offline_judge import judge_claim, supports
 from hippo_tui.verification.quantities import WORD_NUMBERS
@@ -17,11 +17,12 @@ from hippo_tui.verification.veto import check_claim
 PAIRS = load_pairs(DEV)
 TEST_PAIRS = load_pairs(TEST)
 TEST2_PAIRS = load_pairs(TEST2)
-SETS = {"dev": PAIRS, "test": TEST_PAIRS, "test2": TEST2_PAIRS}
+TEST3_PAIRS = load_pairs(TEST3)
+SETS = {"dev": PAIRS, "test": TEST_PAIRS, "test2": TEST2_PAIRS, "test3": TEST3_PAIRS}
 
 
 def test_the_sets_are_whole_and_well_formed():
-    assert len(PAIRS) >= 150 and len(TEST_PAIRS) >= 150 and len(TEST2_PAIRS) >= 100
+    assert len(PAIRS) >= 150 and len(TEST_PAIRS) >= 150 and len(TEST2_PAIRS) >= 100 <= len(TEST3_PAIRS)
     for pairs in SETS.values():
         assert len({p.id for p in pairs}) == len(pairs)
         assert 0.35 <= sum(p.grounded for p in pairs) / len(pairs) <= 0.65  # balanced
@@ -29,11 +30,11 @@ def test_the_sets_are_whole_and_well_formed():
     assert "Metformin should be stopped if the eGFR falls below 45." in claims
 
 
-# Floors at what the judge measures today (dev 90%, test 78%, test2 61%), so that a regression fails; the
-# issue's targets (test 90%, no false "grounded" on the strict kinds) are not met yet. test2 is the second half
-# of a set written outside the project in round four (its first half joined dev): recall on wording never
-# seen is what the judge lacks.
-@pytest.mark.parametrize(("name", "target"), [("dev", 0.90), ("test", 0.78), ("test2", 0.61)])
+# Floors at what the judge measures today (dev 87%, test 83%, test2 64%, test3 67%), so that a regression
+# fails; the issue's targets (test 90%, no false "grounded" on the strict kinds) are not met yet. test2 and
+# test3 are halves of sets written outside the project in rounds four and five (their other halves joined
+# dev, which is why dev fell from 91% to 87% in round five): recall on wording never seen is what it lacks.
+@pytest.mark.parametrize(("name", "target"), [("dev", 0.87), ("test", 0.82), ("test2", 0.63), ("test3", 0.66)])
 def test_the_offline_judge_is_right_often_enough(name: str, target: float):
     pairs = SETS[name]
     wrong = [p.id for p in pairs if supports(p.claim, p.excerpt) != p.grounded]
@@ -41,10 +42,15 @@ def test_the_offline_judge_is_right_often_enough(name: str, target: float):
 
 
 # The false "grounded" on the strict kinds known today; the target is none. A new one fails the suite.
-KNOWN_FALSE_GROUNDED = {"dev": {"x034", "x113", "x160", "x181", "c11", "n139"}, "test": 1, "test2": 2}
+KNOWN_FALSE_GROUNDED = {
+    "dev": {"x034", "x113", "x160", "x181", "c11", "n139"},
+    "test": 1,
+    "test2": 2,
+    "test3": 4,
+}
 
 
-@pytest.mark.parametrize("name", ["dev", "test", "test2"])
+@pytest.mark.parametrize("name", ["dev", "test", "test2", "test3"])
 def test_no_new_wrong_number_drug_population_or_negation_is_called_grounded(name: str):
     pairs = SETS[name]
     passed = {p.id for p in pairs if p.kind in STRICT and not p.grounded and supports(p.claim, p.excerpt)}
@@ -60,7 +66,11 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     vetoed = {p.id for p in PAIRS if p.grounded and check_claim(p.claim, p.excerpt) is not None}
     # Round four's: a timing read across two clauses (n019), "300 mg … continued daily" (n055), "4 months after
     # an initial 2-month phase" (n081), "usually unnecessary" read as no negation (n217).
+    # Round five's: "within 72 hours" against "over 3 days" (e009), "should not eat" for "fast" (e058), a
+    # listed vaccine's negation (e069), "aren't immune" for "non-immune" (e178), 7 g/dL as 70 g/L (e194), a
+    # dose given in the next sentence (e231).
     known = {"x053", "x076", "x105", "x220", "c03", "n019", "n055", "n081", "n217"}
+    known |= {"e009", "e058", "e069", "e178", "e194", "e231"}
     assert vetoed <= known, sorted(vetoed)
 
 

@@ -15,7 +15,7 @@ def test_the_stored_stems_are_the_stemmers_of_today():
     # word whose stem moved would silently lose its synonyms.
     entries = thesaurus.entries()
     assert len(entries) > 40_000
-    wrong = [(lemma, kept) for lemma, kept in entries if stem(lemma) != kept]
+    wrong = [(lemma, kept) for lemma, kept in entries if " ".join(map(stem, lemma.split())) != kept]
     assert not wrong[:10]
 
 

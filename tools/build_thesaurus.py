@@ -6,6 +6,7 @@ must know to read a paraphrase ("cessation" says "stop", "sudden" says "abrupt")
 Kept from WordNet, for each single-word lemma (formal ones too: "cessation" is the register of guidance):
 - the other lemmas of its most frequent senses (``SENSES`` per part of speech: rarer senses are where
   "discharge" means "fire"), and
+- two-word lemmas too ("bring down" -> "reduce", "stay off", "take place"), keyed by both words' stems;
 - the lemmas its derivation pointers name in those senses ("cessation" -> "cease"), with their own
   synonyms in the target's frequent senses ("cease" -> "stop", "discontinue").
 Hypernyms are never followed: "limb" is not "arm", "drug" is not "aspirin".
@@ -103,13 +104,20 @@ def build(folder: Path) -> list[str]:
     lemmas, derived = read_data(folder)
     lines = []
     for lemma in sorted(senses):
-        word = _word(lemma)
-        if not word:
-            continue
-        words = related(lemma, senses, lemmas, derived)
-        if words:
-            lines.append(f"{stem(word)}\t{word}\t{' '.join(sorted(words))}")
+        key = _key(lemma)
+        words = related(lemma, senses, lemmas, derived) if key else set()
+        if key and words:
+            lines.append(f"{key}\t{lemma.replace('_', ' ')}\t{' '.join(sorted(words))}")
     return sorted(lines)
+
+
+def _key(lemma: str) -> str | None:
+    """A lemma's look-up key: its stem, or for a two-word verb or phrase ("bring_down", "take_place") the
+    stems of both words."""
+    parts = [_word(p) for p in lemma.split("_")]
+    if len(parts) > 2 or not all(parts):
+        return None
+    return " ".join(stem(p) for p in parts if p)
 
 
 def main(argv: list[str] | None = None) -> int:

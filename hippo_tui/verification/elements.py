@@ -9,6 +9,7 @@ sentence most about the claim.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import Literal
 
 from hippo_tui.safe_text import clip
 from hippo_tui.verification import thesaurus
-from hippo_tui.verification.lexicon import lexicon, stem
+from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
 from hippo_tui.verification.reading import VETO_WORDS, Reading, has_concept, read, written_words
 
 Outcome = Literal["supported", "contradicted", "not_established"]
@@ -172,6 +173,7 @@ class Comparison:
     sense: str
     left: frozenset[str]
     right: frozenset[str]
+    named: bool = False  # the sides are the drugs or classes named, not every concept
 
 
 _THAN = re.compile(r"\bthan\b")
@@ -184,6 +186,20 @@ def _concepts(text: str) -> frozenset[str]:
     return (
         frozenset(r.concepts) | frozenset(r.drugs) | frozenset(g for v in r.populations.values() for g in v)
     )
+
+
+def _named(text: str) -> frozenset[str]:
+    r = read(text)
+    return frozenset(r.drugs) | r.classes
+
+
+def _sides(left: str, right: str) -> list[tuple[frozenset[str], frozenset[str], bool]]:
+    """What is compared: every concept of each side, and also, when both sides name one, only their drugs or
+    classes ("alteplase achieves higher rates than tenecteplase in stroke": "achieves" and "stroke" are
+    shared by the swapped sentence too, and made it read as the same comparison)."""
+    named = _named(left), _named(right)
+    both = [(named[0], named[1], True)] if all(named) else []
+    return [(_concepts(left), _concepts(right), False), *both]
 
 
 def comparisons(reading: Reading) -> list[Comparison]:
@@ -199,9 +215,9 @@ def comparisons(reading: Reading) -> list[Comparison]:
             continue
         word = words[-1]
         sense = next((k for k in ("more", "less") if _sense(word.group()) == {k}), word.group())
-        left, right = _concepts(clause[: word.start()]), _concepts(clause[than.end() :])
-        if left and right:
-            out.append(Comparison(sense, left, right))
+        for left, right, named in _sides(clause[: word.start()], clause[than.end() :]):
+            if left and right:
+                out.append(Comparison(sense, left, right, named))
     return out
 
 
@@ -212,8 +228,9 @@ def _opposite(a: str, b: str) -> bool:
 def check_comparison(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """ "More" is not "fewer", nor "at least as"; and "A safer than B" is not "B safer than A"."""
     mine = comparisons(claim)
-    if mine:
-        return _ordered(mine, excerpt)
+    ordered = _ordered(mine, excerpt) if mine else None
+    if ordered or any(not c.named for c in mine):
+        return ordered
     sense = _sense(claim.text) - {"as much"}
     if len(sense) != 1:
         return None
@@ -230,7 +247,7 @@ def check_comparison(claim: Reading, excerpt: Excerpt) -> Finding | None:
 def _ordered(mine: list[Comparison], excerpt: Excerpt) -> Finding | None:
     theirs = [c for s in excerpt.sentences for c in comparisons(s)]
     for c in mine:
-        for t in theirs:
+        for t in (t for t in theirs if t.named == c.named):
             same = bool(c.left & t.left and c.right & t.right)
             swapped = bool(c.left & t.right and c.right & t.left) and not same
             if same and (
@@ -250,15 +267,18 @@ def check_line_of_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
     the excerpt names as an alternative."""
     if not claim.lines or not (claim.drugs or claim.classes):
         return None
+    # Read per clause: "topical treatment is first line; oral antibiotics such as lymecycline are added"
+    # gives the first line to the topical treatment, not to lymecycline.
+    parts = [read(c) for s in excerpt.sentences for c in s.source.split(";") if c.strip()]
     # A drug named is what the line goes with; a class only when no drug is named ("an antibiotic").
     if claim.drugs:
-        mine = [s for s in excerpt.sentences if set(claim.drugs) & set(s.drugs)]
+        mine = [s for s in parts if set(claim.drugs) & set(s.drugs)]
     else:
-        mine = [s for s in excerpt.sentences if claim.classes & s.all_classes]
+        mine = [s for s in parts if claim.classes & s.all_classes]
     if not mine or any(claim.lines <= s.lines for s in mine):
         return None
     lines = set().union(*(s.lines for s in mine))
-    others = [s for s in excerpt.sentences if claim.lines <= s.lines and s not in mine]
+    others = [s for s in parts if claim.lines <= s.lines and s not in mine]
     if lines - claim.lines or others:
         where = (others or mine)[0]
         return _contradicted(
@@ -293,15 +313,22 @@ def _ruled_out(route: str, text: str) -> bool:
     return bool(spans) and all(_RULED_OUT.search(text[:i]) for i in spans)
 
 
+# A route word in the name of a kind of drug is no route ("avoid direct oral anticoagulants").
+_NAMED_BY_ROUTE = re.compile(
+    r"\boral (?:anticoagulant|contraceptive|hypoglycemic|antidiabetic|rehydration|steroid|corticosteroid)s?\b"
+)
+
+
 def check_route(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """A route the excerpt rules out, or one where it says another route only."""
-    for route in _routes(claim.text):
-        if _ruled_out(route, claim.text):
+    mine, theirs = (_NAMED_BY_ROUTE.sub(" ", r.text) for r in (claim, excerpt.whole))
+    for route in _routes(mine):
+        if _ruled_out(route, mine):
             continue  # the claim rules it out too: the negation check reads that
-        said = _routes(excerpt.whole.text)
-        if route in said and _ruled_out(route, excerpt.whole.text):
+        said = _routes(theirs)
+        if route in said and _ruled_out(route, theirs):
             return _contradicted("route", f"the excerpt names {route} only to rule it out")
-        only = [r for r in said - {route} if _ONLY.search(excerpt.whole.text)]
+        only = [r for r in said - {route} if _ONLY.search(theirs)]
         if route not in said and only:
             return _contradicted("route", f"the claim says {route}; the excerpt says {only[0]} only")
     return None
@@ -344,19 +371,30 @@ def _typed_words() -> frozenset[str]:
     return frozenset(w for p in phrases for w in p.split()) | VETO_WORDS
 
 
-@cache
-def _synonym_stems(word: str) -> frozenset[str]:
+def _usable(words: tuple[str, ...]) -> frozenset[str]:
     typed = _typed_words()
-    return frozenset(stem(w) for w in thesaurus.related(word) if w not in typed and not _sense(w))
+    return frozenset(stem(w) for w in words if w not in typed and not _sense(w))
+
+
+def _said(stems: frozenset[str], excerpt: Reading) -> bool:
+    return any(has_concept(s, excerpt.stems) or has_concept(s, excerpt.concepts) for s in stems)
 
 
 def _said_otherwise(word: str, excerpt: Reading) -> bool:
     """The excerpt says ``word`` in other everyday words: a synonym or derivation in its frequent senses."""
     if word in _typed_words() or _sense(word):
         return False
-    return any(
-        has_concept(s, excerpt.stems) or has_concept(s, excerpt.concepts) for s in _synonym_stems(word)
-    )
+    return _said(_usable(thesaurus.related(word)), excerpt)
+
+
+def _phrases_said(claim: Reading, excerpt: Reading) -> set[str]:
+    """The words of the claim's two-word verbs the excerpt says in one ("bring down" as "reduce")."""
+    words = SPELLED_WORD.findall(claim.text)
+    out: set[str] = set()
+    for first, second in itertools.pairwise(words):
+        if _said(_usable(thesaurus.related_phrase(first, second)), excerpt):
+            out |= {first, second}
+    return out
 
 
 def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
@@ -371,6 +409,9 @@ def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
         and word not in classes
         and not _said_otherwise(word, excerpt.whole)
     ]
+    if missing:
+        phrased = _phrases_said(claim, excerpt.whole)
+        missing = [(concept, word) for concept, word in missing if word not in phrased]
     if not missing:
         return None
     written = written_words(claim.source)

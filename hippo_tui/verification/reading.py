@@ -27,7 +27,7 @@ FUNCTION_WORDS = frozenset(
     he she his her hers we our ours you your yours i me my do does did done has have had having will would
     shall into onto upon about any each every all some both either also just only very per via while whether
     whose one's own same other others another s like including rather during then because since against
-    alongside much many once together instead""".split()
+    alongside much many once together instead anyone everyone someone anybody everybody somebody""".split()
 )
 # Units are part of the quantities the veto compares, not words of their own.
 _UNIT_WORDS = frozenset(
