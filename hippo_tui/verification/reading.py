@@ -27,7 +27,8 @@ FUNCTION_WORDS = frozenset(
     he she his her hers we our ours you your yours i me my do does did done has have had having will would
     shall into onto upon about any each every all some both either also just only very per via while whether
     whose one's own same other others another s like including rather during then because since against
-    alongside much many once together instead anyone everyone someone anybody everybody somebody""".split()
+    alongside much many once together instead anyone everyone someone anybody everybody somebody through
+    throughout inside across along among around toward towards despite""".split()
 )
 # Units are part of the quantities the veto compares, not words of their own.
 _UNIT_WORDS = frozenset(
@@ -78,8 +79,12 @@ class Reading:
         return self.classes.union(*self.drugs.values()) if self.drugs else self.classes
 
 
+# "28 days old", "3 years of age": the age is the quantity, "old" and "of age" say nothing more.
+_AGE_WORDS = re.compile(r"\b(days?|weeks?|months?|years?)\s+(?:old|of age)\b")
+
+
 def _numberless(text: str) -> str:
-    t = _TO_THRESHOLD.sub(" ", normalize(strip_markers(text)))
+    t = _TO_THRESHOLD.sub(" ", _AGE_WORDS.sub(r"\1", normalize(strip_markers(text))))
     for q in reversed(find(t)):
         t = t[: q.start] + " " + t[q.end :]
     return t
