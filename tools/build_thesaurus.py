@@ -126,8 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("hippo_tui/data/thesaurus.tsv.gz"))
     args = parser.parse_args(argv)
     lines = build(args.wordnet)
-    with gzip.open(args.out, "wt", encoding="utf-8", compresslevel=9) as f:
-        f.write(LICENCE + "\n".join(lines) + "\n")
+    text = (LICENCE + "\n".join(lines) + "\n").encode("utf-8")
+    args.out.write_bytes(gzip.compress(text, compresslevel=9, mtime=0))  # the same bytes on every build
     print(f"{len(lines)} lemmas -> {args.out} ({args.out.stat().st_size:,} bytes)")
     return 0
 

@@ -53,6 +53,7 @@ for _names, _dim, _factor in (
     ("ng nanogram nanograms", "mass", 1e-6),
     ("l litre litres liter liters", "volume", 1e3),
     ("ml millilitre millilitres milliliter milliliters", "volume", 1.0),
+    ("dl decilitre decilitres deciliter deciliters", "volume", 100.0),  # haemoglobin in g/dL is 10 x g/L
     ("mmol millimole millimoles", "amount", 1.0),
     ("micromol µmol umol micromoles", "amount", 1e-3),
     ("s sec secs second seconds", "time", 1 / 3600),
@@ -219,6 +220,9 @@ def normalize(text: str) -> str:
     t = re.sub(r"\s*(?:/|\bper\b)\s*(day|week)\b", r" a \1", t)  # "mg/day", "mL per day" are "a day"
     t = re.sub(r"\b(\w+?)-?fold\b", r"\1 times", t)  # "fivefold" is five times
     t = re.sub(r"\b(?:a )?single\b", "one", t)  # "a single dose" is one dose
+    t = re.sub(r"\bhalv(e|ed|es|ing)\b", lambda m: f"reduc{m.group(1)} by 50%", t)  # "halved" is by 50%
+    t = re.sub(r"\b(can|won|shan)[’']t\b", lambda m: {"won": "will", "shan": "shall"}.get(m[1], m[1]) + " not", t)
+    t = re.sub(r"n[’']t\b", " not", t)  # "shouldn't" is "should not": the negation a reading looks for
     t = _SPOKEN.sub(_spoken, t)
     t = re.sub(r"\b(?:every other|alternate) days?\b", "every 2 days", t)
     t = re.sub(r"(\d+(?:\.\d+)?)\s*°?\s*f\b", _celsius, t)  # 100.4°F is 38 °C

@@ -38,7 +38,7 @@ _CLAUSE = re.compile(
 _PIECE = re.compile(r"[,;:()]|\s+(?:and|or|but|then|whereas|while|although|because|so)\s+|\s+(?=unless\b)")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|without|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
-    r"unless|unable|unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none)\b"
+    r"unless|unable|unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none|non|unexplained)\b"
 )
 # Direction words (after stemming): an axis and a sign.
 _DIRECTIONS = {

@@ -1,0 +1,62 @@
+"""General readings the round-five outside pairs showed the judge lacked: contractions, "halved", g/dL, an
+age's "old", a list label, the sides of a comparison, a route word in a drug kind's name, a line per clause.
+Each is written here in words of our own, not copied from a held-out pair."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippo_tui.verification.offline_judge import judge_claim
+from hippo_tui.verification.quantities import find, normalize
+
+
+def test_contractions_and_halving_are_read_as_words_and_numbers():
+    assert normalize("they shouldn't; it can't; it won't") == "they should not; it can not; it will not"
+    assert normalize("the dose is halved") == "the dose is reduced by 50%"
+
+
+def test_grams_per_decilitre_are_ten_times_grams_per_litre():
+    assert find("below 9 g/dL")[0].low == find("below 90 g/L")[0].low
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt"),
+    [
+        ("Rivaroxaban shouldn't be used in the third trimester.", "Avoid rivaroxaban in the third trimester."),
+        ("The digoxin dose should be halved when amiodarone is started.",
+         "Reduce the digoxin dose by 50% when amiodarone is started."),
+        ("Transfuse when haemoglobin is below 8 g/dL in this group.",
+         "Transfuse when haemoglobin is below 80 g/L in this group."),
+        ("A fever in a baby under 8 weeks old needs same-day assessment.",
+         "Fever in infants under 8 weeks needs same-day assessment."),
+        ("Staff who aren't immune to measles should be offered MMR.", "Offer MMR to staff non-immune to measles."),
+    ],
+)
+def test_the_same_thing_in_other_grammar_is_supported(claim: str, excerpt: str):
+    verdict = judge_claim(claim, excerpt)
+    assert verdict.outcome == "supported", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt"),
+    [
+        # the two drugs swapped, though both sentences share every other word
+        ("Dabigatran causes fewer strokes than warfarin in atrial fibrillation.",
+         "Warfarin causes fewer strokes than dabigatran in atrial fibrillation."),
+        # first line belongs to the clause that names it
+        ("Oral doxycycline is first-line for moderate rosacea.",
+         "For moderate rosacea, topical ivermectin is first line; oral doxycycline is added if it fails."),
+        # the staff are immune in the excerpt, not in the claim
+        ("Staff who aren't immune to measles should be excluded.", "Exclude staff who are immune to measles."),
+    ],
+)
+def test_a_changed_meaning_in_the_same_words_is_not_supported(claim: str, excerpt: str):
+    assert judge_claim(claim, excerpt).outcome != "supported"
+
+
+def test_a_route_word_in_a_kind_of_drug_is_not_a_route():
+    verdict = judge_claim(
+        "DOACs should be avoided when the eGFR is below 15.",
+        "Avoid direct oral anticoagulants when the eGFR is below 15.",
+    )
+    assert verdict.outcome == "supported", verdict.reason
