@@ -60,3 +60,10 @@ def test_a_route_word_in_a_kind_of_drug_is_not_a_route():
         "Avoid direct oral anticoagulants when the eGFR is below 15.",
     )
     assert verdict.outcome == "supported", verdict.reason
+
+
+def test_a_derivation_of_a_synonym_is_the_same_word():
+    # {stop, cease, discontinue}: "cease" derives "cessation", so "stop" is said by it
+    verdict = judge_claim("Everyone with angina should be told to stop smoking.",
+                          "Smoking cessation should be advised for all people with angina.")
+    assert verdict.outcome == "supported", verdict.reason

@@ -7,8 +7,9 @@ Kept from WordNet, for each single-word lemma (formal ones too: "cessation" is t
 - the other lemmas of its most frequent senses (``SENSES`` per part of speech: rarer senses are where
   "discharge" means "fire"), and
 - two-word lemmas too ("bring down" -> "reduce", "stay off", "take place"), keyed by both words' stems;
-- the lemmas its derivation pointers name in those senses ("cessation" -> "cease"), with their own
-  synonyms in the target's frequent senses ("cease" -> "stop", "discontinue").
+- the lemmas the derivation pointers of those senses name ("cessation" -> "cease"; and, from the synset
+  {stop, cease, discontinue}, "stop" -> "cessation", "discontinuation"), with their own synonyms in the
+  target's frequent senses ("cease" -> "stop", "discontinue").
 Hypernyms are never followed: "limb" is not "arm", "drug" is not "aspirin".
 
 Each line: ``stem<TAB>lemma<TAB>related words`` (space separated), sorted. The stem is the project's own
@@ -88,9 +89,7 @@ def related(lemma: str, senses, lemmas, derived) -> set[str]:
     for synset in senses.get(lemma, []):
         words = lemmas.get(synset, [])
         out.update(w for w in map(_word, words) if w)
-        for source, target, index in derived.get(synset, []):
-            if source and source - 1 < len(words) and words[source - 1].lower() != lemma:
-                continue  # a pointer of another lemma in this synset
+        for _source, target, index in derived.get(synset, []):
             target_words = lemmas.get(target, [])
             target_lemma = target_words[index - 1].lower() if 0 < index <= len(target_words) else None
             if target_lemma and target in senses.get(target_lemma, []):
