@@ -102,7 +102,10 @@ class Sandbox:
 
     def parse(self, path: Path, overrides: Overrides) -> IngestItem:
         conn = self._start()
-        conn.send((path, overrides))
+        try:
+            conn.send((path, overrides))
+        except OSError:  # the worker died after its last file (a broken pipe): say how, as below
+            raise IngestError(path, self._died()) from None
         if not conn.poll(self.limits.seconds):
             self._stop()
             raise IngestError(
