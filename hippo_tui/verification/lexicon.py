@@ -1,4 +1,4 @@
-"""The clinical lexicon (``hippo_tui/data/lexicon.toml``), loaded once and compiled for reading text.
+"""The clinical lexicon (``hippo_tui/data/lexicon.toml``), compiled for reading text once per install.
 
 Everything here is knowledge a clinician would agree with (abbreviations, lay terms, UK/US spellings, drug
 classes, populations, lines of therapy, the strength of a recommendation), not thresholds: the judge
@@ -163,6 +163,14 @@ def _populations(axes: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
 
 @cache
 def lexicon() -> Lexicon:
+    """The lexicon, as built by ``built`` and kept between processes (``lexicon_cache``)."""
+    from hippo_tui.verification.lexicon_cache import load_or_build  # it imports this module
+
+    return load_or_build(built)
+
+
+def built() -> Lexicon:
+    """The lexicon read and compiled from ``data/lexicon.toml``."""
     raw = tomllib.loads(resources.files("hippo_tui").joinpath("data/lexicon.toml").read_text("utf-8"))
     replacements = _settled(_phrases(raw["abbreviations"]) | _phrases(raw["typed"]) | _phrases(raw["terms"]))
     synonyms = {stem(w): stem(group[0]) for group in raw["synonyms"]["groups"] for w in group}
