@@ -18,7 +18,6 @@ import httpx
 
 from hippo_tui.backends import extractive, sse
 from hippo_tui.prompts import parse_grounding_input
-from hippo_tui.verification import offline_judge
 
 MODEL = "offline"
 LABEL = "offline (extractive, no LLM)"
@@ -115,6 +114,9 @@ class OfflineTransport(httpx.AsyncBaseTransport):
         """The lexical judge's verdicts as ``{"<source id>": bool}``: exactly the schema's keys when the request
         carries one (``json_schema``, or ``json_object`` with ``schema``, as a grammar-constrained server
         would), else one per source in the data."""
+        # Imported at the first grounding request: an answer's text is written before any is checked.
+        from hippo_tui.verification import offline_judge
+
         user: Mapping[str, Any] = next((m for m in reversed(messages) if m.get("role") == "user"), {})
         items = parse_grounding_input(extractive._text(user.get("content")))
         verdicts = {str(c["source_id"]): bool(c["grounded"]) for c in offline_judge.judge(items)["checks"]}
