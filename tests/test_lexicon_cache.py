@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import marshal
-import re
 import sys
 from importlib import resources
 from pathlib import Path
@@ -11,7 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from hippo_tui.verification import compiled_patterns, lexicon_cache
+from hippo_tui import cache_files
+from hippo_tui.verification import lexicon_cache
 from hippo_tui.verification.lexicon import Lexicon, built, lexicon
 
 
@@ -114,30 +114,6 @@ def test_no_cache_without_the_sources_to_key_it_by(tmp_path, monkeypatch, refere
     assert build.calls == 1 and not (tmp_path / "cache").exists()
 
 
-@pytest.mark.parametrize(
-    ("text", "flags"),
-    [
-        (r"\b(?P<p>ace inhibitors?|arb)(?:e?s)?\b", 0),
-        (r"^(\d+(?:\.\d+)?)\s*(mg|ml)$", re.IGNORECASE | re.MULTILINE),
-        (r"(?!)", 0),
-    ],
-)
-def test_a_pattern_kept_as_data_is_the_same_pattern(text, flags):
-    pattern = re.compile(text, flags)
-    kept = marshal.loads(marshal.dumps(compiled_patterns.state(pattern)))
-    restored = compiled_patterns.restore(kept)
-    assert restored == pattern and restored.groupindex == pattern.groupindex
-    assert kept[2] is not None  # kept with its matcher code, not only its text
-
-
-def test_a_pattern_whose_code_is_refused_is_compiled_from_its_text():
-    pattern = re.compile(r"\b(?P<p>ckd|aki)\b")
-    text, flags, made = compiled_patterns.state(pattern)
-    broken = (*made[:2], [0xFFFF] * len(made[2]), *made[3:])
-    assert compiled_patterns.restore((text, flags, broken)) == pattern
-    assert compiled_patterns.restore((text, flags, None)) == pattern
-
-
 @pytest.mark.skipif(sys.platform != "linux", reason="the XDG cache folder is the Linux convention")
 def test_the_cache_lives_in_the_user_cache_folder(no_user_folders):
-    assert lexicon_cache.cache_dir().is_relative_to(no_user_folders / "cache")
+    assert cache_files.cache_dir().is_relative_to(no_user_folders / "cache")

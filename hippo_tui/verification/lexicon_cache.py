@@ -1,21 +1,17 @@
-"""The clinical lexicon built once per install and kept in the user's cache folder.
+"""The clinical lexicon built once per install and kept in the user's cache folder (``cache_files``).
 
 Building the lexicon (parsing ``data/lexicon.toml``, respelling and stemming every entry, compiling its phrase
 patterns) is most of a process's first search: tens of milliseconds, every ``ask``. The built tables are kept
-as plain data (``marshal``: loading runs no code) behind a SHA-256 digest, with each pattern's compiled form,
-in a file whose name is a hash of everything that decides the result: the lexicon file, the code that builds
-and stores it, and the Python that compiled the patterns. An edit to any of them names another file, so a
-stale one is never read; a missing, corrupt or unreadable file is ignored and the lexicon built as before, and
-a folder that cannot be written only means the next process builds it again.
+as plain data with each pattern's compiled form, in a file whose name is a hash of everything that decides
+the result: the lexicon file, the code that builds and keeps it, and the Python that compiled the patterns.
+An edit to any of them names another file, so a stale one is never read; a missing or damaged file, or one
+of a shape this code does not know, is ignored and the lexicon built as before.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
-import marshal
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -23,19 +19,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from hippo_tui.verification import compiled_patterns
+from hippo_tui import cache_files, compiled_patterns
 from hippo_tui.verification.lexicon import DrugClass, Lexicon
 
 FORMAT = 1  # bump when what is stored changes shape
 _SOURCES = ("data/lexicon.toml", "verification/lexicon.py", "verification/lexicon_cache.py",
-            "verification/compiled_patterns.py")  # fmt: skip
-_DIGEST = hashlib.sha256().digest_size
-
-
-def cache_dir() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("hippo-tui", appauthor=False))
+            "compiled_patterns.py", "cache_files.py")  # fmt: skip
 
 
 def cache_file(folder: Path) -> Path | None:
@@ -52,49 +41,24 @@ def cache_file(folder: Path) -> Path | None:
 
 def load_or_build(build: Callable[[], Lexicon], folder: Path | None = None) -> Lexicon:
     """The lexicon from its cache file when that is sound, else ``build()`` (then kept for the next process)."""
-    path = cache_file(folder or cache_dir())
+    path = cache_file(folder or cache_files.cache_dir())
     if path is None:
         return build()
     lexicon = _read(path)
     if lexicon is None:
         lexicon = build()
-        _write(path, lexicon)
+        cache_files.write(path, _encode(lexicon))
     return lexicon
 
 
 def _read(path: Path) -> Lexicon | None:
-    try:
-        blob = path.read_bytes()
-    except OSError:
+    data = cache_files.read(path)
+    if data is None:
         return None
-    digest, payload = blob[:_DIGEST], blob[_DIGEST:]
-    if hashlib.sha256(payload).digest() != digest:
-        return None  # missing, truncated or altered
     try:
-        return _decode(marshal.loads(payload))
-    except (ValueError, TypeError, KeyError, AttributeError, EOFError, re.error):  # a shape not known here
+        return _decode(data)
+    except (ValueError, TypeError, KeyError, AttributeError, re.error):  # a shape not known here
         return None
-
-
-def _write(path: Path, lexicon: Lexicon) -> None:
-    try:
-        payload = marshal.dumps(_encode(lexicon))
-    except (ValueError, TypeError):  # a field marshal cannot keep: build it every time instead
-        return
-    import tempfile  # only when writing: a process that reads the cache has no need of it
-
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Written aside and renamed: a process reading at the same moment sees no file or the whole new one.
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".lexicon-", delete=False) as f:
-            tmp = f.name
-            f.write(hashlib.sha256(payload).digest() + payload)
-        os.replace(tmp, path)
-    except OSError:  # a read-only or full cache folder: the next process builds the lexicon again
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
 
 
 def _encode(lexicon: Lexicon) -> dict[str, Any]:
