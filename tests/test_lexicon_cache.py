@@ -117,3 +117,26 @@ def test_no_cache_without_the_sources_to_key_it_by(tmp_path, monkeypatch, refere
 @pytest.mark.skipif(sys.platform != "linux", reason="the XDG cache folder is the Linux convention")
 def test_the_cache_lives_in_the_user_cache_folder(no_user_folders):
     assert cache_files.cache_dir().is_relative_to(no_user_folders / "cache")
+
+
+WORDS = "running ischaemic anaemia oedema sulphate prescriptions absorption thrombolysis seizures children".split()
+
+
+def test_the_english_stemmer_loaded_alone_stems_as_the_package_gives_it():
+    import snowballstemmer
+
+    from hippo_tui.verification import lexicon as module
+
+    packaged = snowballstemmer.stemmer("english")
+    assert type(module._STEMMER).__module__ != type(packaged).__module__  # loaded alone, not the package's
+    assert module.STEMMER_FILE == sys.modules[type(packaged).__module__].__file__  # the same code
+    assert [module._STEMMER.stemWord(w) for w in WORDS] == [packaged.stemWord(w) for w in WORDS]
+
+
+def test_the_stemmer_comes_through_the_package_when_it_would_give_another(monkeypatch):
+    from hippo_tui.verification import lexicon as module
+
+    real = module.util.find_spec
+    monkeypatch.setattr(module.util, "find_spec", lambda name: real("json") if name == "Stemmer" else real(name))
+    stemmer = module._english_stemmer()  # as if PyStemmer were installed: the package decides
+    assert type(stemmer).__module__ == "snowballstemmer.english_stemmer"

@@ -3,7 +3,8 @@
 Building the lexicon (parsing ``data/lexicon.toml``, respelling and stemming every entry, compiling its phrase
 patterns) is most of a process's first search: tens of milliseconds, every ``ask``. The built tables are kept
 as plain data with each pattern's compiled form, in a file whose name is a hash of everything that decides
-the result: the lexicon file, the code that builds and keeps it, and the Python that compiled the patterns.
+the result: the lexicon file, the code that builds and keeps it, the stemmer's code, and the Python that
+compiled the patterns.
 An edit to any of them names another file, so a stale one is never read; a missing or damaged file, or one
 of a shape this code does not know, is ignored and the lexicon built as before.
 """
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from hippo_tui import cache_files, compiled_patterns
-from hippo_tui.verification.lexicon import DrugClass, Lexicon
+from hippo_tui.verification.lexicon import STEMMER_FILE, DrugClass, Lexicon
 
 FORMAT = 1  # bump when what is stored changes shape
 _SOURCES = ("data/lexicon.toml", "verification/lexicon.py", "verification/lexicon_cache.py",
@@ -34,6 +35,8 @@ def cache_file(folder: Path) -> Path | None:
     try:
         for name in _SOURCES:
             digest.update(package.joinpath(name).read_bytes())
+        # The stemmer's code: another version may stem the lexicon's words otherwise.
+        digest.update(Path(STEMMER_FILE or "").read_bytes())
     except OSError:  # an install without its sources: nothing safe to key a file by
         return None
     return folder / f"lexicon-{digest.hexdigest()[:24]}.bin"
