@@ -213,10 +213,10 @@ class LocalClient:
         reply = self._server.reply("POST", urlsplit(url).path, _wire(body))
         if reply.status >= 400:
             raise APIStatusError(await _http_response(reply, url))
-        if body.get("stream") and reply.stream is not None:
-            chunks = aiter(reply.stream)
+        chunks = _content(reply)
+        if body.get("stream"):
             return Stream(_text_lines(chunks), getattr(chunks, "aclose", _nothing))
-        return wrap(json.loads(_wire(reply.json)))
+        return wrap(json.loads(b"".join([chunk async for chunk in chunks])))
 
     async def close(self) -> None:
         if self._http is not None:
@@ -254,6 +254,17 @@ async def _text_lines(chunks: AsyncIterator[bytes]) -> AsyncIterator[str]:
             yield part.splitlines()[0]  # without its line break ("\r\n" is one)
     for line in (pending + decoder.decode(b"", True)).splitlines():
         yield line
+
+
+def _content(reply: LocalReply) -> AsyncIterator[bytes]:
+    """The bytes of ``reply`` as a client reads them off the wire: its stream, or its JSON body encoded."""
+    if reply.stream is not None:
+        return aiter(reply.stream)
+
+    async def body() -> AsyncIterator[bytes]:
+        yield _wire(reply.json)
+
+    return body()
 
 
 async def _nothing() -> None:
