@@ -4,8 +4,8 @@
 alternations of hundreds of phrases); the matcher is then made by ``_sre.compile`` from that code. ``state``
 keeps what ``_sre.compile`` is given, exactly as ``re``'s own compiler gives it (Python 3.11 to 3.13), and
 ``restore`` makes the pattern from it. Both lean on CPython's internals, so neither is trusted: ``state``
-returns None unless its pattern equals ``re.compile``'s (pattern equality compares the matcher code), and a
-pattern that cannot be restored is compiled the ordinary way. The code is only valid for the ``re`` engine
+keeps no code unless the pattern it makes equals ``re.compile``'s (pattern equality compares the matcher
+code), and a pattern that cannot be restored is compiled from its text the ordinary way. The code is only valid for the ``re`` engine
 that made it: ``VERSION`` belongs in any key a state is stored under (with ``sys.version``).
 
 ``kept`` compiles a module's fixed patterns once per install: from a file in the user's cache folder named by
