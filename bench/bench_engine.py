@@ -23,7 +23,8 @@ import httpx
 import openai
 
 from hippo_tui.backends import sse
-from hippo_tui.backends.cassette import VERSION, Cassette, ReplayTransport
+from hippo_tui.backends.cassette import VERSION, Cassette
+from hippo_tui.backends.cassette_transports import ReplayTransport
 from hippo_tui.config import Settings
 from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent, TextEvent, ThinkingEvent

@@ -45,7 +45,15 @@ __all__ = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+# The top-level commands each module registers. A command line that starts with one needs that one's parser
+# only: building every command's (their options, each with the common ones) is a twentieth of an offline ask.
+COMMANDS = {"ask": ask, "verify": verify, "kb": kb, "audit": audit, "eval": eval, "serve": serve, "token": serve,
+            "db": db}  # fmt: skip
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or the top level with only ``command`` (a key of ``COMMANDS``) under it: a
+    command line starting with that command parses, helps and fails the same with either."""
     common = settings_parser()
     parser = argparse.ArgumentParser(
         prog="hippo-tui",
@@ -54,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hippo-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (ask, verify, kb, audit, eval, serve, db):
+    for module in (ask, verify, kb, audit, eval, serve, db) if command is None else (COMMANDS[command],):
         module.register(sub, common)
     parser.set_defaults(func=_run_app)
     return parser
@@ -67,7 +75,9 @@ def _run_app(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)  # --version and --help exit here, before any heavy import
+    argv = sys.argv[1:] if argv is None else list(argv)
+    named = argv[0] if argv and argv[0] in COMMANDS else None
+    args = build_parser(named).parse_args(argv)  # --version and --help exit here, before any heavy import
     from hippo_tui.config import ConfigError
 
     try:

@@ -20,6 +20,7 @@ import re
 import secrets
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from re import _constants as C  # type: ignore[attr-defined]  # the stdlib parser's opcodes (no stubs)
 from re import _parser  # type: ignore[attr-defined]
@@ -286,17 +287,31 @@ class SafetyPolicy:
         if dupes:
             raise PolicyError(f"safety rule names must be unique: {', '.join(dupes)}")
         self.rules = rules
-        sources = [_compiled_sources(r) for r in rules]
+        self._sources = [_compiled_sources(r) for r in rules]  # every rule is read (and checked) now
         self.max_len = max(r.max_len for r in rules)
-        self._match = re.compile("|".join(f"(?P<r{i}>{src.full})" for i, src in enumerate(sources)))
-        self.search = self._match.search  # any rule, one pass (a match may still be unsettled: see find)
-        self._each = tuple(re.compile(src.full) for src in sources)
-        self._boundary = tuple(src.boundary for src in sources)
-        firsts = [src.first for src in sources]
+        self._boundary = tuple(src.boundary for src in self._sources)
+
+    # The matchers are compiled at their first use: the engine's own policy is only the base that each
+    # answer adds its canary to, and is never searched itself.
+    @cached_property
+    def _match(self) -> re.Pattern[str]:
+        return re.compile("|".join(f"(?P<r{i}>{src.full})" for i, src in enumerate(self._sources)))
+
+    @cached_property
+    def _each(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(src.full) for src in self._sources)
+
+    @cached_property
+    def _prefix(self) -> re.Pattern[str]:
+        firsts = [src.first for src in self._sources]
         # A lookahead on the characters a match can start with fails fast at every other position,
         # so the costly prefix alternation runs only where a match could begin.
         gate = "" if None in firsts else "(?=" + "|".join(f"(?:{f})" for f in firsts) + ")"
-        self._prefix = re.compile(gate + "(?:" + "|".join(src.prefix for src in sources) + r")\Z")
+        return re.compile(gate + "(?:" + "|".join(src.prefix for src in self._sources) + r")\Z")
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        """Any rule, one pass (a match may still be unsettled: see ``find``)."""
+        return self._match.search(text, pos)
 
     def __repr__(self) -> str:
         return f"SafetyPolicy({[r.name for r in self.rules]!r})"

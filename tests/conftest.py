@@ -13,11 +13,13 @@ from hippo_tui.store import DEMO_KB, Store
 
 @pytest.fixture(autouse=True)
 def no_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The platform's config and data folders point into a throwaway folder for every test (and the processes
-    it starts): a developer's own config.toml or audit database never changes or receives a test's results."""
+    """The platform's config, data and cache folders point into a throwaway folder for every test (and the
+    processes it starts): a developer's own config.toml or audit database never changes or receives a test's
+    results."""
     root = tmp_path_factory.mktemp("xdg")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(root / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(root / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root / "cache"))
     return root
 
 

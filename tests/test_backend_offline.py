@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from hippo_tui.backends import extractive
 from hippo_tui.backends.chat import TextDelta, TurnEnd, stream_turn
-from hippo_tui.backends.offline import OfflineTransport, tokens
+from hippo_tui.backends.offline import tokens
+from hippo_tui.backends.offline_transport import OfflineTransport
 from hippo_tui.prompts import SEARCH_TOOL, grounding_user_message, system_message, tool_result
 from hippo_tui.verification import offline_judge
 from hippo_tui.verification.llm_judge import STEPS, reply_schema, response_format

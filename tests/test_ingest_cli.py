@@ -14,7 +14,7 @@ import httpx
 import openai
 import pytest
 
-from hippo_tui.backends.offline import OfflineTransport
+from hippo_tui.backends.offline_transport import OfflineTransport
 from hippo_tui.cli import EXIT_USAGE, main
 from hippo_tui.commands.ingest import EXIT_SOME_FAILED
 from hippo_tui.config import Settings

@@ -11,7 +11,7 @@ import openai
 import pytest
 
 from hippo_tui.backends import sse
-from hippo_tui.backends.offline import OfflineTransport
+from hippo_tui.backends.offline_transport import OfflineTransport
 from hippo_tui.store import Store
 from hippo_tui.verification.checks import verify
 from hippo_tui.verification.llm_judge import parse_verdicts

@@ -8,7 +8,7 @@ import httpx
 import openai
 import pytest
 
-from hippo_tui.backends.offline import OfflineTransport
+from hippo_tui.backends.offline_transport import OfflineTransport
 from hippo_tui.store import DEMO_KB, Store
 from hippo_tui.verification.checks import verify
 from hippo_tui.verification.markers import split_sentences

@@ -12,8 +12,6 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
 from hippo_tui.backends import local_client
 from hippo_tui.events import ErrorKind
 
@@ -57,7 +55,13 @@ def is_api_error(e: BaseException) -> bool:
 
 def is_wire_error(e: BaseException) -> bool:
     """What talking to a model can raise: the clients' errors, the transport's, a chunk that is not JSON."""
-    return is_api_error(e) or isinstance(e, httpx.HTTPError | json.JSONDecodeError)
+    return is_api_error(e) or _transport_error(e) or isinstance(e, json.JSONDecodeError)
+
+
+def _transport_error(e: BaseException) -> bool:
+    """An httpx error; read as the client classes are, so an in-process backend never loads httpx for it."""
+    httpx = sys.modules.get("httpx")
+    return httpx is not None and isinstance(e, httpx.HTTPError)
 
 
 def status_code(e: BaseException) -> int | None:
@@ -100,6 +104,8 @@ def classify(e: BaseException, *, base_url: str, model: str) -> ModelError:
         return ModelError("connection", f"{base_url} did not answer in time", pick)
     if is_connection(e):
         if _dns_failure(e):
+            import httpx
+
             host = httpx.URL(base_url).host if base_url else "?"
             return ModelError("connection", f"cannot resolve the host '{host}'", "check the --base-url")
         return ModelError("connection", f"cannot connect to {base_url}", pick)
@@ -113,7 +119,7 @@ def classify(e: BaseException, *, base_url: str, model: str) -> ModelError:
             f"the server sent a chunk that is not valid JSON: {e.msg}",
             "try again, or another server",
         )
-    if isinstance(e, httpx.HTTPError):
+    if _transport_error(e):
         return ModelError(
             "stream_cut",
             f"the connection to {base_url} broke mid-answer ({type(e).__name__})",

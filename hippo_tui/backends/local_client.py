@@ -7,16 +7,24 @@ posts the body as the SDK would and returns the reply as attribute-access object
 None, as the SDK's models do), or for ``stream=True`` an async iterator of chunks parsed from server-sent
 events. Its errors mirror the SDK's classes by name and attributes (``status_code``, ``body``, ``response``,
 ``message``); ``backends.errors`` reads either kind. Real servers still go through the SDK.
+
+It reaches its server over an httpx client (a transport: replay, recording), or, for a server in this very
+process (``InProcessServer``: the offline model), by calling it with the same request bytes and reading its
+reply as the HTTP client would, without loading httpx (a tenth of an offline ``ask`` before its first text).
 """
 
 from __future__ import annotations
 
+import codecs
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import urlsplit
 
-import httpx
+if TYPE_CHECKING:  # imported where a request goes over HTTP (or an in-process reply is an error)
+    import httpx
 
 
 class ChatClient(Protocol):
@@ -26,6 +34,20 @@ class ChatClient(Protocol):
     def chat(self) -> Any: ...
 
     async def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class LocalReply:
+    """An in-process server's answer: a status with a JSON body, or (``stream``) the bytes of an event stream."""
+
+    status: int
+    json: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    stream: AsyncIterable[bytes] | None = None
+
+
+class InProcessServer(Protocol):
+    def reply(self, method: str, path: str, content: bytes) -> LocalReply: ...
 
 
 class APIError(Exception):
@@ -85,10 +107,11 @@ def wrap(value: Any) -> Any:
 
 
 class Stream:
-    """The chunks of a streamed reply, as the SDK's ``AsyncStream`` yields them."""
+    """The chunks of a streamed reply, as the SDK's ``AsyncStream`` yields them: from the reply's text lines
+    (``lines``), closing it with ``close`` when done."""
 
-    def __init__(self, response: httpx.Response) -> None:
-        self.response = response
+    def __init__(self, lines: AsyncIterator[str], close: Callable[[], Awaitable[None]]) -> None:
+        self._lines, self._close = lines, close
         self._iterator = self._chunks()
 
     def __aiter__(self) -> AsyncIterator[Any]:
@@ -98,11 +121,11 @@ class Stream:
         return await self._iterator.__anext__()
 
     async def close(self) -> None:
-        await self.response.aclose()
+        await self._close()
 
     async def _chunks(self) -> AsyncIterator[Any]:
         try:
-            async for data in _sse_data(self.response):
+            async for data in _sse_data(self._lines):
                 if data.startswith("[DONE]"):
                     break
                 value = json.loads(data)  # not JSON: JSONDecodeError, as from the SDK
@@ -110,7 +133,7 @@ class Stream:
                     raise APIError(_stream_error_message(value["error"]), body=value["error"])
                 yield wrap(value)
         finally:
-            await self.response.aclose()
+            await self._close()
 
 
 def _stream_error_message(error: Any) -> str:
@@ -118,10 +141,10 @@ def _stream_error_message(error: Any) -> str:
     return message if isinstance(message, str) and message else "An error occurred during streaming"
 
 
-async def _sse_data(response: httpx.Response) -> AsyncIterator[str]:
+async def _sse_data(text_lines: AsyncIterator[str]) -> AsyncIterator[str]:
     """The data of each server-sent event; comments (keep-alives) and events without data are skipped."""
     lines: list[str] = []
-    async for line in response.aiter_lines():
+    async for line in text_lines:
         if not line:
             if lines:
                 yield "\n".join(lines)
@@ -135,16 +158,29 @@ async def _sse_data(response: httpx.Response) -> AsyncIterator[str]:
 
 
 class LocalClient:
-    """``client.chat.completions.create(...)`` and ``client.close()`` over an httpx client."""
+    """``client.chat.completions.create(...)`` and ``client.close()`` over an httpx client (``http``), or by
+    calling a server in this process (``server``)."""
 
-    def __init__(self, *, base_url: str, api_key: str, http: httpx.AsyncClient) -> None:
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        api_key: str,
+        http: httpx.AsyncClient | None = None,
+        server: InProcessServer | None = None,
+    ) -> None:
+        if (http is None) == (server is None):
+            raise ValueError("a LocalClient needs an http client or an in-process server, not both")
         self.base_url = base_url.rstrip("/")
         self._key = api_key
-        self._http = http
-        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self._create))
+        self._http, self._server = http, server
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self._create if http else self._call))
 
     # The SDK's signature: a per-request HTTP timeout, not a limit on the coroutine.
     async def _create(self, *, timeout: httpx.Timeout | float | None = None, **body: Any) -> Any:  # noqa: ASYNC109
+        import httpx
+
+        assert self._http is not None
         request = self._http.build_request(
             "POST",
             f"{self.base_url}/chat/completions",
@@ -163,11 +199,84 @@ class LocalClient:
             await response.aclose()
             raise APIStatusError(response)
         if body.get("stream"):
-            return Stream(response)
+            return Stream(response.aiter_lines(), response.aclose)
         try:
             return wrap(json.loads(await response.aread()))
         finally:
             await response.aclose()
 
+    async def _call(self, *, timeout: Any = None, **body: Any) -> Any:  # noqa: ASYNC109
+        """``_create`` for a server in this process: the same request bytes, the reply read as from the wire (a
+        timeout has nothing to bound: the server answers as it is called)."""
+        assert self._server is not None
+        url = f"{self.base_url}/chat/completions"
+        reply = self._server.reply("POST", urlsplit(url).path, _wire(body))
+        if reply.status >= 400:
+            raise APIStatusError(await _http_response(reply, url))
+        chunks = _content(reply)
+        if body.get("stream"):
+            return Stream(_text_lines(chunks), getattr(chunks, "aclose", _nothing))
+        return wrap(json.loads(b"".join([chunk async for chunk in chunks])))
+
     async def close(self) -> None:
-        await self._http.aclose()
+        if self._http is not None:
+            await self._http.aclose()
+
+
+def request_timeout(client: ChatClient, seconds: float | None) -> dict[str, Any]:
+    """The ``timeout`` argument of a request bounded by ``seconds`` (connecting: 10 s at most); none for a
+    server in this process, which has no connection to time out (and needs no httpx for it)."""
+    if not seconds or (isinstance(client, LocalClient) and client._http is None):
+        return {}
+    import httpx
+
+    return {"timeout": httpx.Timeout(seconds, connect=min(seconds, 10.0))}
+
+
+def _wire(value: Any) -> bytes:
+    """``value`` as JSON bytes, encoded as httpx encodes a request's or a response's ``json``."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines ends a line
+
+
+async def _text_lines(chunks: AsyncIterator[bytes]) -> AsyncIterator[str]:
+    """The lines of a UTF-8 byte stream, split where ``str.splitlines`` splits (as httpx's ``aiter_lines``)."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    async for chunk in chunks:
+        parts = (pending + decoder.decode(chunk)).splitlines(keepends=True)
+        # The last part waits for more when it has no line break yet, or ends in a "\r" a "\n" may follow.
+        last = parts[-1] if parts else "\n"
+        pending = parts.pop() if last[-1] not in _BREAKS or last[-1] == "\r" else ""
+        for part in parts:
+            yield part.splitlines()[0]  # without its line break ("\r\n" is one)
+    for line in (pending + decoder.decode(b"", True)).splitlines():
+        yield line
+
+
+def _content(reply: LocalReply) -> AsyncIterator[bytes]:
+    """The bytes of ``reply`` as a client reads them off the wire: its stream, or its JSON body encoded."""
+    if reply.stream is not None:
+        return aiter(reply.stream)
+
+    async def body() -> AsyncIterator[bytes]:
+        yield _wire(reply.json)
+
+    return body()
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def _http_response(reply: LocalReply, url: str) -> httpx.Response:
+    """An error reply as the httpx response an HTTP client reads (the SDK's errors carry one)."""
+    import httpx
+
+    request = httpx.Request("POST", url)
+    if reply.stream is None:
+        return httpx.Response(reply.status, headers=reply.headers, json=reply.json, request=request)
+    content = b"".join([chunk async for chunk in reply.stream])
+    return httpx.Response(reply.status, headers=reply.headers, content=content, request=request)

@@ -1,9 +1,11 @@
-"""The embedded offline backend: an OpenAI-compatible server inside the process, as an httpx transport.
+"""The embedded offline backend: an OpenAI-compatible server inside the process.
 
-``AsyncOpenAI(http_client=httpx.AsyncClient(transport=OfflineTransport()))`` talks to it exactly as it talks
-to a real server, so the engine has one code path. It streams ``chat.completion.chunk`` frames at a
-realistic pace, calls ``search_kb`` when its context does not cover the question, and answers grounding
-requests (structured output, honouring the reply schema) with the lexical judge.
+``OfflineServer`` answers chat completion requests as a real server does, in the same wire format: it streams
+``chat.completion.chunk`` frames at a realistic pace, calls ``search_kb`` when its context does not cover the
+question, and answers grounding requests (structured output, honouring the reply schema) with the lexical
+judge. ``local_client.LocalClient`` talks to it directly; ``offline_transport.OfflineTransport`` serves it
+as an httpx transport (for the ``openai`` SDK, and for recording a cassette), so the engine has one code path
+either way, and an offline run need not load httpx.
 """
 
 from __future__ import annotations
@@ -14,11 +16,9 @@ import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-import httpx
-
 from hippo_tui.backends import extractive, sse
+from hippo_tui.backends.local_client import LocalReply
 from hippo_tui.prompts import parse_grounding_input
-from hippo_tui.verification import offline_judge
 
 MODEL = "offline"
 LABEL = "offline (extractive, no LLM)"
@@ -31,55 +31,49 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-class _PacedStream(httpx.AsyncByteStream):
+async def paced(frames: Sequence[bytes], tokens_per_second: float) -> AsyncIterator[bytes]:
     """SSE frames released at ``tokens_per_second`` (0: all at once). Cancellable between any two frames."""
-
-    def __init__(self, frames: Sequence[bytes], tokens_per_second: float) -> None:
-        self._frames = frames
-        self._delay = 1.0 / tokens_per_second if tokens_per_second > 0 else 0.0
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        for f in self._frames:
-            if self._delay:
-                await asyncio.sleep(self._delay)
-            else:
-                await asyncio.sleep(0)  # stay cancellable even at unlimited speed
-            yield f
+    delay = 1.0 / tokens_per_second if tokens_per_second > 0 else 0.0
+    for f in frames:
+        if delay:
+            await asyncio.sleep(delay)
+        else:
+            await asyncio.sleep(0)  # stay cancellable even at unlimited speed
+        yield f
 
 
-class OfflineTransport(httpx.AsyncBaseTransport):
+class OfflineServer:
     def __init__(self, *, tokens_per_second: float = 40.0) -> None:
         self.tokens_per_second = tokens_per_second
         self._calls = 0
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        path = request.url.path.rstrip("/")
-        if request.method == "GET" and path.endswith("/models"):
-            return httpx.Response(200, json={"object": "list", "data": [{"id": MODEL, "object": "model"}]})
-        if request.method != "POST" or not path.endswith("/chat/completions"):
-            return httpx.Response(404, json=sse.error_body(f"no route {request.method} {path}"))
+    def reply(self, method: str, path: str, content: bytes) -> LocalReply:
+        """The answer to one request (``content``: its body), as an OpenAI-compatible server gives it."""
+        path = path.rstrip("/")
+        if method == "GET" and path.endswith("/models"):
+            return LocalReply(200, json={"object": "list", "data": [{"id": MODEL, "object": "model"}]})
+        if method != "POST" or not path.endswith("/chat/completions"):
+            return LocalReply(404, json=sse.error_body(f"no route {method} {path}"))
         try:
-            body = json.loads(await request.aread())
+            body = json.loads(content)
         except json.JSONDecodeError:
-            return httpx.Response(400, json=sse.error_body("request body is not JSON"))
+            return LocalReply(400, json=sse.error_body("request body is not JSON"))
         messages = body.get("messages") or []
         try:
             if body.get("response_format"):
                 return self._grounding(messages, body["response_format"])
             if not body.get("stream"):
-                return httpx.Response(400, json=sse.error_body("the offline model only streams answers"))
+                return LocalReply(400, json=sse.error_body("the offline model only streams answers"))
             tools = [t.get("function", {}).get("name", "") for t in body.get("tools") or []]
             self._calls += 1
             frames = [sse.frame(c) for c in self.turn_chunks(messages, tools, call=self._calls)]
         except Exception as e:  # a bug in the offline model: say so, not "cannot connect"
-            return httpx.Response(
-                500, json=sse.error_body(f"the offline model failed: {type(e).__name__}: {e}")
-            )
+            return LocalReply(500, json=sse.error_body(f"the offline model failed: {type(e).__name__}: {e}"))
         frames.append(sse.frame(sse.DONE))
-        return httpx.Response(
+        return LocalReply(
             200,
             headers={"content-type": "text/event-stream"},
-            stream=_PacedStream(frames, self.tokens_per_second),
+            stream=paced(frames, self.tokens_per_second),
         )
 
     @staticmethod
@@ -111,16 +105,19 @@ class OfflineTransport(httpx.AsyncBaseTransport):
         return out
 
     @staticmethod
-    def _grounding(messages: Sequence[dict[str, Any]], response_format: Any) -> httpx.Response:
+    def _grounding(messages: Sequence[dict[str, Any]], response_format: Any) -> LocalReply:
         """The lexical judge's verdicts as ``{"<source id>": bool}``: exactly the schema's keys when the request
         carries one (``json_schema``, or ``json_object`` with ``schema``, as a grammar-constrained server
         would), else one per source in the data."""
+        # Imported at the first grounding request: an answer's text is written before any is checked.
+        from hippo_tui.verification import offline_judge
+
         user: Mapping[str, Any] = next((m for m in reversed(messages) if m.get("role") == "user"), {})
         items = parse_grounding_input(extractive._text(user.get("content")))
         verdicts = {str(c["source_id"]): bool(c["grounded"]) for c in offline_judge.judge(items)["checks"]}
         keys = _schema_keys(response_format)
         reply = {k: verdicts.get(k, False) for k in keys} if keys is not None else verdicts
-        return httpx.Response(200, json=sse.completion(MODEL, json.dumps(reply)))
+        return LocalReply(200, json=sse.completion(MODEL, json.dumps(reply)))
 
 
 def _schema_keys(response_format: Any) -> list[str] | None:

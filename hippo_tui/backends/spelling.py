@@ -10,7 +10,8 @@ left out or added; the same first letter. One letter changed is not a slip but o
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import cache
 
 from hippo_tui.store.slips import INDEL_LETTERS, MIN_LETTERS  # the one rule, shared with search
 from hippo_tui.verification.lexicon import lexicon, stem
@@ -33,14 +34,20 @@ def _slip(w: str, v: str) -> bool:
     return len(w) >= INDEL_LETTERS and _one_letter_apart(w, v)
 
 
-def correction(word: str, vocabulary: set[str], by_first: dict[str, list[str]], stems: set[str]) -> str | None:
+def correction(
+    word: str, vocabulary: set[str], by_first: dict[str, list[str]], stems: Callable[[], set[str]]
+) -> str | None:
     w = word.lower()
-    if len(w) < MIN_LETTERS or w in vocabulary or stem(w) in stems:
+    if len(w) < MIN_LETTERS or w in vocabulary:
+        return None
+    close = {v for v in by_first.get(w[0], ()) if _slip(w, v)}
+    # Checked only for a word that is one slip from exactly one source word: stemming every word of the
+    # sources is most of the work, and most words of a question are either in them or near none.
+    if len(close) != 1 or stem(w) in stems():
         return None
     if lexicon().drug_classes(w):  # a drug's name as the lexicon knows it is no slip, whatever a source wrote
         return None
-    close = {v for v in by_first.get(w[0], ()) if _slip(w, v)}
-    return close.pop() if len(close) == 1 else None
+    return close.pop()
 
 
 def corrected(question: str, texts: Iterable[str]) -> str:
@@ -50,5 +57,5 @@ def corrected(question: str, texts: Iterable[str]) -> str:
     for v in vocabulary:
         if len(v) >= MIN_LETTERS:
             by_first.setdefault(v[0], []).append(v)
-    stems = {stem(v) for v in vocabulary}
+    stems = cache(lambda: {stem(v) for v in vocabulary})
     return _WORD.sub(lambda m: correction(m.group(), vocabulary, by_first, stems) or m.group(), question)

@@ -49,7 +49,6 @@ from hippo_tui.events import (
 )
 from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.store import StoreError
-from hippo_tui.verification.coverage import UNBACKED_MARK, mark_unbacked
 
 if TYPE_CHECKING:
     from hippo_tui.engine import Conversation
@@ -78,6 +77,8 @@ def checked_lines(end: EndEvent) -> list[str]:
         return [f"{cov.line}: the answer says so, and cites nothing."]
     if not end.verification.attempted:
         return [NOTHING_CHECKED]
+    from hippo_tui.verification.coverage import UNBACKED_MARK  # only once the answer has ended
+
     marked = f"; unbacked ones marked{UNBACKED_MARK}" if cov.unbacked else ""
     return [summary_line(end.verification), f"Coverage: {cov.line}{marked}."]
 
@@ -236,6 +237,8 @@ def _cannot_start(kind: ErrorKind, message: str, *, as_json: bool, out: TextIO, 
 
 
 def _print_human(last: EndEvent | ErrorEvent | None, note: str, out: TextIO, err: TextIO) -> None:
+    from hippo_tui.verification.coverage import mark_unbacked  # only once the answer has ended
+
     if isinstance(last, EndEvent):
         if last.outcome == "withdrawn":
             print(note or "The answer was withdrawn.", file=out)

@@ -43,7 +43,6 @@ from hippo_tui.prompts import SEARCH_TOOL, SEARCH_TOOL_NAME, system_message, too
 from hippo_tui.provenance import where
 from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.store import Store, StoreError
-from hippo_tui.verification.checks import unshown_attempts, verify
 from hippo_tui.verification.markers import PendingMarkers, finalize_markers
 
 MAX_TOOL_ROUNDS = 3  # after this many searches in one answer the model must answer with what it has
@@ -402,6 +401,9 @@ class Answer:
         yield self._end("withdrawn")
 
     async def _verify(self) -> AsyncGenerator[Event, None]:
+        # Imported here: the checks and both judges are not needed before an answer's text is out.
+        from hippo_tui.verification.checks import verify
+
         yield ThinkingEvent(text="Checking citations…", phase="checking", t=self.t())
         v_start = self.t()
         result = await verify(
@@ -520,6 +522,8 @@ class Answer:
         """Keep the citation attempts of an answer nobody is shown (never drop a citation silently)."""
         if not self.guards:
             return
+        from hippo_tui.verification.checks import unshown_attempts  # as in _verify
+
         guard = self.guards[-1]  # the turn that was withdrawn, cancelled or cut; earlier ones were superseded
         attempts = await unshown_attempts(guard.released + guard.held_text, store=self.store, reason=reason)
         if attempts:

@@ -3,9 +3,12 @@ the kind, a message naming the server, and what to do. Never the token."""
 
 from __future__ import annotations
 
-import httpx
+from typing import TYPE_CHECKING
 
 from hippo_tui.events import ErrorKind
+
+if TYPE_CHECKING:  # imported where used: a local ask catches RemoteError without loading httpx
+    import httpx
 
 
 class RemoteError(Exception):
@@ -15,6 +18,8 @@ class RemoteError(Exception):
 
 
 def unreachable(url: str, e: httpx.TransportError) -> RemoteError:
+    import httpx
+
     if isinstance(e, httpx.TimeoutException):
         return RemoteError("connection", f"the hippo-tui server at {url} did not answer in time",
                            "check the server is running and reachable, then ask again")  # fmt: skip
@@ -24,6 +29,8 @@ def unreachable(url: str, e: httpx.TransportError) -> RemoteError:
 
 def refused(url: str, status: int, body: bytes, headers: httpx.Headers) -> RemoteError:
     """A non-2xx answer of the server, in the user's words."""
+    import httpx
+
     try:
         said = str(httpx.Response(status, content=body).json()["error"]["message"])
     except (ValueError, KeyError, TypeError):

@@ -1,4 +1,4 @@
-"""The clinical lexicon (``hippo_tui/data/lexicon.toml``), loaded once and compiled for reading text.
+"""The clinical lexicon (``hippo_tui/data/lexicon.toml``), compiled for reading text once per install.
 
 Everything here is knowledge a clinician would agree with (abbreviations, lay terms, UK/US spellings, drug
 classes, populations, lines of therapy, the strength of a recommendation), not thresholds: the judge
@@ -8,16 +8,44 @@ in the data file.
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 import tomllib
+import types
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from importlib import resources, util
 from typing import Any
 
-import snowballstemmer  # type: ignore[import-untyped]
+_ALONE = "_hippo_tui_snowball_english"  # the private name the English stemmer's folder is loaded under
 
-_STEMMER = snowballstemmer.stemmer("english")
+
+def _english_stemmer() -> Any:
+    """Snowball's English stemmer, as ``snowballstemmer.stemmer("english")`` gives it.
+
+    That package imports the stemmers of all its thirty-odd languages first (a twentieth of an offline ask
+    before its first text), so the English one is loaded alone: the same modules from the package's folder,
+    under a private package name (the package itself is left as it is). Through the package as before when
+    it would give another stemmer (PyStemmer's, when that is installed) or is laid out otherwise.
+    """
+    try:
+        spec = util.find_spec("snowballstemmer")
+        if util.find_spec("Stemmer") is None and spec is not None and spec.submodule_search_locations:
+            package = types.ModuleType(_ALONE)
+            package.__path__ = list(spec.submodule_search_locations)
+            sys.modules.setdefault(_ALONE, package)
+            return importlib.import_module(f"{_ALONE}.english_stemmer").EnglishStemmer()
+    except (ImportError, AttributeError):
+        sys.modules.pop(_ALONE, None)
+    import snowballstemmer  # type: ignore[import-untyped]
+
+    return snowballstemmer.stemmer("english")
+
+
+_STEMMER = _english_stemmer()
+# The file the stemmer's code comes from: what the lexicon's stems (and its cache) depend on besides this one.
+STEMMER_FILE = getattr(sys.modules.get(type(_STEMMER).__module__), "__file__", None)
 
 # UK spellings to one form (US): both sides of a comparison are read through the same rules, so a rule
 # that also touches an unrelated word ("shoe") changes nothing.
@@ -163,6 +191,14 @@ def _populations(axes: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
 
 @cache
 def lexicon() -> Lexicon:
+    """The lexicon, as built by ``built`` and kept between processes (``lexicon_cache``)."""
+    from hippo_tui.verification.lexicon_cache import load_or_build  # it imports this module
+
+    return load_or_build(built)
+
+
+def built() -> Lexicon:
+    """The lexicon read and compiled from ``data/lexicon.toml``."""
     raw = tomllib.loads(resources.files("hippo_tui").joinpath("data/lexicon.toml").read_text("utf-8"))
     replacements = _settled(_phrases(raw["abbreviations"]) | _phrases(raw["typed"]) | _phrases(raw["terms"]))
     synonyms = {stem(w): stem(group[0]) for group in raw["synonyms"]["groups"] for w in group}

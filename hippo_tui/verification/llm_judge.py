@@ -29,10 +29,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
-
 from hippo_tui.backends.errors import is_status, server_message, status_code, wants_max_completion_tokens
-from hippo_tui.backends.local_client import ChatClient
+from hippo_tui.backends.local_client import ChatClient, request_timeout
 from hippo_tui.models import GroundingRecord, GroundingStep, GroundingTry
 from hippo_tui.prompts import GROUNDING_SYSTEM, grounding_user_message
 from hippo_tui.verification.markers import canonical_id
@@ -190,7 +188,7 @@ async def _request(
 ) -> str:
     in_prompt = schema if step != "json_schema" else None
     # The client's own read timeout (60 s) must not cut a longer --grounding-timeout short.
-    timeout = {"timeout": httpx.Timeout(seconds, connect=min(seconds, 10.0))} if seconds else {}
+    timeout = request_timeout(client, seconds)
     completion = await client.chat.completions.create(
         model=model,
         messages=[

@@ -13,6 +13,7 @@ import uuid
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 
+from hippo_tui import compiled_patterns
 from hippo_tui.safe_text import run_end
 
 # A canonical marker: a lowercase UUID in square brackets.
@@ -479,7 +480,8 @@ def claims_by_source(answer: str) -> dict[str, list[str]]:
 # ---------------------------------------------------------------------------------------------------
 # Streaming display.
 
-_STREAM_TOKEN = re.compile(rf"`+|~{{3,}}|\n|{LENIENT_MARKER.pattern}")
+# Kept compiled per install (compiled_patterns): it is most of the cost of importing this module.
+(_STREAM_TOKEN,) = compiled_patterns.kept("markers", [(rf"`+|~{{3,}}|\n|{LENIENT_MARKER.pattern}", 0)])
 
 
 class PendingMarkers:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hippo_tui import compiled_patterns
+
 _SMALL = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen"
@@ -117,7 +119,7 @@ _BARE_PERIOD = (  # "a week" is a duration
 _COUNT = rf"(?:once|twice|thrice|{NUM}\s+times|{NUM}\s+or\s+{NUM}\s+times|{NUM}\s+to\s+{NUM}\s+times)"
 _ABBREVIATED = {"od": 1.0, "bd": 2.0, "bid": 2.0, "tds": 3.0, "tid": 3.0, "qds": 4.0, "qid": 4.0}
 # "every 8 hours", "8-hourly", "q8h": a frequency, 24 / N a day (a range "every 4 to 6 hours" is 4 to 6 a day).
-_EVERY = re.compile(
+_EVERY_RE = (
     rf"\b(?:every\s+(?P<n>{NUM})(?:\s*(?:-|to)\s*(?P<n2>{NUM}))?\s*(?:hours?|hrs?|h)\b"
     rf"|(?P<h>{NUM})[ -]hourly\b|q(?P<q>\d+)(?:-(?P<q2>\d+))?h\b|every\s+(?P<d>{NUM})\s+days?\b)"
 )
@@ -136,7 +138,7 @@ _CMP_AFTER = {
 _BEFORE_RE = "|".join(f"(?P<b{d}>{p})" for d, p in _CMP_BEFORE.items())
 _AFTER_RE = "|".join(f"(?P<a{d}>{p})" for d, p in _CMP_AFTER.items())
 
-_FREQ = re.compile(
+_FREQ_RE = (
     rf"(?:(?:{_BEFORE_RE})\s+)?\b(?:(?P<count>{_COUNT})\s+(?:a\s+|per\s+|every\s+|each\s+)?(?P<period>{_PERIOD})"
     rf"|(?P<abbr>{'|'.join(_ABBREVIATED)})|(?P<bare>{_BARE_PERIOD}))\b"
 )
@@ -149,20 +151,34 @@ _AMOUNT_UNITS = sorted(
     key=len,
     reverse=True,
 )
-_DOSE_A_DAY = re.compile(
+_DOSE_A_DAY_RE = (
     r"\b(?:"
     + "|".join(re.escape(u) for u in _AMOUNT_UNITS)
     + r")\s+(?P<period>(?:a|per|each)\s+(?:day|week))\b"
 )
-_PER_DOSE = re.compile(r"\bper (?:dose|administration)\b")
-_TIMES = re.compile(rf"(?:(?:{_BEFORE_RE})\s+)?\b(?P<count>{_COUNT})(?!\w)")
-_QUANTITY = re.compile(
+_PER_DOSE_RE = r"\bper (?:dose|administration)\b"
+_TIMES_RE = rf"(?:(?:{_BEFORE_RE})\s+)?\b(?P<count>{_COUNT})(?!\w)"
+_QUANTITY_RE = (
     rf"(?:(?:{_BEFORE_RE})\s+)?(?:between\s+)?(?<![\w.])(?P<num>half\s+an?|{NUM}|an?)"
     rf"(?P<half>\s+and\s+a\s+half)?"
     rf"(?:(?:st|nd|rd|th)\b(?P<ordinal>))?"
     rf"(?:\s*(?:-|to|and|or)\s*(?P<num2>{NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}){_PER}(?P<half2>\s+and\s+a\s+half)?)?(?![\w])"
     rf"(?:\s+(?:{_AFTER_RE})\b)?"
+)
+# "two hundred and fifty", "one and a half", "a dozen": a number said in words, written as digits first.
+_UNIT_WORD = "|".join(sorted([*_SMALL, *_TENS], key=len, reverse=True))
+_SPOKEN_RE = (
+    rf"\b(?:(?P<h>{_UNIT_WORD})\s+hundred(?:\s+and)?(?:\s+(?P<r>(?:{'|'.join(_TENS)})(?:[ -](?:{_UNIT_WORD}))?|{_UNIT_WORD}))?"
+    rf"|(?P<n>{_UNIT_WORD}) and a half|(?P<dozen>a dozen|a couple of)|(?P<q>a quarter of an?)\s+(?P<qu>hour|day))\b"
+)
+# Compiled once per install (compiled_patterns): together they are most of the cost of importing this module.
+_EVERY, _FREQ, _DOSE_A_DAY, _PER_DOSE, _TIMES, _QUANTITY, _SPOKEN = compiled_patterns.kept(
+    "quantities",
+    [
+        (p, 0)
+        for p in (_EVERY_RE, _FREQ_RE, _DOSE_A_DAY_RE, _PER_DOSE_RE, _TIMES_RE, _QUANTITY_RE, _SPOKEN_RE)
+    ],
 )
 
 
@@ -227,14 +243,6 @@ def normalize(text: str) -> str:
     t = re.sub(r"\b(?:every other|alternate) days?\b", "every 2 days", t)
     t = re.sub(r"(\d+(?:\.\d+)?)\s*°?\s*f\b", _celsius, t)  # 100.4°F is 38 °C
     return re.sub(r"(?<=\d)-(?=[a-z])", " ", t)  # "7-day" → "7 day"
-
-
-# "two hundred and fifty", "one and a half", "a dozen": a number said in words, written as digits first.
-_UNIT_WORD = "|".join(sorted([*_SMALL, *_TENS], key=len, reverse=True))
-_SPOKEN = re.compile(
-    rf"\b(?:(?P<h>{_UNIT_WORD})\s+hundred(?:\s+and)?(?:\s+(?P<r>(?:{'|'.join(_TENS)})(?:[ -](?:{_UNIT_WORD}))?|{_UNIT_WORD}))?"
-    rf"|(?P<n>{_UNIT_WORD}) and a half|(?P<dozen>a dozen|a couple of)|(?P<q>a quarter of an?)\s+(?P<qu>hour|day))\b"
-)
 
 
 def _spoken(m: re.Match[str]) -> str:
