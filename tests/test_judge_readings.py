@@ -67,3 +67,15 @@ def test_a_derivation_of_a_synonym_is_the_same_word():
     verdict = judge_claim("Everyone with angina should be told to stop smoking.",
                           "Smoking cessation should be advised for all people with angina.")
     assert verdict.outcome == "supported", verdict.reason
+
+
+def test_an_item_of_a_list_takes_the_lists_predicate():
+    excerpt = "Live vaccines, including BCG, rotavirus and oral typhoid, are contraindicated in severe immunosuppression."
+    assert judge_claim("BCG should not be given in severe immunosuppression.", excerpt).outcome == "supported"
+    assert judge_claim("BCG can be given in severe immunosuppression.", excerpt).outcome == "contradicted"
+
+
+def test_an_item_with_its_own_negation_keeps_it():
+    excerpt = "Red flags in sepsis include confusion, no urine output in 18 hours and mottled skin."
+    verdict = judge_claim("Confusion is a red flag in sepsis.", excerpt)
+    assert verdict.outcome == "supported", verdict.reason

@@ -371,9 +371,30 @@ def _labelled(sentence: Sentence) -> list[Span]:
     return out
 
 
+_PREDICATE = re.compile(r"^(?:is|are|was|were|should|must|may|can|cannot|do|does)\b")
+_ITEM_WORDS = 3  # a piece this short with no verb of its own is an item of a list
+_VERB = re.compile(r"\b(?:is|are|was|were|be|been|should|must|may|can|cannot|will|do|does|has|have)\b")
+
+
+def _listed(pieces: list[Span]) -> list[Span]:
+    """Items of a list said of together ("Live vaccines, including MMR, varicella and yellow fever, are
+    contraindicated in pregnancy") each read with the predicate that follows them, so an item's polarity is
+    the list's. An item with its own negation keeps it ("red flags: no urine output, mottled skin")."""
+    out = list(pieces)
+    run: list[int] = []
+    for i, p in enumerate(pieces):
+        if _PREDICATE.match(p.text) and run:
+            for j in run:
+                item = pieces[j]
+                out[j] = Span(f"{item.text} {p.text}", item.start, item.end, (), item.words)
+        short = len(p.words) <= _ITEM_WORDS and not _NEGATION.search(p.text) and not _VERB.search(p.text)
+        run = [*run, i] if short else []
+    return out
+
+
 def _check_negation(clauses: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
     # Pieces, not whole clauses: "no urine output" in a list of red flags does not negate the list.
-    excerpt = [c for s in sentences for c in _labelled(s)]
+    excerpt = [c for s in sentences for c in _listed(_labelled(s))]
     for clause in clauses:
         if not clause.words:
             continue
