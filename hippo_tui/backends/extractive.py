@@ -194,6 +194,7 @@ class Source:
     words: frozenset[str]  # the title's and every sentence's
     ages: frozenset[str] = frozenset()  # the age groups its title names ("adults")
     text: str = ""  # its title and excerpt
+    title: str = ""
 
     @cached_property
     def classes(self) -> frozenset[str]:
@@ -228,7 +229,7 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
     )
     groups = frozenset(_age_groups(title))
     words = topic.union(*(s.words for s in sentences))
-    return Source(sid, rank, topic, sentences, words, groups, f"{title}\n{excerpt}")
+    return Source(sid, rank, topic, sentences, words, groups, f"{title}\n{excerpt}", title)
 
 
 @dataclass
@@ -325,13 +326,7 @@ class Context:
                         query = ""
                     if query:
                         searched.append(query)
-        # Document frequency over sources: a word every source uses tells them apart least.
-        n = max(len(sources), 1)
-        df: dict[str, int] = {}
-        for s in sources.values():
-            for w in s.words:
-                df[w] = df.get(w, 0) + 1
-        idf = {w: math.log(1 + n / d) for w, d in df.items()}
+        idf = _idf(list(sources.values()))
         texts = [x.text for s in sources.values() for x in s.sentences] + titles
         # A slip of a source's word, or of a class the lexicon knows ("steriod": the source names prednisone).
         question = corrected(asked[-1], [*texts, *_class_names()]) if asked else ""
@@ -339,7 +334,7 @@ class Context:
 
     def weight(self, w: str) -> float:
         # Words no source uses weigh the most: a part about them is not covered.
-        return self.idf.get(w, math.log(1 + max(len(self.sources), 1)) + 0.5)
+        return self.idf.get(w, math.log(1 + max(len({s.title for s in self.sources}), 1)) + 0.5)
 
     def _mass(self, ws: Iterable[str]) -> float:
         return sum(self.weight(w) for w in ws)
@@ -461,6 +456,21 @@ class Context:
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
+
+
+def _idf(sources: Sequence[Source]) -> dict[str, float]:
+    """Document frequency over the sources' titles: a word every title's passages use tells them apart least.
+    Passages under one title (a card's section, split in short passages) count once: three passages of the
+    tramadol card do not make "tramadol" a common word that no longer tells the card from the others."""
+    under: dict[str, set[str]] = {}
+    for s in sources:
+        under.setdefault(s.title, set()).update(s.words)
+    n = max(len(under), 1)
+    df: dict[str, int] = {}
+    for words in under.values():
+        for w in words:
+            df[w] = df.get(w, 0) + 1
+    return {w: math.log(1 + n / d) for w, d in df.items()}
 
 
 def _age_groups(text: str) -> set[str]:

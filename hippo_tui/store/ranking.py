@@ -35,3 +35,14 @@ def rerank(rows: Sequence[R], editions: Sequence[str | None], documents: Sequenc
     dated = newest_first(rows, editions)
     document_of = {id(r): d for r, d in zip(rows, documents, strict=True)}
     return documents_first(dated, [document_of[id(r)] for r in dated])
+
+
+def with_siblings(ranked: Sequence[R], documents: Sequence[str], k: int, siblings: int) -> list[R]:
+    """The ``k`` best of ``ranked`` (in ``rerank``'s order), then up to ``siblings`` more passages of the best
+    one's document, best first. A card split into short passages often answers in a passage after its best
+    ("Treatment" after "Phase 2"); an answerer given each document's best passage alone never sees it."""
+    top = list(ranked[:k])
+    if siblings <= 0 or not top:
+        return top
+    more = [r for r, doc in zip(ranked[k:], documents[k:], strict=True) if doc == documents[0]]
+    return top + more[:siblings]
