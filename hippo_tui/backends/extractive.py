@@ -25,7 +25,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from hippo_tui.backends.spelling import corrected
-from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources
+from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources, parse_unmentioned
 from hippo_tui.verification import ages, lexical
 from hippo_tui.verification.lexical import (
     JUDGE_SYNONYMS,
@@ -301,6 +301,7 @@ class Context:
     searched: list[str] = field(default_factory=list)  # queries it already sent to search_kb
     earlier: list[str] = field(default_factory=list)  # the conversation's questions before this one
     idf: dict[str, float] = field(default_factory=dict)
+    absent: frozenset[str] = frozenset()  # words the search says no passage of the whole KB contains
 
     @classmethod
     def from_messages(cls, messages: Sequence[Mapping[str, Any]]) -> Context:
@@ -308,11 +309,13 @@ class Context:
         sources: dict[str, Source] = {}
         searched: list[str] = []
         titles: list[str] = []
+        absent: set[str] = set()
         for m in messages:
             role, content = m.get("role"), _text(m.get("content"))
             if role == "user":
                 asked.append(content)
             elif role in ("system", "tool"):
+                absent.update(w for said in parse_unmentioned(content) for w in content_words(said))
                 for sid, title, excerpt in parse_sources(content):
                     titles.append(title)
                     if sid not in sources:
@@ -330,7 +333,9 @@ class Context:
         texts = [x.text for s in sources.values() for x in s.sentences] + titles
         # A slip of a source's word, or of a class the lexicon knows ("steriod": the source names prednisone).
         question = corrected(asked[-1], [*texts, *_class_names()]) if asked else ""
-        return cls(question, list(sources.values()), searched=searched, idf=idf, earlier=asked[-4:-1])
+        return cls(
+            question, list(sources.values()), searched, asked[-4:-1], idf=idf, absent=frozenset(absent)
+        )
 
     def weight(self, w: str) -> float:
         # Words no source uses weigh the most: a part about them is not covered.
@@ -437,7 +442,10 @@ class Context:
 
     def unknown_subjects(self, part: Part) -> set[str]:
         """What the part asks about (drugs, conditions: not facets, numbers or generic words) that no source
-        in the context mentions at all. A part with one is not covered, however much else matches."""
+        in the context mentions at all, and that the search says no passage of the knowledge base contains
+        ("edoxaban"). A part with one is not covered, however much else matches. A word other passages do use
+        is no proof the subject is missing (it may be the asker's word for it, or a source's typo): it counts
+        against the part's coverage instead, at the weight of a word no source uses."""
         known = {JUDGE_SYNONYMS.get(w, w) for s in self.sources for w in s.words}  # "man" is in "men"
         # "A 62 year old man" where no source names either sex: guidance for everyone; where one names women
         # only, a question about a man is not covered by it.
@@ -451,6 +459,7 @@ class Context:
             and w not in GENERAL
             and JUDGE_SYNONYMS.get(w, w) not in known
             and not _member_named(w, known)
+            and w in self.absent
         }
 
     def was_searched(self, part: Part) -> bool:

@@ -242,17 +242,18 @@ class Answer:
             )
         yield ThinkingEvent(text=searching(self.question), phase="searching", t=self.t())
         hits = await self.store.search(self.question, self.settings.retrieval_k, siblings=SIBLINGS)
+        unmentioned = await self.store.unmentioned(self.question)
         self.timings["retrieval"] = self.t()
         self.context = {h.id: h for h in hits}
         yield SourcesEvent(sources=[preview(h) for h in hits], query=sanitize(self.question), t=self.t())
-        self._prompt_model(hits)
+        self._prompt_model(hits, unmentioned)
 
-    def _prompt_model(self, hits: list[SearchHit]) -> None:
+    def _prompt_model(self, hits: list[SearchHit], unmentioned: list[str]) -> None:
         """The first messages (system prompt with a fresh canary and the sources, earlier turns, the question),
         and the safety policy that watches for that canary."""
         canary = new_canary()
         self.policy = self.inputs.policy.with_canary(canary)
-        self.messages = [{"role": "system", "content": system_message(self.prompt, canary, hits)}]
+        self.messages = [{"role": "system", "content": system_message(self.prompt, canary, hits, unmentioned)}]
         turns = self.settings.history_turns
         for q, a in self.inputs.history[-turns:] if turns else []:
             self.messages += [{"role": "user", "content": q}, {"role": "assistant", "content": a}]
@@ -391,8 +392,9 @@ class Answer:
             added = [h for h in found if h.id not in self.context]
             self.context.update((h.id, h) for h in added)
             yield SourcesEvent(sources=[preview(h) for h in added], query=sanitize(query), t=self.t())
+            unmentioned = await self.store.unmentioned(query)
             self.messages.append(
-                {"role": "tool", "tool_call_id": call.id, "content": tool_result(query, found)}
+                {"role": "tool", "tool_call_id": call.id, "content": tool_result(query, found, unmentioned)}
             )
         self.rounds += 1
 

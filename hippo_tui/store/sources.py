@@ -19,6 +19,7 @@ from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition
 from hippo_tui.store.slips import with_slips_read
+from hippo_tui.store.unmentioned import unmentioned
 from hippo_tui.store.wording import search_terms, snippet
 
 # The records (pydantic models, a fifth of a second to import) are imported where a function builds one,
@@ -247,6 +248,10 @@ class SourcesMixin(StoreBase):
             HitRow(r[0], r[1], r[2], r[3], r[4], score, snippet(r[2], words), tuple(r[6:11]))
             for score, r in ranked
         ]
+
+    async def unmentioned(self, query: str) -> list[str]:
+        """The question's words no active passage contains in any form (``slips.unmentioned``)."""
+        return await unmentioned(query, self._doc_frequencies)
 
     async def _bounded_match(self, words: list[str]) -> str:
         """The MATCH expression to rank: all words when they match few enough rows, else the rarest ones.

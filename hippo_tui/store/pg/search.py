@@ -20,6 +20,7 @@ from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition
 from hippo_tui.store.slips import with_slips_read
 from hippo_tui.store.sources import DOC_COUNT_CACHE, HitRow, _Scored
+from hippo_tui.store.unmentioned import unmentioned
 from hippo_tui.store.wording import search_terms, snippet
 
 CANDIDATES = 200  # rows (pre-ordered by ts_rank) that BM25 re-scores per search
@@ -73,6 +74,11 @@ class PgSearchMixin(PgBase):
         await self._index_if_stale()
         async with self._session():
             return await self._search(await with_slips_read(query, words, self._doc_frequencies), k, siblings)
+
+    async def unmentioned(self, query: str) -> list[str]:
+        await self._index_if_stale()
+        async with self._session():
+            return await unmentioned(query, self._doc_frequencies)
 
     async def _index_if_stale(self) -> None:
         """The index mixin brings stale rows up to date before a search (a no-op without it)."""
