@@ -97,3 +97,29 @@ def test_passages_under_one_title_count_once_for_how_rare_a_word_is():
     idf = _idf([*card, other])
     # The card's three passages are one title: "tramadol" is as rare as "renal", which one other source has.
     assert idf["tramadol"] == idf["renal"] > idf["crcl"]
+
+
+def test_a_better_ranked_source_that_does_not_cover_the_part_does_not_hide_one_that_does(monkeypatch):
+    # Seen on a real card: its short first passage (retrieval rank 1) covered 48% of the question, the
+    # passage with the regimen (given after the k hits) 65%; the rank penalty put the first one ahead, and the
+    # part was said not to be covered at all.
+    from types import SimpleNamespace
+
+    from hippo_tui.backends import extractive
+    from hippo_tui.prompts import system_message
+
+    blocks = [
+        SimpleNamespace(id="first", title="Ectopic pregnancy › Methotrexate", excerpt="Success in 71 to 94%."),
+        SimpleNamespace(id="regimen", title="Ectopic pregnancy › Single dose", excerpt="Day 1: methotrexate 50 mg/m2 IM."),
+    ]  # fmt: skip
+    question = "methotrexate single dose regimen for ectopic pregnancy"
+    ctx = extractive.Context.from_messages(
+        [
+            {"role": "system", "content": system_message("p", "c", blocks)},
+            {"role": "user", "content": question},
+        ]
+    )
+    first, regimen = ctx.sources
+    monkeypatch.setattr(ctx, "rank_sources", lambda part, among=None: [(0.48, first), (0.65, regimen)])
+    part = extractive.parts_of(question)[0]
+    assert extractive._answer_part(ctx, part, set()) == [("Day 1: methotrexate 50 mg/m2 IM.", "regimen")]

@@ -589,7 +589,10 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     # ("prasugrel loading dose" is not answered by the clopidogrel and aspirin loading doses).
     drugs = _drugs_of(part)
     ranked = [(c, s) for c, s in ctx.rank_sources(part) if not drugs or drugs & s.words]
-    if not ranked or ranked[0][0] < COVERED:
+    # The rank penalty breaks near-ties among sources that cover the part; it never lets a better-ranked
+    # source that does not cover it hide one further down that does.
+    ranked = [(c, s) for c, s in ranked if c >= COVERED]
+    if not ranked:
         return None
     main = ranked[0][1]
     picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES)]
