@@ -145,3 +145,22 @@ def test_ages_read_as_the_group_they_name() -> None:
     assert as_groups("a 6 week old with a cough") == "a infant with a cough"
     assert stated_groups("a 62 yo man") == {"adults"} and stated_groups("aged 4") == {"children"}
     assert stated_groups("10 mg for 5 days") == set()  # a duration is no age
+
+
+async def test_a_word_and_the_number_naming_which_one_are_searched_together(tmp_path: Path) -> None:
+    # Both passages have "type", "1" and "HbA1c"; only one says "type 1", and the other has more of the words.
+    passages = {
+        "Type 2 diabetes › HbA1c targets": "Aim for an HbA1c target of 48; review the target every 1 to 3 months.",
+        "Type 1 diabetes › Monitoring": "Aim for an HbA1c of 48 mmol/mol or lower.",
+    }
+    s = await Store.open(tmp_path / "hippo.db", seed=None)
+    try:
+        await s.upsert(
+            Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
+            for i, (title, excerpt) in enumerate(passages.items())
+        )
+        hits = await s.search("HbA1c target for type 1 diabetes", k=2)
+    finally:
+        await s.close()
+    assert [h.title for h in hits] == ["Type 1 diabetes › Monitoring", "Type 2 diabetes › HbA1c targets"]
+    assert "type 1" in search_terms("HbA1c target for type 1 diabetes")

@@ -7,14 +7,9 @@ words the whole knowledge base lacks (``prompts.UNMENTIONED``), so that it can t
 
 from __future__ import annotations
 
-import re
-from itertools import pairwise
-
 from hippo_tui.store.query import terms
 from hippo_tui.store.slips import DocFrequencies, slippable, slips
-from hippo_tui.store.wording import fold, fold_word
-
-_TYPED = re.compile(r"[^\W_]+")
+from hippo_tui.store.wording import fold, fold_word, numbered
 
 
 def _lexicon_forms(query: str) -> dict[str, list[str]]:
@@ -50,14 +45,9 @@ async def unmentioned(query: str, doc_frequencies: DocFrequencies) -> list[str]:
 
 
 async def _numbered(query: str, doc_frequencies: DocFrequencies) -> list[str]:
-    """A word and the number that names which one ("type 1", "stage 4") that no passage says together: a
-    knowledge base with "type" and "1" in its passages may still have nothing on type 1 diabetes."""
-    typed = [w.lower() for w in _TYPED.findall(query)]
-    pairs = {
-        f"{a} {b}": f"{fold_word(a)} {fold_word(b)}"
-        for a, b in pairwise(typed)
-        if a.isalpha() and b.isdigit()
-    }
+    """A word and the number that names which one ("type 1") that no passage says together: a knowledge base
+    with "type" and "1" in its passages may still have nothing on type 1 diabetes."""
+    pairs = numbered(query)
     if not pairs:
         return []
     dfs = await doc_frequencies(sorted(set(pairs.values())))
