@@ -29,6 +29,9 @@ _LYSIS = re.compile(r"(?<=\w{3})y[st]$")  # -lysis / -lytic, -paralysis / -paral
 # Plurals the stemmer leaves apart from their singular.
 _IRREGULAR = {"children": "child", "women": "woman", "men": "man", "teeth": "tooth", "feet": "foot",
               "mice": "mouse", "lice": "louse", "geese": "goose", "people": "person"}  # fmt: skip
+# What names which one after a word: a number ("type 1"), or a letter ("plan c", "hepatitis b"; not "a" nor
+# "i", which are words of their own).
+_NAMES_WHICH = re.compile(r"\d+|[b-hj-z]")
 MAX_EXPANSIONS = 12  # lexicon terms added to one question, after its own words
 
 
@@ -138,7 +141,7 @@ def numbered(query: str) -> dict[str, str]:
     return {
         f"{a} {b}": f"{fold_word(a)} {fold_word(b)}"
         for a, b in pairwise(typed)
-        if a.isalpha() and b.isdigit()
+        if a.isalpha() and len(a) > 1 and _NAMES_WHICH.fullmatch(b)
     }
 
 
