@@ -78,11 +78,12 @@ def test_the_answering_passage_of_a_split_card_reaches_the_answer(home):
     assert "10 mg/kg" in end.text and "does not cover" not in end.text
 
 
-def test_siblings_follow_the_k_best_and_come_from_the_best_ones_document_only():
-    ranked = ["a1", "b1", "c1", "a2", "b2", "a3", "a4"]
+def test_siblings_follow_the_k_best_and_come_from_the_two_best_ones_documents_only():
+    ranked = ["a1", "b1", "c1", "c2", "a2", "b2", "a3", "a4"]
     documents = [r[0] for r in ranked]
     assert with_siblings(ranked, documents, 3, 0) == ["a1", "b1", "c1"]
-    assert with_siblings(ranked, documents, 3, 2) == ["a1", "b1", "c1", "a2", "a3"]
+    assert with_siblings(ranked, documents, 3, 3) == ["a1", "b1", "c1", "a2", "b2", "a3"]
+    assert with_siblings(ranked, documents, 1, 3) == ["a1", "a2", "a3", "a4"]  # of the k shown only
     assert with_siblings([], [], 3, 2) == []
 
 

@@ -49,7 +49,7 @@ from hippo_tui.verification.markers import PendingMarkers, finalize_markers
 MAX_TOOL_ROUNDS = 3  # after this many searches in one answer the model must answer with what it has
 STORE_ACTION = "check the data folder (HIPPO_HOME) is writable and not in use by another hippo-tui"
 SAID_LIMIT = 400  # characters of an error message on screen: a server's words are untrusted, and can be long
-# Passages of the best hit's own document given to the model after the k hits: a card split into short passages
+# Passages of the best hits' own documents given to the model after the k hits: a card split into short passages
 # often answers in one that ranks below another document's best (store.ranking.with_siblings).
 SIBLINGS = 3
 # The audit record's note on an answer that reached the output limit (kept, verified, shown as cut).

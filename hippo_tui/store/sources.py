@@ -215,7 +215,7 @@ class SourcesMixin(StoreBase):
 
     async def search(self, query: str, k: int = 5, siblings: int = 0) -> list[SearchHit]:
         """Active sources ranked by bm25 (best first; ``score`` higher is better). Never raises on syntax.
-        ``siblings``: up to that many more passages of the best hit's document after the ``k`` (for an answerer)."""
+        ``siblings``: up to that many more passages of the best hits' documents after the ``k`` (for an answerer)."""
         return [row.hit() for row in await self.search_rows(query, k, siblings)]
 
     async def search_rows(self, query: str, k: int = 5, siblings: int = 0) -> list[HitRow]:
