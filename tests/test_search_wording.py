@@ -10,7 +10,7 @@ import pytest
 from hippo_tui.models import Source
 from hippo_tui.store import Store
 from hippo_tui.store.open import open_postgres
-from hippo_tui.store.wording import fold, fold_signature, search_terms, snippet
+from hippo_tui.store.wording import fold, fold_signature, numbered, search_terms, snippet
 
 PASSAGES = {
     "stroke": ("Stroke › Acute care", "Give aspirin 300 mg once a haemorrhage has been excluded in acute ischemic stroke."),
@@ -145,3 +145,38 @@ def test_ages_read_as_the_group_they_name() -> None:
     assert as_groups("a 6 week old with a cough") == "a infant with a cough"
     assert stated_groups("a 62 yo man") == {"adults"} and stated_groups("aged 4") == {"children"}
     assert stated_groups("10 mg for 5 days") == set()  # a duration is no age
+
+
+@pytest.mark.parametrize(
+    ("question", "passages"),
+    [
+        # Both passages have "type", "1" and "HbA1c"; only one says "type 1", the other has more of the words.
+        ("HbA1c target for type 1 diabetes", {
+            "Type 1 diabetes › Monitoring": "Aim for an HbA1c of 48 mmol/mol or lower.",
+            "Type 2 diabetes › HbA1c targets": "Aim for an HbA1c target of 48; review the target every 1 to 3 months.",
+        }),
+        # A letter names which one too: "plan C" (not "a" nor "i", which are words).
+        ("IV fluid plan C", {
+            "Dehydration › Severe": "Plan C: give IV fluid 20 ml/kg quickly, before referral.",
+            "Dehydration › Plan B":
+                "IV fluid is not needed in plan B; give ORS by mouth, with vitamin C, and IV fluid only if plan B fails.",
+        }),
+    ],
+)  # fmt: skip
+async def test_a_word_and_what_names_which_one_are_searched_together(
+    tmp_path: Path, question: str, passages: dict[str, str]
+) -> None:
+    s = await Store.open(tmp_path / "hippo.db", seed=None)
+    try:
+        await s.upsert(
+            Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
+            for i, (title, excerpt) in enumerate(passages.items())
+        )
+        hits = await s.search(question, k=2)
+    finally:
+        await s.close()
+    assert [h.title for h in hits] == list(passages)
+
+
+def test_what_names_which_one_is_a_number_or_a_letter_but_not_a_word() -> None:
+    assert list(numbered("type 1 or type II diabetes, hepatitis b, a plan a, i know")) == ["type 1", "hepatitis b"]

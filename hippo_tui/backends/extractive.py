@@ -25,7 +25,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from hippo_tui.backends.spelling import corrected
-from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources
+from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources, parse_unmentioned
 from hippo_tui.verification import ages, lexical
 from hippo_tui.verification.lexical import (
     JUDGE_SYNONYMS,
@@ -194,6 +194,7 @@ class Source:
     words: frozenset[str]  # the title's and every sentence's
     ages: frozenset[str] = frozenset()  # the age groups its title names ("adults")
     text: str = ""  # its title and excerpt
+    title: str = ""
 
     @cached_property
     def classes(self) -> frozenset[str]:
@@ -228,7 +229,7 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
     )
     groups = frozenset(_age_groups(title))
     words = topic.union(*(s.words for s in sentences))
-    return Source(sid, rank, topic, sentences, words, groups, f"{title}\n{excerpt}")
+    return Source(sid, rank, topic, sentences, words, groups, f"{title}\n{excerpt}", title)
 
 
 @dataclass
@@ -300,6 +301,7 @@ class Context:
     searched: list[str] = field(default_factory=list)  # queries it already sent to search_kb
     earlier: list[str] = field(default_factory=list)  # the conversation's questions before this one
     idf: dict[str, float] = field(default_factory=dict)
+    absent: frozenset[str] = frozenset()  # words the search says no passage of the whole KB contains
 
     @classmethod
     def from_messages(cls, messages: Sequence[Mapping[str, Any]]) -> Context:
@@ -307,11 +309,13 @@ class Context:
         sources: dict[str, Source] = {}
         searched: list[str] = []
         titles: list[str] = []
+        absent: set[str] = set()
         for m in messages:
             role, content = m.get("role"), _text(m.get("content"))
             if role == "user":
                 asked.append(content)
             elif role in ("system", "tool"):
+                absent.update(w for said in parse_unmentioned(content) for w in content_words(said))
                 for sid, title, excerpt in parse_sources(content):
                     titles.append(title)
                     if sid not in sources:
@@ -325,21 +329,17 @@ class Context:
                         query = ""
                     if query:
                         searched.append(query)
-        # Document frequency over sources: a word every source uses tells them apart least.
-        n = max(len(sources), 1)
-        df: dict[str, int] = {}
-        for s in sources.values():
-            for w in s.words:
-                df[w] = df.get(w, 0) + 1
-        idf = {w: math.log(1 + n / d) for w, d in df.items()}
+        idf = _idf(list(sources.values()))
         texts = [x.text for s in sources.values() for x in s.sentences] + titles
         # A slip of a source's word, or of a class the lexicon knows ("steriod": the source names prednisone).
         question = corrected(asked[-1], [*texts, *_class_names()]) if asked else ""
-        return cls(question, list(sources.values()), searched=searched, idf=idf, earlier=asked[-4:-1])
+        return cls(
+            question, list(sources.values()), searched, asked[-4:-1], idf=idf, absent=frozenset(absent)
+        )
 
     def weight(self, w: str) -> float:
         # Words no source uses weigh the most: a part about them is not covered.
-        return self.idf.get(w, math.log(1 + max(len(self.sources), 1)) + 0.5)
+        return self.idf.get(w, math.log(1 + max(len({s.title for s in self.sources}), 1)) + 0.5)
 
     def _mass(self, ws: Iterable[str]) -> float:
         return sum(self.weight(w) for w in ws)
@@ -442,7 +442,10 @@ class Context:
 
     def unknown_subjects(self, part: Part) -> set[str]:
         """What the part asks about (drugs, conditions: not facets, numbers or generic words) that no source
-        in the context mentions at all. A part with one is not covered, however much else matches."""
+        in the context mentions at all, and that the search says no passage of the knowledge base contains
+        ("edoxaban"). A part with one is not covered, however much else matches. A word other passages do use
+        is no proof the subject is missing (it may be the asker's word for it, or a source's typo): it counts
+        against the part's coverage instead, at the weight of a word no source uses."""
         known = {JUDGE_SYNONYMS.get(w, w) for s in self.sources for w in s.words}  # "man" is in "men"
         # "A 62 year old man" where no source names either sex: guidance for everyone; where one names women
         # only, a question about a man is not covered by it.
@@ -456,11 +459,27 @@ class Context:
             and w not in GENERAL
             and JUDGE_SYNONYMS.get(w, w) not in known
             and not _member_named(w, known)
+            and w in self.absent
         }
 
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
+
+
+def _idf(sources: Sequence[Source]) -> dict[str, float]:
+    """Document frequency over the sources' titles: a word every title's passages use tells them apart least.
+    Passages under one title (a card's section, split in short passages) count once: three passages of the
+    tramadol card do not make "tramadol" a common word that no longer tells the card from the others."""
+    under: dict[str, set[str]] = {}
+    for s in sources:
+        under.setdefault(s.title, set()).update(s.words)
+    n = max(len(under), 1)
+    df: dict[str, int] = {}
+    for words in under.values():
+        for w in words:
+            df[w] = df.get(w, 0) + 1
+    return {w: math.log(1 + n / d) for w, d in df.items()}
 
 
 def _age_groups(text: str) -> set[str]:
@@ -570,7 +589,10 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     # ("prasugrel loading dose" is not answered by the clopidogrel and aspirin loading doses).
     drugs = _drugs_of(part)
     ranked = [(c, s) for c, s in ctx.rank_sources(part) if not drugs or drugs & s.words]
-    if not ranked or ranked[0][0] < COVERED:
+    # The rank penalty breaks near-ties among sources that cover the part; it never lets a better-ranked
+    # source that does not cover it hide one further down that does.
+    ranked = [(c, s) for c, s in ranked if c >= COVERED]
+    if not ranked:
         return None
     main = ranked[0][1]
     picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES)]

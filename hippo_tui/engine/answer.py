@@ -48,6 +48,9 @@ from hippo_tui.verification.markers import PendingMarkers, finalize_markers
 MAX_TOOL_ROUNDS = 3  # after this many searches in one answer the model must answer with what it has
 STORE_ACTION = "check the data folder (HIPPO_HOME) is writable and not in use by another hippo-tui"
 SAID_LIMIT = 400  # characters of an error message on screen: a server's words are untrusted, and can be long
+# Passages of the best hits' own documents given to the model after the k hits: a card split into short passages
+# often answers in one that ranks below another document's best (store.ranking.with_siblings).
+SIBLINGS = 3
 # The audit record's note on an answer that reached the output limit (kept, verified, shown as cut).
 CUT_NOTE = "length: the model reached its output limit (max_tokens); the answer is what it wrote until then"
 
@@ -237,18 +240,19 @@ class Answer:
                 f"the question is {len(self.question):,} characters long; the longest is {MAX_QUESTION_CHARS:,}"
             )
         yield ThinkingEvent(text=searching(self.question), phase="searching", t=self.t())
-        hits = await self.store.search(self.question, self.settings.retrieval_k)
+        hits = await self.store.search(self.question, self.settings.retrieval_k, siblings=SIBLINGS)
+        unmentioned = await self.store.unmentioned(self.question)
         self.timings["retrieval"] = self.t()
         self.context = {h.id: h for h in hits}
         yield SourcesEvent(sources=[preview(h) for h in hits], query=sanitize(self.question), t=self.t())
-        self._prompt_model(hits)
+        self._prompt_model(hits, unmentioned)
 
-    def _prompt_model(self, hits: list[SearchHit]) -> None:
+    def _prompt_model(self, hits: list[SearchHit], unmentioned: list[str]) -> None:
         """The first messages (system prompt with a fresh canary and the sources, earlier turns, the question),
         and the safety policy that watches for that canary."""
         canary = new_canary()
         self.policy = self.inputs.policy.with_canary(canary)
-        self.messages = [{"role": "system", "content": system_message(self.prompt, canary, hits)}]
+        self.messages = [{"role": "system", "content": system_message(self.prompt, canary, hits, unmentioned)}]
         turns = self.settings.history_turns
         for q, a in self.inputs.history[-turns:] if turns else []:
             self.messages += [{"role": "user", "content": q}, {"role": "assistant", "content": a}]
@@ -383,12 +387,13 @@ class Answer:
                 self.messages.append({"role": "tool", "tool_call_id": call.id, "content": tool_error(error)})
                 continue
             yield ThinkingEvent(text=searching(query), phase="searching", t=self.t())
-            found = await self.store.search(query, self.settings.retrieval_k)
+            found = await self.store.search(query, self.settings.retrieval_k, siblings=SIBLINGS)
             added = [h for h in found if h.id not in self.context]
             self.context.update((h.id, h) for h in added)
             yield SourcesEvent(sources=[preview(h) for h in added], query=sanitize(query), t=self.t())
+            unmentioned = await self.store.unmentioned(query)
             self.messages.append(
-                {"role": "tool", "tool_call_id": call.id, "content": tool_result(query, found)}
+                {"role": "tool", "tool_call_id": call.id, "content": tool_result(query, found, unmentioned)}
             )
         self.rounds += 1
 

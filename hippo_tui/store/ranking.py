@@ -12,6 +12,7 @@ from hippo_tui.store.recency import R, newest_first
 # Candidates read per search, at least: enough for a k of 10 to reach ten documents when the best-scoring
 # documents are long ones with many matching passages.
 POOL = 40
+SIBLING_DOCUMENTS = 2  # the best hits whose documents' other passages may follow the k (with_siblings)
 
 
 def documents_first(rows: Sequence[R], documents: Sequence[str]) -> list[R]:
@@ -35,3 +36,16 @@ def rerank(rows: Sequence[R], editions: Sequence[str | None], documents: Sequenc
     dated = newest_first(rows, editions)
     document_of = {id(r): d for r, d in zip(rows, documents, strict=True)}
     return documents_first(dated, [document_of[id(r)] for r in dated])
+
+
+def with_siblings(ranked: Sequence[R], documents: Sequence[str], k: int, siblings: int) -> list[R]:
+    """The ``k`` best of ``ranked`` (in ``rerank``'s order), then up to ``siblings`` more passages of the two
+    best ones' documents, best first. A card split into short passages often answers in a passage below its
+    best ("Treatment" after "Phase 2"); an answerer given each document's best passage alone never sees it.
+    The second document's too: measured on the real corpus's development half, it answered right 72 -> 75%."""
+    top = list(ranked[:k])
+    if siblings <= 0 or not top:
+        return top
+    leading = set(documents[: min(k, SIBLING_DOCUMENTS)])
+    more = [r for r, doc in zip(ranked[k:], documents[k:], strict=True) if doc in leading]
+    return top + more[:siblings]

@@ -33,20 +33,26 @@ def candidates(word: str) -> set[str]:
     return out
 
 
+async def slips(typed: list[str], doc_frequencies: DocFrequencies) -> dict[str, str]:
+    """Each typed word (lower case) that is a slip of exactly one indexed word -> that word, folded."""
+    folds = {w: {fold_word(c) for c in candidates(w)} - {fold_word(w)} for w in typed[:MAX_CORRECTED]}
+    if not folds:
+        return {}
+    known = await doc_frequencies(sorted(set().union(*folds.values())))
+    close = {w: {f for f in fs if known.get(f, 0) > 0} for w, fs in folds.items()}
+    return {w: next(iter(c)) for w, c in close.items() if len(c) == 1}
+
+
+def slippable(word: str) -> bool:
+    return len(word) >= MIN_LETTERS and word.isalpha()
+
+
 async def with_slips_read(query: str, words: list[str], doc_frequencies: DocFrequencies) -> list[str]:
     """``words`` (the query's search terms) and, for each typed word the index lacks, the one indexed word it
     is a slip of."""
     dfs = await doc_frequencies(words)
-    unknown = [
-        w for w in terms(query) if len(w) >= MIN_LETTERS and w.isalpha() and dfs.get(fold_word(w), 1) == 0
-    ][:MAX_CORRECTED]
+    unknown = [w for w in terms(query) if slippable(w) and dfs.get(fold_word(w), 1) == 0]
     if not unknown:
         return words
-    folds = {w: {fold_word(c) for c in candidates(w)} - {fold_word(w)} for w in unknown}
-    known = await doc_frequencies(sorted(set().union(*folds.values())))
-    found = [
-        next(iter(close))
-        for close in ({f for f in fs if known[f] > 0} for fs in folds.values())
-        if len(close) == 1
-    ]
-    return words + [f for f in found if f not in words]
+    found = (await slips(unknown, doc_frequencies)).values()
+    return words + [f for f in dict.fromkeys(found) if f not in words]

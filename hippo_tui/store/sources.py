@@ -16,9 +16,10 @@ import aiosqlite
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.query import quoted_or
-from hippo_tui.store.ranking import POOL, rerank
+from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition
 from hippo_tui.store.slips import with_slips_read
+from hippo_tui.store.unmentioned import unmentioned
 from hippo_tui.store.wording import search_terms, snippet
 
 # The records (pydantic models, a fifth of a second to import) are imported where a function builds one,
@@ -212,11 +213,12 @@ class SourcesMixin(StoreBase):
             (n,) = await cur.fetchone() or (0,)
         return int(n)
 
-    async def search(self, query: str, k: int = 5) -> list[SearchHit]:
-        """Active sources ranked by bm25 (best first; ``score`` higher is better). Never raises on syntax."""
-        return [row.hit() for row in await self.search_rows(query, k)]
+    async def search(self, query: str, k: int = 5, siblings: int = 0) -> list[SearchHit]:
+        """Active sources ranked by bm25 (best first; ``score`` higher is better). Never raises on syntax.
+        ``siblings``: up to that many more passages of the best hits' documents after the ``k`` (for an answerer)."""
+        return [row.hit() for row in await self.search_rows(query, k, siblings)]
 
-    async def search_rows(self, query: str, k: int = 5) -> list[HitRow]:
+    async def search_rows(self, query: str, k: int = 5, siblings: int = 0) -> list[HitRow]:
         """``search``'s results as read, before they become records."""
         words = search_terms(query)
         if not words or k <= 0:
@@ -240,11 +242,16 @@ class SourcesMixin(StoreBase):
             cur = await self._db.execute(sql, {"q": match, "k": max(4 * k, POOL)})
             rows = await cur.fetchall()
         scored = [_Scored(-float(r[5]), r) for r in rows]
-        ranked = rerank(scored, [edition(r[4], r[6], r[1]) for r in rows], [r[6] or r[0] for r in rows])[:k]
+        ranked = rerank(scored, [edition(r[4], r[6], r[1]) for r in rows], [r[6] or r[0] for r in rows])
+        ranked = with_siblings(ranked, [x.row[6] or x.row[0] for x in ranked], k, siblings)
         return [
             HitRow(r[0], r[1], r[2], r[3], r[4], score, snippet(r[2], words), tuple(r[6:11]))
             for score, r in ranked
         ]
+
+    async def unmentioned(self, query: str) -> list[str]:
+        """The question's words no active passage contains in any form (``slips.unmentioned``)."""
+        return await unmentioned(query, self._doc_frequencies)
 
     async def _bounded_match(self, words: list[str]) -> str:
         """The MATCH expression to rank: all words when they match few enough rows, else the rarest ones.

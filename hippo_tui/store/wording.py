@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections import Counter
 from functools import cache, lru_cache
+from itertools import pairwise
 
 from hippo_tui.store.query import MAX_TERMS, quoted_or, terms
 
@@ -28,6 +29,9 @@ _LYSIS = re.compile(r"(?<=\w{3})y[st]$")  # -lysis / -lytic, -paralysis / -paral
 # Plurals the stemmer leaves apart from their singular.
 _IRREGULAR = {"children": "child", "women": "woman", "men": "man", "teeth": "tooth", "feet": "foot",
               "mice": "mouse", "lice": "louse", "geese": "goose", "people": "person"}  # fmt: skip
+# What names which one after a word: a number ("type 1"), or a letter ("plan c", "hepatitis b"; not "a" nor
+# "i", which are words of their own).
+_NAMES_WHICH = re.compile(r"\d+|[b-hj-z]")
 MAX_EXPANSIONS = 12  # lexicon terms added to one question, after its own words
 
 
@@ -127,7 +131,18 @@ def search_terms(query: str) -> list[str]:
     # The everyday words of asking ("count", "shud") name nothing a passage is about: not searched for.
     words = [w for w in terms(query) if w not in lexicon().everyday] or terms(query)
     own = list(dict.fromkeys(fold_word(w) for w in words))[:MAX_TERMS]
-    return own + _expansions(query, set(own))
+    return own + _expansions(query, set(own)) + list(dict.fromkeys(numbered(query).values()))
+
+
+def numbered(query: str) -> dict[str, str]:
+    """Each word with the number that names which one ("type 1", "stage 4"), as typed -> folded: searched as
+    one phrase, since a passage on type 2 diabetes that writes "1" elsewhere is not about type 1."""
+    typed = [w.lower() for w in _WORD.findall(query)]
+    return {
+        f"{a} {b}": f"{fold_word(a)} {fold_word(b)}"
+        for a, b in pairwise(typed)
+        if a.isalpha() and len(a) > 1 and _NAMES_WHICH.fullmatch(b)
+    }
 
 
 def fts_match(query: str) -> str | None:

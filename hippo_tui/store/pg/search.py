@@ -16,10 +16,11 @@ from typing import Any
 from hippo_tui.store import bm25
 from hippo_tui.store import sources as _sqlite_sources
 from hippo_tui.store.pg.base import PgBase
-from hippo_tui.store.ranking import POOL, rerank
+from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition
 from hippo_tui.store.slips import with_slips_read
 from hippo_tui.store.sources import DOC_COUNT_CACHE, HitRow, _Scored
+from hippo_tui.store.unmentioned import unmentioned
 from hippo_tui.store.wording import search_terms, snippet
 
 CANDIDATES = 200  # rows (pre-ordered by ts_rank) that BM25 re-scores per search
@@ -66,18 +67,23 @@ def within_budget(dfs: dict[str, int]) -> list[str]:
 class PgSearchMixin(PgBase):
     _lexemes: dict[str, tuple[str, ...]]
 
-    async def search_rows(self, query: str, k: int = 5) -> list[HitRow]:
+    async def search_rows(self, query: str, k: int = 5, siblings: int = 0) -> list[HitRow]:
         words = search_terms(query)
         if not words or k <= 0:
             return []
         await self._index_if_stale()
         async with self._session():
-            return await self._search(await with_slips_read(query, words, self._doc_frequencies), k)
+            return await self._search(await with_slips_read(query, words, self._doc_frequencies), k, siblings)
+
+    async def unmentioned(self, query: str) -> list[str]:
+        await self._index_if_stale()
+        async with self._session():
+            return await unmentioned(query, self._doc_frequencies)
 
     async def _index_if_stale(self) -> None:
         """The index mixin brings stale rows up to date before a search (a no-op without it)."""
 
-    async def _search(self, words: list[str], k: int) -> list[HitRow]:
+    async def _search(self, words: list[str], k: int, siblings: int = 0) -> list[HitRow]:
         dfs = await self._doc_frequencies(words)
         chosen = within_budget(dfs)
         if not chosen:
@@ -96,7 +102,8 @@ class PgSearchMixin(PgBase):
         by_row = {r[0]: r for r in rows}
         scored = [_Scored(s, by_row[r]) for r, s in best if r in by_row]
         editions = [edition(x.row[5], x.row[7], x.row[2]) for x in scored]
-        ranked = rerank(scored, editions, [x.row[7] or x.row[1] for x in scored])[:k]
+        ranked = rerank(scored, editions, [x.row[7] or x.row[1] for x in scored])
+        ranked = with_siblings(ranked, [x.row[7] or x.row[1] for x in ranked], k, siblings)
         return [_hit(x.row, x.score, chosen) for x in ranked]
 
     async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
