@@ -102,7 +102,9 @@ def respell(text: str) -> str:
 
 def _phrase_pattern(phrases: list[str]) -> re.Pattern[str]:
     """Any of ``phrases`` as whole words, a plural "s" allowed ("sore throats"): group "p" is the phrase."""
-    alternatives = sorted({re.escape(p) for p in phrases if p}, key=len, reverse=True)
+    # Longest first; equal lengths in text order, so that every process builds the same pattern (a set's
+    # order follows the per-process string hash, and a pattern kept by one process is compared with another's).
+    alternatives = sorted({re.escape(p) for p in phrases if p}, key=lambda p: (-len(p), p))
     if not alternatives:
         return re.compile(r"(?!)")
     return re.compile(r"\b(?P<p>" + "|".join(alternatives) + r")(?:e?s)?\b")
