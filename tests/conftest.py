@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -9,6 +11,14 @@ from typing import Any
 import pytest
 
 from hippo_tui.store import DEMO_KB, Store
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Module-scoped fixtures run before the per-test folders below exist: they too get throwaway folders, so
+    no test reads a cache another run left in the user's own folder."""
+    root = Path(tempfile.mkdtemp(prefix="hippo-tests-"))
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        os.environ[name] = str(root / name.lower())
 
 
 @pytest.fixture(autouse=True)
