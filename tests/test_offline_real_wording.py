@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.config import Settings
-from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent
 from hippo_tui.store import Store
-from tests.support.asking import ask_once
+from tests.support.asking import final_answers
 
 PASSAGES = {
     "bell": ("Bell's Palsy › Treatment", "Prednisone 60 mg daily for 1 week, started within 72 hours of onset."),
@@ -93,19 +92,10 @@ def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EndEvent]:
 
 async def _ask_all(home: Path, kb: Path, questions: list[str]) -> dict[str, EndEvent]:
     store = await Store.open(home / "hippo.db", seed=kb)
-    out = {}
     try:
-        for q in questions:
-            engine = await Engine.create(Settings(home=home, offline_tokens_per_second=0), store=store)
-            try:
-                end = (await ask_once(engine, q))[-1]
-            finally:
-                await engine.close()
-            assert isinstance(end, EndEvent)
-            out[q] = end
+        return await final_answers(store, Settings(home=home, offline_tokens_per_second=0), questions)
     finally:
         await store.close()
-    return out
 
 
 @pytest.mark.parametrize(("question", "source", "fact"), CASES)

@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 
 from hippo_tui.config import Settings
-from hippo_tui.engine import Engine
 from hippo_tui.events import EndEvent
 from hippo_tui.models import Source
 from hippo_tui.prompts import parse_unmentioned, system_message, tool_result
 from hippo_tui.store import Store
 from hippo_tui.store.open import open_postgres
-from tests.support.asking import ask_once
+from tests.support.asking import final_answers
 
 PASSAGES = {
     # The card's own typo ("primay"): the question's "baby tooth" is the lexicon's "primary tooth".
@@ -84,20 +83,11 @@ def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EndEvent]:
 
     async def run() -> dict[str, EndEvent]:
         store = await _seeded(await Store.open(home / "hippo.db", seed=None))
-        out = {}
+        settings = Settings(home=home, offline_tokens_per_second=0, retrieval_k=2)
         try:
-            for q in (BABY_TOOTH, TYPE_1, EDOXABAN):
-                settings = Settings(home=home, offline_tokens_per_second=0, retrieval_k=2)
-                engine = await Engine.create(settings, store=store)
-                try:
-                    end = (await ask_once(engine, q))[-1]
-                finally:
-                    await engine.close()
-                assert isinstance(end, EndEvent)
-                out[q] = end
+            return await final_answers(store, settings, (BABY_TOOTH, TYPE_1, EDOXABAN))
         finally:
             await store.close()
-        return out
 
     return asyncio.run(run())
 
