@@ -49,10 +49,10 @@ def _word(lemma: str) -> str | None:
     return w if w.isalpha() and len(w) >= 3 else None
 
 
-def read_data(folder: Path) -> tuple[dict[Synset, list[str]], dict[Synset, list[tuple[int, Synset, int]]]]:
-    """Every synset's lemmas, and its derivation pointers (source word number, target, target word)."""
+def read_data(folder: Path) -> tuple[dict[Synset, list[str]], dict[Synset, list[tuple[Synset, int]]]]:
+    """Every synset's lemmas, and its derivation pointers (target synset, target word number)."""
     lemmas: dict[Synset, list[str]] = {}
-    derived: dict[Synset, list[tuple[int, Synset, int]]] = defaultdict(list)
+    derived: dict[Synset, list[tuple[Synset, int]]] = defaultdict(list)
     for name, pos in POS.items():
         for line in (folder / f"data.{name}").read_text(encoding="latin-1").splitlines():
             if line.startswith(" "):
@@ -66,7 +66,7 @@ def read_data(folder: Path) -> tuple[dict[Synset, list[str]], dict[Synset, list[
                 sym, off, tpos, st = f[at + 1 + 4 * i : at + 5 + 4 * i]
                 if sym == "+":
                     target = ("a" if tpos == "s" else tpos, int(off))
-                    derived[key].append((int(st[:2], 16), target, int(st[2:], 16)))
+                    derived[key].append((target, int(st[2:], 16)))
     return lemmas, derived
 
 
@@ -89,7 +89,7 @@ def related(lemma: str, senses, lemmas, derived) -> set[str]:
     for synset in senses.get(lemma, []):
         words = lemmas.get(synset, [])
         out.update(w for w in map(_word, words) if w)
-        for _source, target, index in derived.get(synset, []):
+        for target, index in derived.get(synset, []):
             target_words = lemmas.get(target, [])
             target_lemma = target_words[index - 1].lower() if 0 < index <= len(target_words) else None
             if target_lemma and target in senses.get(target_lemma, []):

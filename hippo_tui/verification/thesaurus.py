@@ -45,8 +45,3 @@ def related_phrase(first: str, second: str) -> tuple[str, ...]:
     """The same for a two-word verb or phrase ("bring down", "stay off")."""
     return tuple(w for line in _lines(f"{stem(first)} {stem(second)}") for w in line[2].split())
 
-
-def entries() -> list[tuple[str, str]]:
-    """(lemma, stored stem) of every entry: for checking the stored stems against today's stemmer."""
-    rows = [line.split("\t") for line in _text().splitlines()]  # (stem, lemma, words)
-    return [(r[1], r[0]) for r in rows if len(r) == 3]

@@ -371,9 +371,11 @@ def _labelled(sentence: Sentence) -> list[Span]:
     return out
 
 
-_PREDICATE = re.compile(r"^(?:is|are|was|were|should|must|may|can|cannot|do|does)\b")
+# A piece that starts with one of these is what a list before it is said to be; an item has none of these.
+_AUXILIARIES = "is|are|was|were|should|must|may|can|cannot|do|does"
+_PREDICATE = re.compile(rf"^(?:{_AUXILIARIES})\b")
+_VERB = re.compile(rf"\b(?:{_AUXILIARIES}|be|been|will|has|have)\b")
 _ITEM_WORDS = 3  # a piece this short with no verb of its own is an item of a list
-_VERB = re.compile(r"\b(?:is|are|was|were|be|been|should|must|may|can|cannot|will|do|does|has|have)\b")
 
 
 def _listed(pieces: list[Span]) -> list[Span]:
