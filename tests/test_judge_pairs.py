@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bench.bench_judge import DEV, STRICT, TEST, TEST2, TEST3
+from bench.bench_judge import DEV, STRICT, TEST, TEST2, TEST3, TEST4
 from hippo_tui.evaluation.judging import load_pairs
 from hippo_tui.verification.offline_judge import judge_claim, supports
 from hippo_tui.verification.quantities import WORD_NUMBERS
@@ -18,11 +18,12 @@ PAIRS = load_pairs(DEV)
 TEST_PAIRS = load_pairs(TEST)
 TEST2_PAIRS = load_pairs(TEST2)
 TEST3_PAIRS = load_pairs(TEST3)
-SETS = {"dev": PAIRS, "test": TEST_PAIRS, "test2": TEST2_PAIRS, "test3": TEST3_PAIRS}
+TEST4_PAIRS = load_pairs(TEST4)
+SETS = {"dev": PAIRS, "test": TEST_PAIRS, "test2": TEST2_PAIRS, "test3": TEST3_PAIRS, "test4": TEST4_PAIRS}
 
 
 def test_the_sets_are_whole_and_well_formed():
-    assert len(PAIRS) >= 150 and len(TEST_PAIRS) >= 150 and len(TEST2_PAIRS) >= 100 <= len(TEST3_PAIRS)
+    assert len(PAIRS) >= 150 and len(TEST_PAIRS) >= 150 and all(len(SETS[n]) >= 100 for n in ('test2', 'test3', 'test4'))
     for pairs in SETS.values():
         assert len({p.id for p in pairs}) == len(pairs)
         assert 0.35 <= sum(p.grounded for p in pairs) / len(pairs) <= 0.65  # balanced
@@ -30,11 +31,14 @@ def test_the_sets_are_whole_and_well_formed():
     assert "Metformin should be stopped if the eGFR falls below 45." in claims
 
 
-# Floors at what the judge measures today (dev 87%, test 83%, test2 64%, test3 67%), so that a regression
-# fails; the targets (test 90%, no false "grounded" on the strict kinds) are not met yet. test2 and
-# test3 are halves of sets written outside the project in rounds four and five (their other halves joined
-# dev, which is why dev fell from 91% to 87% in round five): recall on wording never seen is what it lacks.
-@pytest.mark.parametrize(("name", "target"), [("dev", 0.87), ("test", 0.82), ("test2", 0.63), ("test3", 0.66)])
+# Floors at what the judge measures today (dev 85%, test 84%, test2 64%, test3 69%, test4 65%), so that a
+# regression fails; the targets (test 90%, no false "grounded" on the strict kinds) are not met yet.
+# test2, test3 and test4 are halves of sets written outside the project in rounds four to six (their other
+# halves joined dev, which is why dev fell in rounds five and six): recall on wording never seen is what it lacks.
+FLOORS = [("dev", 0.85), ("test", 0.84), ("test2", 0.63), ("test3", 0.69), ("test4", 0.65)]
+
+
+@pytest.mark.parametrize(("name", "target"), FLOORS)
 def test_the_offline_judge_is_right_often_enough(name: str, target: float):
     pairs = SETS[name]
     wrong = [p.id for p in pairs if supports(p.claim, p.excerpt) != p.grounded]
@@ -47,10 +51,11 @@ KNOWN_FALSE_GROUNDED = {
     "test": 1,
     "test2": 2,
     "test3": 4,
+    "test4": 1,
 }
 
 
-@pytest.mark.parametrize("name", ["dev", "test", "test2", "test3"])
+@pytest.mark.parametrize("name", list(SETS))
 def test_no_new_wrong_number_drug_population_or_negation_is_called_grounded(name: str):
     pairs = SETS[name]
     passed = {p.id for p in pairs if p.kind in STRICT and not p.grounded and supports(p.claim, p.excerpt)}
@@ -71,6 +76,12 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     # dose given in the next sentence (e231).
     known = {"x053", "x076", "x105", "x220", "c03", "n019", "n055", "n081", "n217"}
     known |= {"e009", "e058", "e069", "e178", "e194", "e231"}
+    # Round six's, as they came: "no cardiovascular disease … should not" read as a double negative (k002),
+    # "one of the options" as a number (k010), "less than 50 kg" taken for the sentence saying "50 kg or more"
+    # (k012), "20%" against "more than 30% … smaller rises" (k030), "3 g" as 30 mL of a 10% solution (k032),
+    # 126 mg/dL as 7.0 mmol/L of glucose (k034), "six-monthly" (k084), "one 3 g dose" against a sentence
+    # ending "when … unsuitable" (k108), "yearly" for "annual" (k120).
+    known |= {"k002", "k010", "k012", "k030", "k032", "k034", "k084", "k108", "k120"}
     assert vetoed <= known, sorted(vetoed)
 
 

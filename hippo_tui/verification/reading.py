@@ -183,17 +183,20 @@ def _said(word: str) -> set[str]:
 
 
 _WRITTEN = re.compile(r"[A-Za-z][A-Za-z0-9'&]*")
+_HYPHENATED = re.compile(r"[A-Za-z][A-Za-z0-9'&]*(?:-[A-Za-z0-9]+)+")
 
 
 def written_words(text: str) -> dict[str, str]:
     """Each stem a text's words read as -> the word as written, so that a reason names what the claim said
     ("flare", not the "exacerbation" it was read as)."""
     out: dict[str, str] = {}
-    for word in _WRITTEN.findall(strip_markers(text)):
+    text = strip_markers(text)
+    # Each word, then each hyphenated whole ("COVID-19" is read as one word, "covid19").
+    for word in [*_WRITTEN.findall(text), *_HYPHENATED.findall(text)]:
         for read_as in SPELLED_WORD.findall(prepare(word)):
             out.setdefault(_stem(read_as.strip("'")), word)
     lex = lexicon()
-    for m in lex.replace.finditer(respell(strip_markers(text).lower())):  # "high blood pressure": one term
+    for m in lex.replace.finditer(respell(text.lower())):  # "high blood pressure": one term
         for read_as in SPELLED_WORD.findall(lex.replacements[m.group("p")]):
             out.setdefault(_stem(read_as), m.group())
     return out
