@@ -79,3 +79,42 @@ def test_an_item_with_its_own_negation_keeps_it():
     excerpt = "Red flags in sepsis include confusion, no urine output in 18 hours and mottled skin."
     verdict = judge_claim("Confusion is a red flag in sepsis.", excerpt)
     assert verdict.outcome == "supported", verdict.reason
+
+
+# Round six: what a number is attached to (an action, a listed group), a threshold against a range's ends,
+# both sides of a cut-off, "six-monthly", "one of the". Our own documents, not the pairs' text.
+RENAL = (
+    "Drug X: reduce the dose if creatinine clearance is below 50 mL/min (maximum 100 mg daily). "
+    "Stop if creatinine clearance is below 20 mL/min."
+)
+LISTED = "Give drug Y before transfer. Dose: adults and children aged 12 years and over, 2 g; children 6-11 years, 1 g; under 6 years, 500 mg."
+SIDES = "For adults weighing 50 kg or more, give 1 g every 6 hours. For adults under 50 kg, give 15 mg/kg every 6 hours."
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "supported"),
+    [
+        ("Drug X should be stopped when creatinine clearance falls below 50 mL/min.", RENAL, False),
+        ("Drug X should be stopped when creatinine clearance falls below 20 mL/min.", RENAL, True),
+        ("Adults should be given 1 g of drug Y before transfer.", LISTED, False),
+        ("Adults should be given 2 g of drug Y before transfer.", LISTED, True),
+        ("Adults under 50 kg should be given 15 mg/kg every 6 hours.", SIDES, True),
+        ("Adults under 50 kg should be given 1 g every 6 hours.", SIDES, False),
+    ],
+)
+def test_a_number_goes_with_what_the_excerpt_attaches_it_to(claim: str, excerpt: str, supported: bool):
+    assert judge_claim(claim, excerpt).supported is supported
+
+
+def test_a_threshold_points_into_a_range_from_its_end():
+    target = find("0.4-1.0 mmol/L")[0]
+    assert find("below 1.0 mmol/L")[0].matches(target) and find("at least 0.4 mmol/L")[0].matches(target)
+    assert not find("above 1.0 mmol/L")[0].matches(target)  # outside the range: not what it says
+    assert not find("below 0.4 mmol/L")[0].matches(target)
+    assert find("1.0 mmol/L")[0].matches(target)  # a bare value still names one end
+
+
+def test_n_monthly_is_a_frequency_and_one_of_the_options_is_no_count():
+    assert find("six-monthly")[0].low == find("every 6 months")[0].low == (1 / 180,)
+    assert find("3-monthly")[0].low == (1 / 90,) and find("every 2 weeks")[0].low == (1 / 14,)
+    assert find("one of the options") == []

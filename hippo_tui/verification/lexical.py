@@ -104,15 +104,19 @@ JUDGE_SYNONYMS = {w: key for key, spellings in _SAME.items() for w in spellings.
 _SUFFIX = re.compile(r"(?<=[a-z]{5})(?:ly|ion|ation)$")
 
 
+# What a question may leave out but a claim may not: who it is for, and whether it is safe.
+_JUDGE_STOP = STOP - {"adult", "adults", "safe"}
+
+
 def judge_words(text: str) -> set[str]:
     """Content words as the grounding judge and the veto compare them: spelling variants made one
     ("severely" is "severe", "immunosuppression" is "immunosuppressed")."""
     out = set()
     for raw in WORD.findall(text.lower()):
-        if raw in STOP:  # before stemming: "does" is not a word "doe"
+        if raw in _JUDGE_STOP:  # before stemming: "does" is not a word "doe"
             continue
         for w in words(raw):
-            if w not in STOP and (len(w) > 1 or w.isdigit()):
+            if w not in _JUDGE_STOP and (len(w) > 1 or w.isdigit()):
                 w = _SUFFIX.sub("", normal(w))
                 out.add(JUDGE_SYNONYMS.get(w, w))
     return out

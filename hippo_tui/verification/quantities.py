@@ -121,8 +121,10 @@ _ABBREVIATED = {"od": 1.0, "bd": 2.0, "bid": 2.0, "tds": 3.0, "tid": 3.0, "qds":
 # "every 8 hours", "8-hourly", "q8h": a frequency, 24 / N a day (a range "every 4 to 6 hours" is 4 to 6 a day).
 _EVERY_RE = (
     rf"\b(?:every\s+(?P<n>{NUM})(?:\s*(?:-|to)\s*(?P<n2>{NUM}))?\s*(?:hours?|hrs?|h)\b"
-    rf"|(?P<h>{NUM})[ -]hourly\b|q(?P<q>\d+)(?:-(?P<q2>\d+))?h\b|every\s+(?P<d>{NUM})\s+days?\b)"
+    rf"|(?P<h>{NUM})[ -]hourly\b|q(?P<q>\d+)(?:-(?P<q2>\d+))?h\b"
+    rf"|every\s+(?P<d>{NUM})\s+(?P<per>day|week|month|year)s?\b|(?P<d2>{NUM})[ -](?P<per2>week|month|year)ly\b)"
 )
+_PERIOD_OF = {"day": 1, "week": 7, "month": 30, "year": 365}
 
 UP, DOWN = "up", "down"
 _CMP_BEFORE = {
@@ -205,9 +207,14 @@ class Quantity:
             return (_close(a[0], b[0]) and _close(a[1], b[1])) or (_close(a[0], a[1]) and _close(a[0], b[1]))
         if _close(self.low, other.low) and _close(self.high, other.high):
             return True
-        # "50 mg" stands for one end of "50 to 100 mg".
-        single = _close(self.low, self.high)
-        return single and (_close(self.low, other.low) or _close(self.low, other.high))
+        # "50 mg" stands for one end of "50 to 100 mg". A threshold points into the range from its end ("below
+        # 1.0" is its top, "at least 0.4" its bottom); "above 1.0" lies outside "0.4-1.0" and is not said.
+        if not _close(self.low, self.high):
+            return False
+        at_low, at_high = _close(self.low, other.low), _close(self.low, other.high)
+        if self.cmp and not other.cmp and not _close(other.low, other.high):
+            return at_low if self.cmp == UP else at_high
+        return at_low or at_high
 
     def matches(self, other: Quantity) -> bool:
         """Same value, and the comparators (when both have one) point the same way."""
@@ -232,12 +239,16 @@ def normalize(text: str) -> str:
         .replace("<", " less than ")
     )
     t = re.sub(r"(?<=[a-z])-(?=\d)", "", t)  # "CRB-65", "COVID-19": names, not numbers
+    t = re.sub(r"\b(type|stage|grade|step|class|phase|category) (?=\d\b)", r"\1", t)  # "type 2": a name too
     t = re.sub(r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute)s?\b)", " ", t)  # "one-week" → "one week"
     t = re.sub(r"\s*(?:/|\bper\b)\s*(day|week)\b", r" a \1", t)  # "mg/day", "mL per day" are "a day"
     t = re.sub(r"\b(\w+?)-?fold\b", r"\1 times", t)  # "fivefold" is five times
     t = re.sub(r"\b(?:a )?single\b", "one", t)  # "a single dose" is one dose
+    t = re.sub(r"\bone (?=of (?:the|these|those|them|its|their|several|many)\b)", "any ", t)  # not a count
     t = re.sub(r"\bhalv(e|ed|es|ing)\b", lambda m: f"reduc{m.group(1)} by 50%", t)  # "halved" is by 50%
-    t = re.sub(r"\b(can|won|shan)[’']t\b", lambda m: {"won": "will", "shan": "shall"}.get(m[1], m[1]) + " not", t)
+    t = re.sub(
+        r"\b(can|won|shan)[’']t\b", lambda m: {"won": "will", "shan": "shall"}.get(m[1], m[1]) + " not", t
+    )
     t = re.sub(r"n[’']t\b", " not", t)  # "shouldn't" is "should not": the negation a reading looks for
     t = _SPOKEN.sub(_spoken, t)
     t = re.sub(r"\b(?:every other|alternate) days?\b", "every 2 days", t)
@@ -320,6 +331,9 @@ def find(text: str) -> list[Quantity]:
     for m in _PER_DOSE.finditer(t):  # "4 g per dose" is not "4 g a day"
         if claim(m):
             out.append(Quantity((1.0,), (1.0,), "per-dose", None, m.start(), m.end(), m.group(0)))
+    for m in _EVERY.finditer(t):  # "every 12 hours", "q8h", "six-monthly": so many a day
+        if claim(m):
+            out.append(_every(m))
     for m in _FREQ.finditer(t):  # "twice daily", "three times a week", "bd", "daily"
         if not claim(m):
             continue
@@ -330,9 +344,6 @@ def find(text: str) -> list[Quantity]:
         out.append(
             Quantity((lo / days,), (hi / days,), "per-day", _cmp(m), m.start(), m.end(), m.group(0).strip())
         )
-    for m in _EVERY.finditer(t):  # "every 12 hours", "q8h": so many a day
-        if claim(m):
-            out.append(_every(m))
     for m in _TIMES.finditer(t):  # "twice the upper limit", "five times", "applied twice"
         if m.group("count") == "once" or not claim(m):
             continue
@@ -346,8 +357,9 @@ def find(text: str) -> list[Quantity]:
 
 
 def _every(m: re.Match[str]) -> Quantity:
-    if m.group("d"):  # every 2 days: half a dose a day
-        days = (_number(m.group("d")) or (1.0,))[0]
+    if m.group("d") or m.group("d2"):  # every 2 days: half a dose a day; "six-monthly" once in 180 days
+        n = (_number(m.group("d") or m.group("d2")) or (1.0,))[0]
+        days = n * _PERIOD_OF[m.group("per") or m.group("per2")]
         return Quantity((1 / days,), (1 / days,), "per-day", None, m.start(), m.end(), m.group(0).strip())
     first = m.group("n") or m.group("h") or m.group("q")
     last = m.group("n2") or m.group("q2") or first

@@ -54,6 +54,10 @@ _DIRECTIONS = {
     **dict.fromkeys("after following later".split(), ("time", -1)),
 }
 _DIRECTION_WORDS = frozenset(w for word in _DIRECTIONS for w in judge_words(word))
+# Amount and time words say how a number is reached; an action word (stop, give) is what the number is for.
+_NOT_ANCHORS = frozenset(
+    w for word, (axis, _) in _DIRECTIONS.items() if axis != "action" for w in judge_words(word)
+)
 _WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 MIN_SHARED = 2  # words a claim clause and an excerpt piece must share before their difference means anything
 QUOTE = 90  # characters of the excerpt quoted in a reason
@@ -136,11 +140,24 @@ def _compatible(a: Quantity, b: Quantity) -> bool:
 
 
 def _piece_of(sentence: Sentence, q: Quantity) -> Span:
-    return next((p for p in sentence.pieces if q in p.quantities), sentence.pieces[0])
+    """The piece of sentence holding q; a bare number ("adults and children aged 10 and over, 1.2 g; …") with
+    the item of the list it ends, back to the semicolon or colon before it."""
+    pieces = sentence.pieces
+    piece = next((p for p in pieces if q in p.quantities), pieces[0])
+    if piece.words or ";" not in sentence.text:
+        return piece
+    start = max(sentence.text.rfind(";", 0, piece.start), sentence.text.rfind(":", 0, piece.start)) + 1
+    item = [p for p in pieces if start <= p.start <= piece.start]
+    words = frozenset().union(*(p.words for p in item))
+    return Span(sentence.text[item[0].start : piece.end], item[0].start, piece.end, piece.quantities, words)
 
 
 def _plain(words: frozenset[str]) -> frozenset[str]:
     return words - _DIRECTION_WORDS
+
+
+def _anchors(words: frozenset[str]) -> frozenset[str]:
+    return words - _NOT_ANCHORS
 
 
 def _anchor_conflict(
@@ -148,14 +165,14 @@ def _anchor_conflict(
 ) -> tuple[Quantity, Span] | None:
     """An excerpt number of q's kind attached more closely to what the claim talks about than any match is:
     its own piece of sentence counts most, its sentence half as much, a comparator like the claim's one more."""
-    want = _plain(clause.words)
+    want = _anchors(clause.words)
     scored = []
     for s in sentences:
         for e in s.quantities:
             # Rivals are numbers of the very same kind: "under 80" (an age) does not compete with 140/90 mmHg.
             if q.matches(e) or e.dim == q.dim:
                 piece = _piece_of(s, e)
-                score = len(want & _plain(piece.words)) + len(want & _plain(s.words)) / 2
+                score = len(want & _anchors(piece.words)) + len(want & _anchors(s.words)) / 2
                 scored.append((score + (1 if q.cmp and e.cmp == q.cmp else 0), e, piece))
     best_match = max((n for n, e, _ in scored if q.matches(e)), default=None)
     others = [(n, e, p) for n, e, p in scored if not q.matches(e)]
@@ -167,8 +184,8 @@ def _anchor_conflict(
     # Only on evidence that the match is about something else: words of its own ("review the dose below 45"),
     # a rival piece that shares clearly more with the claim, or the claim's comparator where the match has none.
     _, m, m_piece = max(((n, e, p) for n, e, p in scored if q.matches(e)), key=lambda x: x[0])
-    own = _plain(m_piece.words) - clause.words
-    closer = len(want & _plain(piece.words)) >= len(want & _plain(m_piece.words)) + MIN_SHARED
+    own = _anchors(m_piece.words) - clause.words
+    closer = len(want & _anchors(piece.words)) >= len(want & _anchors(m_piece.words)) + MIN_SHARED
     return (e, piece) if own or closer or (q.cmp and not m.cmp and e.cmp == q.cmp) else None
 
 
