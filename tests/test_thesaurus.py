@@ -78,3 +78,52 @@ def test_what_a_label_heads_is_said_of_it():
         "Alternative if doxycycline is contraindicated: azithromycin 1 g orally as one dose.",
     )
     assert verdict.outcome != "contradicted", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt"),
+    [
+        (
+            "Guidance mentions that clopidogrel is the alternative for people with aspirin hypersensitivity "
+            "after a TIA.",
+            "Clopidogrel is the alternative for people with aspirin hypersensitivity after a TIA.",
+        ),
+        (
+            "Evidence suggests that exercise therapy reduces knee pain in osteoarthritis.",
+            "Exercise therapy reduces knee pain in osteoarthritis.",
+        ),
+    ],
+)
+def test_a_word_of_saying_the_excerpt_does_without_is_no_gap(claim: str, excerpt: str):
+    assert thesaurus.is_light("mentions") and thesaurus.is_light("evidence")
+    assert judge_claim(claim, excerpt).outcome == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "word"),
+    [
+        # a verdict is never light: "prevents" says more than "reduces"
+        (
+            "Regular handwashing prevents norovirus outbreaks in care homes.",
+            "Regular handwashing reduces norovirus outbreaks in care homes.",
+            "prevents",
+        ),
+        # a symptom is a thing the excerpt must say
+        (
+            "Exercise therapy reduces knee pain and swelling in osteoarthritis.",
+            "Exercise therapy reduces knee pain in osteoarthritis.",
+            "swelling",
+        ),
+        # light words alone, with too little of the claim found, are not the excerpt's point
+        (
+            "Evidence suggests discussing information about statins.",
+            "Statins lower cholesterol.",
+            "evidence",
+        ),
+    ],
+)
+def test_a_missing_word_that_says_something_still_decides(claim: str, excerpt: str, word: str):
+    assert not thesaurus.is_light("prevents") and not thesaurus.is_light("swelling")
+    verdict = judge_claim(claim, excerpt)
+    assert verdict.outcome != "supported"
+    assert word in verdict.reason.lower()

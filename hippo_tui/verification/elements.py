@@ -397,6 +397,16 @@ def _phrases_said(claim: Reading, excerpt: Reading) -> set[str]:
     return out
 
 
+# A claim may frame its point in a word or two of saying, thinking or relating that the excerpt does without
+# ("the guidance explains", "evidence involving"), so long as its other words are there: at least this many.
+_MAX_LIGHT, _MIN_FOUND = 2, 2
+
+
+def _only_light(claim: Reading, missing: list[tuple[str, str]]) -> bool:
+    found = len(claim.concepts) - len(missing)
+    return len(missing) <= _MAX_LIGHT and found >= _MIN_FOUND and all(thesaurus.is_light(w) for _, w in missing)
+
+
 def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """Every other content word of the claim, in the excerpt in some form (spelling, stem, synonym, class)."""
     classes = excerpt.whole.all_classes
@@ -412,7 +422,7 @@ def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if missing:
         phrased = _phrases_said(claim, excerpt.whole)
         missing = [(concept, word) for concept, word in missing if word not in phrased]
-    if not missing:
+    if not missing or _only_light(claim, missing):
         return None
     written = written_words(claim.source)
     shown = ", ".join(f"“{written.get(concept, word)}”" for concept, word in missing[:3])

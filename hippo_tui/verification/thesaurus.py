@@ -45,3 +45,15 @@ def related_phrase(first: str, second: str) -> tuple[str, ...]:
     """The same for a two-word verb or phrase ("bring down", "stay off")."""
     return tuple(w for line in _lines(f"{stem(first)} {stem(second)}") for w in line[2].split())
 
+
+
+@cache
+def _light() -> frozenset[str]:
+    data = resources.files("hippo_tui.data").joinpath("light_words.txt.gz").read_bytes()
+    return frozenset(w for w in gzip.decompress(data).decode("utf-8").splitlines() if w and not w.startswith("#"))
+
+
+def is_light(word: str) -> bool:
+    """Whether ``word`` only says how things stand, are said or thought ("explain", "evidence", "involve"):
+    all its frequent senses are WordNet's relations, states, speech, thought and social acts, none a verdict."""
+    return word.lower() in _light()
