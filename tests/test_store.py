@@ -195,6 +195,20 @@ async def test_a_slip_in_a_word_the_index_lacks_finds_the_word_it_is_a_slip_of(s
     assert all("arteritis" not in h.title.lower() for h in await store.search("arthritis", k=5))
 
 
+async def test_search_goes_on_once_the_word_count_cache_is_full(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long-running app fills the cache of word counts (each slip looks up hundreds of words); the search
+    # that empties it must still answer, with what it found before.
+    monkeypatch.setattr("hippo_tui.store.sources.DOC_COUNT_CACHE", 1)
+    monkeypatch.setattr("hippo_tui.store.pg.search.DOC_COUNT_CACHE", 1)
+    await store.search("varenicilne", k=3)  # its words and their slips fill the cache past its bound
+    # One word cached, one not: the search that empties the cache.
+    hits = await store.search("varenicilne cystitis", k=10)
+    assert CYSTITIS in [h.id for h in hits]
+    assert any("varenicline" in h.snippet.lower() for h in hits)
+
+
 @pytest.mark.parametrize(
     "query",
     ['"', '"unbalanced', "a*", "-", "cystitis:", "title:cystitis", "(", "())", "NOT", "AND OR NEAR", "^x",
