@@ -353,6 +353,7 @@ class SourcesMixin(StoreBase):
                 if progress:
                     progress(start + len(chunk), total)
         self._doc_counts.clear()
+        await self.compact_index(total)
         return total
 
     async def _check_successors(
