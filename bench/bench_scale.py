@@ -100,15 +100,18 @@ def _prepared(home: Path, n: int) -> list[str]:
     return questions
 
 
-async def _in_process(home: Path, questions: list[str]) -> list[float]:
+async def _in_process(home: Path, questions: list[str]) -> tuple[list[float], list[float]]:
+    """Each search's wall ms and the CPU ms the process used meanwhile (SQLite's thread included): the CPU
+    figure holds still while other work shares the machine."""
     async with Store.open(home / "hippo.db", seed=None) as store:
         await store.search(questions[0])
-        out = []
+        wall, cpu = [], []
         for q in questions:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             await store.search(q, k=5)
-            out.append((time.perf_counter() - t) * 1000)
-    return out
+            wall.append((time.perf_counter() - t) * 1000)
+            cpu.append((time.process_time() - c) * 1000)
+    return wall, cpu
 
 
 def main() -> int:
@@ -148,7 +151,7 @@ def main() -> int:
                 c0 = _cpu()
                 rows[label].append(_wall(argv, env))
                 cpu[label].append(_cpu() - c0)
-        searches = asyncio.run(_in_process(home, questions))
+        searches, search_cpu = asyncio.run(_in_process(home, questions))
     floor = statistics.median(base)
     targets = {"ask first text": 300.0, "ask whole": 1000.0} | {k: v[1] for k, v in commands.items()}
     print(
@@ -165,7 +168,8 @@ def main() -> int:
         )
     p95 = _p(searches, 95)
     print(f"\nsearch in one process: p50 {_p(searches, 50):.1f} ms, p95 {p95:.1f} ms (target p95 <= 50 ms: "
-          f"{'ok' if p95 <= 50 else 'MISSED'})")  # fmt: skip
+          f"{'ok' if p95 <= 50 else 'MISSED'}); CPU p50 {_p(search_cpu, 50):.1f} ms, "
+          f"p95 {_p(search_cpu, 95):.1f} ms")  # fmt: skip
     return 0
 
 

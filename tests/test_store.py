@@ -195,6 +195,20 @@ async def test_a_slip_in_a_word_the_index_lacks_finds_the_word_it_is_a_slip_of(s
     assert all("arteritis" not in h.title.lower() for h in await store.search("arthritis", k=5))
 
 
+async def test_search_goes_on_once_the_word_count_cache_is_full(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long-running app fills the cache of word counts (each slip looks up hundreds of words); the search
+    # that empties it must still answer, with what it found before.
+    monkeypatch.setattr("hippo_tui.store.sources.DOC_COUNT_CACHE", 1)
+    monkeypatch.setattr("hippo_tui.store.pg.search.DOC_COUNT_CACHE", 1)
+    await store.search("varenicilne", k=3)  # its words and their slips fill the cache past its bound
+    # One word cached, one not: the search that empties the cache.
+    hits = await store.search("varenicilne cystitis", k=10)
+    assert CYSTITIS in [h.id for h in hits]
+    assert any("varenicline" in h.snippet.lower() for h in hits)
+
+
 @pytest.mark.parametrize(
     "query",
     ['"', '"unbalanced', "a*", "-", "cystitis:", "title:cystitis", "(", "())", "NOT", "AND OR NEAR", "^x",
@@ -263,6 +277,46 @@ async def test_upsert_replaces_by_id_and_reindexes(store: Store) -> None:
     assert await store.search("zebrafish") == []
     assert [h.id for h in await store.search("okapi")] == [_source(1).id]
     assert await store.count() == 71
+
+
+async def _segments(store: Store) -> int:
+    cur = await store.db.execute("SELECT count(DISTINCT segid) FROM sources_fts_idx")
+    return int((await cur.fetchone())[0])
+
+
+async def test_merging_the_index_segments_changes_no_answer(store: Store) -> None:
+    sqlite_only(store, "FTS5's segments")
+    for i in range(3):  # each write adds a segment of its own
+        await store.upsert([_source(i, excerpt=f"Cystitis note {i}.")])
+    assert await _segments(store) > 1
+    asked = ["cystitis treatment", "zebrafish", "warfarin inr", "varenicilne", "first line hypertension"]
+    before = [[(h.id, h.score, h.snippet) for h in await store.search(q, k=10)] for q in asked]
+    await store.compact_index()
+    assert await _segments(store) == 1
+    assert [[(h.id, h.score, h.snippet) for h in await store.search(q, k=10)] for q in asked] == before
+
+
+async def test_a_bulk_import_merges_the_index_and_its_sources_are_found(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sqlite_only(store, "FTS5's segments")
+    monkeypatch.setattr("hippo_tui.store.core.COMPACT_ROWS", 3)
+    await store.upsert([_source(1)])
+    assert await _segments(store) > 1
+    rows: list[dict[str, object] | str] = [_source(10 + i).model_dump(mode="json") for i in range(3)]
+    await store.import_jsonl(_write_jsonl(tmp_path / "kb.jsonl", rows))
+    assert await _segments(store) == 1
+    found = {h.id for h in await store.search("zebrafish", k=10)}
+    assert {_source(i).id for i in (1, 10, 11, 12)} <= found
+
+
+async def test_a_small_write_leaves_the_index_segments_as_they_are(store: Store, tmp_path: Path) -> None:
+    sqlite_only(store, "FTS5's segments")
+    await store.upsert([_source(1)])
+    segments = await _segments(store)
+    await store.import_jsonl(_write_jsonl(tmp_path / "kb.jsonl", [_source(2).model_dump(mode="json")]))
+    assert await _segments(store) == segments + 1
+    assert [h.id for h in await store.search("zebrafish note 2")][:1] == [_source(2).id]
 
 
 async def test_import_validates_then_upserts_everything(store: Store, tmp_path: Path) -> None:

@@ -15,6 +15,8 @@ from hippo_tui.store.errors import StoreError, translate
 
 Row = tuple[Any, ...]
 MAX_BATCH = 500  # rows in one grouped INSERT (SQLite allows 32,766 parameters)
+# Rows a write must index to be followed by merging the search index (``compact_index``).
+COMPACT_ROWS = 1000
 
 
 class StoreBase:
@@ -33,6 +35,10 @@ class StoreBase:
         self._doc_counts: dict[str, int] = {}
         self._pending: set[asyncio.Future[Any]] = set()  # clean-ups of cancelled writes, grouped inserts
         self._waiting: dict[tuple[str, tuple[str, ...]], list[tuple[Row, asyncio.Future[int]]]] = {}
+
+    async def compact_index(self, written: int = COMPACT_ROWS) -> None:
+        """After a write that indexed ``written`` rows: make the search index quicker to read, where the
+        backend's index gains from it (SQLite's ``Store`` merges its segments); nothing here."""
 
     @property
     def db(self) -> aiosqlite.Connection:

@@ -13,6 +13,7 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 import aiosqlite
 
 from hippo_tui.store.audit import AuditMixin
+from hippo_tui.store.base import COMPACT_ROWS
 from hippo_tui.store.documents import SET_META, DocumentsMixin
 from hippo_tui.store.errors import StoreCorrupt, StoreError, StoreReadOnly, translate
 from hippo_tui.store.paths import DEMO_KB
@@ -183,6 +184,23 @@ class Store(SourcesMixin, DocumentsMixin, AuditMixin):
                 await tx.execute(SET_META, ("fold", fold_signature()))
         except StoreReadOnly:
             return  # nothing can be written: searches go on with the index as it is
+        await self.compact_index()
+
+    async def compact_index(self, written: int = COMPACT_ROWS) -> None:
+        """Merge the search index into one segment after a write that indexed ``written`` rows, if that many.
+
+        A bulk write leaves the index in a dozen segments (100,000 passages: 12), and every word a search
+        counts is looked up in each of them: the hundreds of words a slip tries took 13 ms in 12 segments,
+        3 in one. Merging reorders nothing (the same rows, counts and scores); it rewrites the whole index
+        (0.4 s at 100,000 passages), so small writes (a retire, one source) leave it as it is.
+        """
+        if written < COMPACT_ROWS:
+            return
+        try:
+            async with self._transaction() as db:
+                await db.execute("INSERT INTO sources_fts (sources_fts) VALUES ('optimize')")
+        except StoreReadOnly:
+            return  # searches go on over the segments as they are
 
     async def _enter_wal(self) -> None:
         """Switch to WAL. Two first starts at once can deadlock on this switch, and SQLite then answers

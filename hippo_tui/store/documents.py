@@ -156,6 +156,7 @@ class DocumentsMixin(StoreBase):
         if not dry_run:
             self._doc_counts.clear()
             self.kb_name = kb_name or self.kb_name
+            await self.compact_index(sum(len(i.passages) for i in items))
         return reports
 
     async def _plan_and_write(

@@ -282,6 +282,9 @@ class SourcesMixin(StoreBase):
 
     async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
         """How many active sources contain each word: one query for the words not already cached."""
+        if len(self._doc_counts) > DOC_COUNT_CACHE:
+            # Before reading what is missing: cleared after, the words found cached would be gone (KeyError).
+            self._doc_counts.clear()
         missing = [w for w in words if w not in self._doc_counts]
         if missing:
             counts = ", ".join(
@@ -290,8 +293,6 @@ class SourcesMixin(StoreBase):
             with self._errors():
                 cur = await self._db.execute(f"SELECT {counts}", [f'"{w}"' for w in missing])
                 row = await cur.fetchone() or ()
-            if len(self._doc_counts) > DOC_COUNT_CACHE:
-                self._doc_counts.clear()
             self._doc_counts.update(zip(missing, row, strict=True))
         return {w: self._doc_counts[w] for w in words}
 
@@ -352,6 +353,7 @@ class SourcesMixin(StoreBase):
                 if progress:
                     progress(start + len(chunk), total)
         self._doc_counts.clear()
+        await self.compact_index(total)
         return total
 
     async def _check_successors(
