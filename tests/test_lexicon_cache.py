@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import marshal
+import re
 import sys
 from importlib import resources
 from pathlib import Path
@@ -122,21 +123,32 @@ def test_the_cache_lives_in_the_user_cache_folder(no_user_folders):
 WORDS = "running ischaemic anaemia oedema sulphate prescriptions absorption thrombolysis seizures children".split()
 
 
-def test_the_english_stemmer_loaded_alone_stems_as_the_package_gives_it():
+def _lexicon_words() -> list[str]:
+    text = resources.files("hippo_tui.data").joinpath("lexicon.toml").read_text(encoding="utf-8")
+    return sorted({w for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 2})
+
+
+def test_the_c_stemmer_stems_as_snowballs_pure_python_one():
+    # PyStemmer (installed with the project) is Snowball's English stemmer built in C: every index and
+    # the thesaurus's stored stems were folded by the pure-Python one, so one differing stem would lose a word.
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    from hippo_tui.verification import lexicon as module
+
+    assert type(module._STEMMER).__module__ == "Stemmer"
+    words = [*WORDS, *_lexicon_words()]
+    assert len(words) > 1000
+    pure = EnglishStemmer()
+    assert [module._STEMMER.stemWord(w) for w in words] == [pure.stemWord(w) for w in words]
+
+
+def test_without_pystemmer_the_english_stemmer_is_loaded_alone(monkeypatch):
     import snowballstemmer
 
     from hippo_tui.verification import lexicon as module
 
+    monkeypatch.setitem(sys.modules, "Stemmer", None)  # as if PyStemmer had no wheel here
+    stemmer = module._english_stemmer()
     packaged = snowballstemmer.stemmer("english")
-    assert type(module._STEMMER).__module__ != type(packaged).__module__  # loaded alone, not the package's
-    assert module.STEMMER_FILE == sys.modules[type(packaged).__module__].__file__  # the same code
-    assert [module._STEMMER.stemWord(w) for w in WORDS] == [packaged.stemWord(w) for w in WORDS]
-
-
-def test_the_stemmer_comes_through_the_package_when_it_would_give_another(monkeypatch):
-    from hippo_tui.verification import lexicon as module
-
-    real = module.util.find_spec
-    monkeypatch.setattr(module.util, "find_spec", lambda name: real("json") if name == "Stemmer" else real(name))
-    stemmer = module._english_stemmer()  # as if PyStemmer were installed: the package decides
-    assert type(stemmer).__module__ == "snowballstemmer.english_stemmer"
+    assert type(stemmer).__module__ == f"{module._ALONE}.english_stemmer"  # not the whole package's import
+    assert [stemmer.stemWord(w) for w in WORDS] == [packaged.stemWord(w) for w in WORDS]
