@@ -62,6 +62,29 @@ def test_a_route_word_in_a_kind_of_drug_is_not_a_route():
     assert verdict.outcome == "supported", verdict.reason
 
 
+_NALOXONE = (
+    "Opioid overdose in adults: naloxone 400 micrograms intramuscularly, repeated after 2 minutes if needed. In hospital, "
+    "give 100 micrograms by IV injection, repeated every 2 minutes."
+)
+
+
+def test_a_dose_goes_with_the_route_it_is_given_by():
+    # IV is named in the excerpt, but for another dose: the claim's dose is given into a muscle.
+    wrong = judge_claim("In adult opioid overdose, naloxone 400 micrograms is given intravenously.", _NALOXONE)
+    assert wrong.outcome != "supported"
+    assert "400 micrograms intravenously" in wrong.reason and "intramuscularly" in wrong.reason
+    right = judge_claim("In hospital, naloxone 100 micrograms is given intravenously.", _NALOXONE)
+    assert right.outcome == "supported", right.reason
+
+
+def test_a_route_word_naming_a_product_is_not_its_route():
+    verdict = judge_claim(
+        "Vitamin K 2 mg can be given intravenously when the INR is above 8.",
+        "INR above 8: give vitamin K 2 mg by mouth using the IV preparation orally.",
+    )
+    assert verdict.outcome != "supported"
+
+
 def test_a_derivation_of_a_synonym_is_the_same_word():
     # {stop, cease, discontinue}: "cease" derives "cessation", so "stop" is said by it
     verdict = judge_claim("Everyone with angina should be told to stop smoking.",

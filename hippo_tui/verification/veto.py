@@ -444,9 +444,28 @@ _ROUTE = re.compile(r"\b(?:" + "|".join(sorted(_ROUTE_NAMES, key=len, reverse=Tr
 _ROUTE_WORDS = frozenset(w for name in _ROUTE_NAMES for w in judge_words(name))
 
 
+# A route word before one of these names a product, not how it is given ("the IV preparation given orally").
+_PRODUCT = re.compile(r"\s+(?:preparation|formulation|solution|product|form)s?\b")
+_DOSES = ("mass", "volume", "amount", "units", "tablets")
+
+
 def _routes(text: str) -> dict[str, str]:
     """The routes ``text`` names: name -> the spelling used."""
-    return {_ROUTE_NAMES[m.group()]: m.group() for m in _ROUTE.finditer(text)}
+    return {
+        _ROUTE_NAMES[m.group()]: m.group() for m in _ROUTE.finditer(text) if not _PRODUCT.match(text, m.end())
+    }
+
+
+def _dose_given_otherwise(piece: Span, name: str, spelled: str, sentences: Sequence[Sentence]) -> str | None:
+    """The claim's dose, where the excerpt gives it, always by another route than the claim's."""
+    for q in piece.quantities:
+        if q.dim.split("/")[0] not in _DOSES:
+            continue
+        found = [(p, _routes(p.text)) for s in sentences for p in s.pieces if any(map(q.matches, p.quantities))]
+        if found and all(r and name not in r for _, r in found):
+            p, r = found[0]
+            return f"claim gives {q.text} {spelled}; the excerpt gives it {next(iter(r.values()))}: {_quote(p.text)}"
+    return None
 
 
 def _check_route(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
@@ -457,7 +476,11 @@ def _check_route(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str |
         want = _plain(piece.words) - _ROUTE_WORDS
         for name, spelled in _routes(piece.text).items():
             if name in said:
-                continue  # named somewhere: which drug it goes with is the judge's call
+                # Named somewhere: which drug it goes with is the judge's call, unless the claim's dose is.
+                other = _dose_given_otherwise(piece, name, spelled, sentences)
+                if other:
+                    return other
+                continue
             # Scored as for directions: its own piece counts most, its sentence half as much.
             scored = [(len(want & p.words) + len(want & s.words) / 2, p, r) for p, s, r in excerpt if r]
             best = max((n for n, _, _ in scored), default=0)
