@@ -62,19 +62,14 @@ def test_a_route_word_in_a_kind_of_drug_is_not_a_route():
     assert verdict.outcome == "supported", verdict.reason
 
 
+_SPACER = (
+    "For children under 12 years, use a spacer with a face mask; for adults and older children, use a spacer "
+    "with a mouthpiece."
+)
 _NALOXONE = (
     "Opioid overdose in adults: naloxone 400 micrograms intramuscularly, repeated after 2 minutes if needed. In hospital, "
     "give 100 micrograms by IV injection, repeated every 2 minutes."
 )
-
-
-def test_a_dose_goes_with_the_route_it_is_given_by():
-    # IV is named in the excerpt, but for another dose: the claim's dose is given into a muscle.
-    wrong = judge_claim("In adult opioid overdose, naloxone 400 micrograms is given intravenously.", _NALOXONE)
-    assert wrong.outcome != "supported"
-    assert "400 micrograms intravenously" in wrong.reason and "intramuscularly" in wrong.reason
-    right = judge_claim("In hospital, naloxone 100 micrograms is given intravenously.", _NALOXONE)
-    assert right.outcome == "supported", right.reason
 
 
 def test_a_route_word_naming_a_product_is_not_its_route():
@@ -141,3 +136,32 @@ def test_n_monthly_is_a_frequency_and_one_of_the_options_is_no_count():
     assert find("six-monthly")[0].low == find("every 6 months")[0].low == (1 / 180,)
     assert find("3-monthly")[0].low == (1 / 90,) and find("every 2 weeks")[0].low == (1 / 14,)
     assert find("one of the options") == []
+
+
+
+
+
+@pytest.mark.parametrize(
+    ("wrong", "right", "excerpt", "named"),
+    [
+        # IV is named in the excerpt, but for another dose: the claim's dose is given into a muscle.
+        (
+            "In adult opioid overdose, naloxone 400 micrograms is given intravenously.",
+            "In hospital, naloxone 100 micrograms is given intravenously.",
+            _NALOXONE,
+            ("400 micrograms intravenously", "intramuscularly"),
+        ),
+        # The same sentence advises children one thing and adults another.
+        (
+            "Adults should use a spacer with a face mask.",
+            "Adults should use a spacer with a mouthpiece.",
+            _SPACER,
+            ("adults", "children"),
+        ),
+    ],
+)
+def test_what_the_excerpt_gives_for_another_dose_or_people_is_not_the_claims(wrong, right, excerpt, named):
+    verdict = judge_claim(wrong, excerpt)
+    assert verdict.outcome != "supported"
+    assert all(word in verdict.reason for word in named), verdict.reason
+    assert judge_claim(right, excerpt).outcome == "supported", judge_claim(right, excerpt).reason

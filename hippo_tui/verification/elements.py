@@ -85,9 +85,24 @@ def _within(group: str, groups: frozenset[str]) -> bool:
     return group in groups or lexicon().within.get(group) in groups
 
 
+def _part_about(claim: Reading, sentence: Reading) -> Reading | None:
+    """Of a sentence cut by semicolons into parts for different people ("in infants, the thigh; in adults,
+    the deltoid"), the one part clearly most about the claim's other words; None when no part stands out."""
+    parts = [read(p) for p in sentence.source.split(";") if p.strip()]
+    if len(parts) < 2:
+        return None
+    scores = sorted(((sum(has_concept(c, p.concepts) for c in claim.concepts), i) for i, p in enumerate(parts)))
+    (second, _), (best, at) = scores[-2], scores[-1]
+    return parts[at] if best > second else None
+
+
 def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
-    """Who the claim is about must be who the excerpt is about: children are not adults."""
-    near = excerpt.about(claim)
+    """Who the claim is about must be who the excerpt is about: children are not adults, and where the
+    excerpt gives different advice for different people, the advice the claim repeats is the one for its own."""
+    sentence = excerpt.about(claim)
+    near = _part_about(claim, sentence) if sentence is not excerpt.whole else None
+    if near is None or not any(near.populations.get(axis) for axis in claim.populations):
+        near = sentence
     for axis, groups in claim.populations.items():
         said = near.populations.get(axis) or excerpt.whole.populations.get(axis) or frozenset()
         if all(_within(g, said) for g in groups):
