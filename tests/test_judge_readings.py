@@ -165,3 +165,12 @@ def test_what_the_excerpt_gives_for_another_dose_or_people_is_not_the_claims(wro
     assert verdict.outcome != "supported"
     assert all(word in verdict.reason for word in named), verdict.reason
     assert judge_claim(right, excerpt).outcome == "supported", judge_claim(right, excerpt).reason
+
+
+def test_advice_given_only_under_a_condition_is_not_for_everyone():
+    excerpt = "Refer adults with a new headache urgently if they also have a fever and a stiff neck."
+    verdict = judge_claim("All adults with a new headache should be referred urgently.", excerpt)
+    assert verdict.outcome == "not_established"
+    assert "only “if they also have a fever" in verdict.reason
+    kept = judge_claim("Adults with a new headache, a fever and a stiff neck should be referred urgently.", excerpt)
+    assert kept.outcome == "supported", kept.reason
