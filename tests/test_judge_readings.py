@@ -174,3 +174,11 @@ def test_advice_given_only_under_a_condition_is_not_for_everyone():
     assert "only “if they also have a fever" in verdict.reason
     kept = judge_claim("Adults with a new headache, a fever and a stiff neck should be referred urgently.", excerpt)
     assert kept.outcome == "supported", kept.reason
+
+
+def test_a_drug_alone_is_not_the_option_that_combines_it():
+    excerpt = "For latent TB, give 3 months of rifampicin plus isoniazid, or 6 months of isoniazid alone."
+    wrong = judge_claim("Isoniazid alone for 3 months treats latent TB.", excerpt)
+    assert wrong.outcome == "contradicted"
+    assert "isoniazid alone" in wrong.reason and "rifampicin" in wrong.reason
+    assert judge_claim("Isoniazid alone for 6 months treats latent TB.", excerpt).outcome == "supported"

@@ -444,6 +444,37 @@ def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return _missing("word", f"the excerpt does not mention {shown}")
 
 
+# A drug given on its own, as a claim says it.
+_ALONE = re.compile(r"\b(?:alone|on its own|monotherapy|by itself)\b")
+_OPTIONS = re.compile(r";|,?\s+or\s+")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _shared(claim: Reading, option: Reading) -> int:
+    """Words in common, numbers counting twice: a number says which option a claim repeats."""
+    numbers = set(_NUMBER.findall(claim.source)) & set(_NUMBER.findall(option.source))
+    return sum(has_concept(c, option.concepts) for c in claim.concepts) + 2 * len(numbers)
+
+
+def check_alone(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A drug "alone" is not the option that combines it with another ("3 months of isoniazid and
+    rifampicin, or 6 months of isoniazid alone")."""
+    if not claim.drugs or not _ALONE.search(claim.text):
+        return None
+    near = excerpt.about(claim)
+    options = [read(o) for o in _OPTIONS.split(near.source) if o.strip()]
+    mine = [o for o in options if set(claim.drugs) & set(o.drugs)]
+    if len(mine) < 2:
+        return None
+    ranked = sorted(mine, key=lambda o: _shared(claim, o), reverse=True)
+    best, runner = ranked[0], ranked[1]
+    others = sorted(set(best.drugs) - set(claim.drugs))
+    if _shared(claim, best) > _shared(claim, runner) and others and not _ALONE.search(best.text):
+        drug = next(iter(claim.drugs))
+        return _contradicted("drug", f"the claim says {drug} alone; the excerpt gives it with {others[0]} there")
+    return None
+
+
 # A condition the excerpt puts on its advice: "if", "only if", "when", "unless", "provided", up to a break.
 _CONDITION = re.compile(r"\b(?:only if|if|unless|provided(?: that)?|only when)\b([^.;:]*)")
 # A claim that says its advice holds for everyone or always.
@@ -480,6 +511,7 @@ CHECKS = (
     check_route,
     check_timing,
     check_condition,
+    check_alone,
 )
 
 
