@@ -20,11 +20,13 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any
 
-from hippo_tui.backends.spelling import corrected
+from hippo_tui.backends import passage_text
+from hippo_tui.backends.spelling import corrected, slip_of_asking
+from hippo_tui.backends.word_forms import source_forms
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources, parse_unmentioned
 from hippo_tui.verification import ages, lexical
 from hippo_tui.verification.lexical import (
@@ -128,6 +130,15 @@ def sentence_words(text: str) -> set[str]:
 MIN_SUPPORT_WORDS = 2  # a supporting sentence with fewer content words is a heading, not a statement
 COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
 MAX_SENTENCES = 4  # per question part, from its main source
+# An answer says what answers in a few lines: the sentences that join the best one stop at this many characters
+# of quotation, more for a question that asks for a list ("what are the criteria …").
+PART_CHARS = 400
+LIST_CHARS = 900
+_LIST = re.compile(
+    r"\b(?:list|criteria|causes|signs|symptoms|features|options|indications|contraindications|risk factors|"
+    r"side effects|differentials?|what are(?: the)?|which are)\b",
+    re.I,
+)
 INHERITED = 0.5  # a follow-on's inherited subject helps choose its source but need not all be in it
 ASPECT_WEIGHT = 0.35  # facets and numbers choose among a subject's sentences; subjects choose the source
 UNANSWERED = 0.6  # a source with no dose for a dose question (no duration for "how long") counts for less
@@ -139,6 +150,9 @@ TREATMENT = frozenset(
 # Words a question uses that name no subject: not knowing them is not a reason to abstain.
 GENERAL = frozenset({"without", "within", "get", "new"})
 RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the one retrieval ranked higher
+# Between sources that cover a part about equally, the one whose title names its subjects ("Type 1 diabetes ›
+# Monitoring" for an HbA1c target in type 1 diabetes, over a lipid card that mentions type 1 and HbA1c).
+TITLE_WEIGHT = 0.1
 SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
 
 _PART_SPLIT = re.compile(
@@ -218,11 +232,28 @@ def _refers_back(sentence: str, previous: str | None, topic: frozenset[str]) -> 
     return head not in topic and head in content_words(previous)
 
 
+def _with_forms(source: Source, forms: Mapping[str, frozenset[str]]) -> Source:
+    """``source`` with each asked word added wherever it writes one of that word's ``forms``."""
+
+    def read(words: frozenset[str]) -> frozenset[str]:
+        return words | {w for w, fs in forms.items() if fs & words}
+
+    sentences = tuple(replace(x, words=read(x.words)) for x in source.sentences)
+    return replace(source, topic=read(source.topic), sentences=sentences, words=read(source.words))
+
+
 def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
     topic = frozenset(content_words(title))
     # A card's own footnote marks ("… 8 hours [3]") point to its reference list, not to a source of ours,
     # and read like one of our citation numbers: the quote goes without them.
-    texts = [t for s in split_sentences(excerpt) if (t := _FOOTNOTE.sub("", s).strip())]
+    # A flattened list or chart is read a row at a time; a reference entry or a heading on its own never.
+    texts = [
+        row
+        for s in split_sentences(excerpt)
+        if (t := _FOOTNOTE.sub("", s).strip())
+        for row in passage_text.rows(t)
+        if not passage_text.is_junk(row)
+    ]
     sentences = tuple(
         Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic), label)
         for i, (t, label) in enumerate(zip(texts, _labels(texts), strict=True))
@@ -318,7 +349,7 @@ class Context:
                 absent.update(w for said in parse_unmentioned(content) for w in content_words(said))
                 for sid, title, excerpt in parse_sources(content):
                     titles.append(title)
-                    if sid not in sources:
+                    if sid not in sources and not passage_text.is_apparatus(title):
                         sources[sid] = _source(sid, title, excerpt, len(sources))
             if role == "assistant":
                 for call in m.get("tool_calls") or []:
@@ -336,6 +367,20 @@ class Context:
         return cls(
             question, list(sources.values()), searched, asked[-4:-1], idf=idf, absent=frozenset(absent)
         )
+
+    def read_as_asked(self, parts: Sequence[Part]) -> None:
+        """Each source read with the question's own form of a word it writes in another ("dislocated" where
+        it says "dislocation"), so that the two forms match wherever either is written; and a slip of a
+        word of asking ("wich", "wat") that no passage contains read as that word: asked about, not a subject."""
+        for p in parts:
+            slips = {w for w in p.want if w in self.absent and slip_of_asking(w)}
+            p.want -= slips
+            p.own = (p.own - slips) or p.own
+        vocabulary = frozenset().union(*(s.words for s in self.sources)) if self.sources else frozenset()
+        forms = source_forms({w for p in parts for w in p.want}, vocabulary)
+        if forms:
+            self.sources = [_with_forms(s, forms) for s in self.sources]
+            self.idf = _idf(self.sources)
 
     def weight(self, w: str) -> float:
         # Words no source uses weigh the most: a part about them is not covered.
@@ -368,14 +413,17 @@ class Context:
                 continue
             if asked_for and s.ages and not asked_for & s.ages:
                 continue  # a card on adults does not answer for a 4 year old
+            if _other_type(part.own, s.topic):
+                continue  # a card on type 2 diabetes does not answer for type 1, whatever it mentions
             coverage = self._source_mass(hit, part.inherited) / total
             if needs and not needs & s.words:
                 coverage *= UNANSWERED
-            scored.append((coverage - RANK_PENALTY * s.rank, coverage, s))
+            titled = self._mass(subjects & s.topic) / (self._mass(subjects) or 1.0)
+            scored.append((coverage + TITLE_WEIGHT * titled - RANK_PENALTY * s.rank, coverage, s))
         scored.sort(key=lambda x: (x[0], -x[2].rank), reverse=True)
         return [(coverage, s) for _, coverage, s in scored]
 
-    def sentences_for(self, part: Part, source: Source, limit: int) -> list[Sentence]:
+    def sentences_for(self, part: Part, source: Source, limit: int, chars: int = 10_000) -> list[Sentence]:
         """The best sentence for the part, its antecedents, then the same source's sentences on its topic."""
         asked = comparators(part.text)
         usable = [
@@ -413,7 +461,8 @@ class Context:
                 break
             before = set(chosen)
             take(i)
-            if len(chosen) > limit:  # its antecedents do not fit: leave it out
+            # Its antecedents do not fit, or it would make the answer a page: leave it out.
+            if len(chosen) > limit or sum(len(source.sentences[j].text) for j in chosen) > chars:
                 chosen = before
         return [source.sentences[i] for i in sorted(chosen)]
 
@@ -516,6 +565,15 @@ def _off_topic(part: Part, best: Sentence, s: Sentence, follows: bool) -> bool:
     return bool(mine and s.label) and not {w for w in s.label & part.want if not _aspect(w)}
 
 
+def _other_type(asked: set[str], topic: frozenset[str]) -> bool:
+    """The title names another type of the condition than the one asked about ("type 2" for "type 1")."""
+    mine, titled = asked & _TYPES, topic & _TYPES
+    return bool(mine and titled) and not mine & titled
+
+
+_TYPES = frozenset({"type1", "type2"})
+
+
 def _drugs_of(part: Part) -> set[str]:
     """The drugs the part itself names (not those inherited from the part before it)."""
     return {w for w in part.own - part.inherited if lexicon().drug_classes(w)}
@@ -595,7 +653,8 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     if not ranked:
         return None
     main = ranked[0][1]
-    picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES)]
+    chars = LIST_CHARS if asks_for_list(ctx.question) else PART_CHARS
+    picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES, chars)]
     # What the main source leaves out of the part's own words, a second source may cover.
     missing = {w for w in part.own - main.words if not generic(w) and w not in FACETS}
     if missing and ctx._mass(missing) >= SECOND_SOURCE_SHARE * ctx._mass(part.want):
@@ -604,7 +663,14 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
             if coverage >= COVERED:
                 picked += [(s.text, other.id) for s in ctx.sentences_for(rest, other, 2)]
                 break
-    return [p for p in picked if p not in used]
+    # A chart repeats a row in several of its branches ("Administer antihistamine …"): it is said once.
+    said: set[str] = set()
+    out = []
+    for text, sid in picked:
+        if text not in said and (text, sid) not in used:
+            said.add(text)
+            out.append((text, sid))
+    return out
 
 
 def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) -> Reply:
@@ -613,7 +679,9 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
     out: list[tuple[str, str | None]] = []
     used: set[tuple[str, str]] = set()
     uncovered: list[Part] = []
-    for part in parts_of(ctx.question, ctx.earlier):
+    parts = parts_of(ctx.question, ctx.earlier)
+    ctx.read_as_asked(parts)
+    for part in parts:
         picked = _answer_part(ctx, part, used)
         if picked is None:
             uncovered.append(part)
@@ -628,6 +696,11 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
     if not out:
         out.append(("I could not find anything about this in the knowledge base.", None))
     return Reply(out)
+
+
+def asks_for_list(question: str) -> bool:
+    """The question asks for several things ("list the causes", "what are the criteria"), not one answer."""
+    return bool(_LIST.search(question))
 
 
 def _query(part: str) -> str:
