@@ -50,6 +50,21 @@ PASSAGES = {
         "Rheumatology handbook › Contents",
         "Colchicine for acute gout .......... 14\nAllopurinol for gout prevention .......... 15",
     ),
+    "thanks": (
+        "Rheumatology handbook › Appendix 2",
+        "Appendix 2 Acknowledgements The gout chapters were revised with funding from the Arthritis Trust, and many "
+        "rheumatologists contributed to the revision.",
+    ),
+    "painscore": (
+        "Chest pain › Pain assessment",
+        "A pain score of 1 to 3 in chest pain is low risk, and the patient may be discharged with simple analgesia.",
+    ),
+    "hf": ("Heart failure › Diuretics", "Furosemide 40 mg orally each morning for heart failure with fluid overload."),
+    "cystitis": (
+        "Cystitis in women › Antibiotics",
+        "Uncomplicated cystitis in women, antibiotic options:\nNitrofurantoin 100 mg twice a day for 5 days (first "
+        "choice)\nFosfomycin 3 g as a single dose (when nitrofurantoin cannot be used)",
+    ),
     "table": (
         "Lyme disease › Treatment",
         "Erythema Migrans Carditis Arthritis Neuroborreliosis Doxycycline Amoxicillin Ceftriaxone Lyme Course Length\n"
@@ -79,7 +94,10 @@ SHOULDER = "dislocated shoulder, how quickly must it be reduced"
 DT = "delirium tremens wich benzodiazepine"
 HBA1C = "HbA1c target in type 1 diabetes"
 CROUP_DOSE = "dexamethasone dose for croup in a child"
-QUESTIONS = [VACCINE, GOUT, LYME, SHOULDER, DT, HBA1C, CROUP_DOSE]
+FUNDING = "who funded the revision of the gout chapters"
+HEART = "HEART score for chest pain - what score is low risk for discharge"
+CYSTITIS = "antibiotic options for uncomplicated cystitis in women"
+QUESTIONS = [VACCINE, GOUT, LYME, SHOULDER, DT, HBA1C, CROUP_DOSE, FUNDING, HEART, CYSTITIS]
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +126,28 @@ def test_an_answer_quotes_the_sentence_without_its_heading_or_the_reference_list
     # A references section and a table of contents name the subject too, and are never cited.
     assert _cited(end) == {IDS["gout"]}, end.text
     assert "....." not in end.text
+
+
+def test_a_documents_acknowledgements_are_not_an_answer(answers):
+    end = answers[FUNDING]
+    assert "Acknowledgements" not in end.text and "Arthritis Trust" not in end.text, end.text
+    assert not end.citations
+
+
+def test_a_named_score_is_not_answered_by_a_card_on_another_score(answers):
+    # The pain score card shares "score", "chest pain", "low" and "discharge", but never names the HEART score.
+    end = answers[HEART]
+    assert not end.citations and "does not cover" in end.text, end.text
+
+
+def test_list_lines_ending_in_a_bracket_are_each_checked_and_backed(answers):
+    end = answers[CYSTITIS]
+    assert "Nitrofurantoin 100 mg twice a day for 5 days" in end.text and "Fosfomycin 3 g" in end.text, (
+        end.text
+    )
+    # Each line is its own statement, backed by the card: the bracket that ends one does not run it into the next.
+    assert _cited(end) == {IDS["cystitis"]} and not end.coverage.unbacked, end.text
+    assert end.coverage.statements == end.text.count("[1]") >= 2, end.text
 
 
 def test_a_tables_header_row_is_not_quoted(answers):

@@ -402,6 +402,7 @@ class Context:
         needs = part.want & ANSWER_TYPES
         asked_for = _age_groups(part.text)
         asked_classes = _class_words(part.want)
+        named = _named_tools(part.text)
         scored = []
         for s in among if among is not None else self.sources:
             hit = part.want & s.words
@@ -413,6 +414,8 @@ class Context:
                 continue
             if asked_for and s.ages and not asked_for & s.ages:
                 continue  # a card on adults does not answer for a 4 year old
+            if named - s.words:
+                continue  # "HEART score" is not answered by a card on a pain score that never says "heart"
             if _other_type(part.own, s.topic):
                 continue  # a card on type 2 diabetes does not answer for type 1, whatever it mentions
             coverage = self._source_mass(hit, part.inherited) / total
@@ -565,6 +568,17 @@ def _off_topic(part: Part, best: Sentence, s: Sentence, follows: bool) -> bool:
     return bool(mine and s.label) and not {w for w in s.label & part.want if not _aspect(w)}
 
 
+def _named_tools(text: str) -> set[str]:
+    """The name words of the scores, rules and criteria ``text`` names ("HEART score", "Centor criteria")."""
+    return {w for m in _NAMED_TOOL.finditer(text) for w in content_words(m.group(1))}
+
+
+# A named score, rule or criteria: its name is the subject, and a source without it is on another tool.
+_NAMED_TOOL = re.compile(
+    r"\b([A-Za-z][\w'’-]*)\s+(?:score|rule|criteria|index|scale|classification|staging|tool)\b", re.I
+)
+
+
 def _other_type(asked: set[str], topic: frozenset[str]) -> bool:
     """The title names another type of the condition than the one asked about ("type 2" for "type 1")."""
     mine, titled = asked & _TYPES, topic & _TYPES
@@ -712,10 +726,11 @@ def render(reply: Reply) -> str:
     pieces = []
     for sentence, sid in reply.sentences:
         s = sentence.rstrip()
-        # A line of a list or table ends without a full stop; written out in a row it needs one, or it runs
-        # into the next and its claim (and so its check) takes in the next one's words.
-        if s and s[-1].isalnum():
-            s += "."
+        # A line of a list or table ends without a full stop (or with a bracket, or the colon of a lead-in);
+        # written out in a row it needs one, or it runs into the next and its claim (and so its check) takes
+        # in the next one's words.
+        if s and s[-1] not in ".!?":
+            s = s.rstrip(":;,") + "."
         pieces.append(f"{s} [{sid}]" if sid else s)
     return " ".join(pieces)
 

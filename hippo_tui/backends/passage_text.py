@@ -31,6 +31,12 @@ _APPARATUS = re.compile(
     r"list of (?:tables|figures|abbreviations)|foreword|preface)\b",
     re.I,
 )
+# A row that opens a document's apparatus ("Appendix 1 Acknowledgements …", "References 1. …").
+_APPARATUS_ROW = re.compile(
+    r"^(?:(?:appendix|annex(?:ure)?|chapter|section)\s+[\w.]+\s+)?(?:acknowledge?ments?|references|bibliography|"
+    r"table of contents|contents\b(?!\s+of))",
+    re.I,
+)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _SMALL = frozenset("a an and as at by for from in into of on or the to with vs".split())
 
@@ -62,7 +68,7 @@ def rows(sentence: str) -> list[str]:
 def is_junk(text: str) -> bool:
     """Text no answer quotes: a reference entry, a contents line, or a heading or header row on its own
     (words in capitals or Title Case, with no statement in them)."""
-    if _REFERENCE.search(text) or _LEADERS.search(text):
+    if _REFERENCE.search(text) or _LEADERS.search(text) or _APPARATUS_ROW.match(text):
         return True
     words = _WORD.findall(text)
     if len(words) < MIN_WORDS:
