@@ -65,6 +65,13 @@ PASSAGES = {
         "Uncomplicated cystitis in women, antibiotic options:\nNitrofurantoin 100 mg twice a day for 5 days (first "
         "choice)\nFosfomycin 3 g as a single dose (when nitrofurantoin cannot be used)",
     ),
+    "drtb": (
+        "Drug-resistant TB › ARVs with the TB regimen",
+        "Check the viral load before the TB regimen starts.\nDo not give BDQ with efavirenz: switch efavirenz to "
+        "dolutegravir first.\nKey: LZD: Linezolid / BDQ: Bedaquiline / VL = Viral load / TDF = Tenofovir / "
+        "DTG = Dolutegravir",
+    ),
+    "arv": ("Antiretrovirals in pregnancy", "Efavirenz 600 mg at night is started with the other ARVs after the first trimester."),
     "table": (
         "Lyme disease › Treatment",
         "Erythema Migrans Carditis Arthritis Neuroborreliosis Doxycycline Amoxicillin Ceftriaxone Lyme Course Length\n"
@@ -97,7 +104,8 @@ CROUP_DOSE = "dexamethasone dose for croup in a child"
 FUNDING = "who funded the revision of the gout chapters"
 HEART = "HEART score for chest pain - what score is low risk for discharge"
 CYSTITIS = "antibiotic options for uncomplicated cystitis in women"
-QUESTIONS = [VACCINE, GOUT, LYME, SHOULDER, DT, HBA1C, CROUP_DOSE, FUNDING, HEART, CYSTITIS]
+BDQ = "patient starting bedaquiline - can he take efavirenz"
+QUESTIONS = [VACCINE, GOUT, LYME, SHOULDER, DT, HBA1C, CROUP_DOSE, FUNDING, HEART, CYSTITIS, BDQ]
 
 
 @pytest.fixture(scope="module")
@@ -148,6 +156,13 @@ def test_list_lines_ending_in_a_bracket_are_each_checked_and_backed(answers):
     # Each line is its own statement, backed by the card: the bracket that ends one does not run it into the next.
     assert _cited(end) == {IDS["cystitis"]} and not end.coverage.unbacked, end.text
     assert end.coverage.statements == end.text.count("[1]") >= 2, end.text
+
+
+def test_a_cards_key_to_its_abbreviations_is_read_not_quoted(answers):
+    # The card writes "BDQ" and spells it out only in its key: the answer is the card's line on BDQ.
+    end = answers[BDQ]
+    assert "Do not give BDQ with efavirenz" in end.text, end.text
+    assert "Key:" not in end.text and "Linezolid" not in end.text and "600 mg at night" not in end.text
 
 
 def test_a_tables_header_row_is_not_quoted(answers):

@@ -254,8 +254,15 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
         for row in passage_text.rows(t)
         if not passage_text.is_junk(row)
     ]
+    # A card's own key to its abbreviations is not quoted, but read: "BDQ" in its lines is bedaquiline.
+    key = passage_text.expansions(excerpt)
     sentences = tuple(
-        Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic), label)
+        Sentence(
+            t,
+            frozenset(sentence_words(passage_text.expanded(t, key))),
+            _refers_back(t, texts[i - 1] if i else None, topic),
+            label,
+        )
         for i, (t, label) in enumerate(zip(texts, _labels(texts), strict=True))
     )
     groups = frozenset(_age_groups(title))

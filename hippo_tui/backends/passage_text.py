@@ -37,6 +37,8 @@ _APPARATUS_ROW = re.compile(
     r"table of contents|contents\b(?!\s+of))",
     re.I,
 )
+_EXPANSION = re.compile(r"\b([A-Z][A-Z0-9/]{1,6})\s*[:=–]\s*([A-Z]?[a-z]{3,}(?:\s+[a-z]{3,})?)")
+MIN_EXPANSIONS = 4
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _SMALL = frozenset("a an and as at by for from in into of on or the to with vs".split())
 
@@ -70,6 +72,8 @@ def is_junk(text: str) -> bool:
     (words in capitals or Title Case, with no statement in them)."""
     if _REFERENCE.search(text) or _LEADERS.search(text) or _APPARATUS_ROW.match(text):
         return True
+    if len(_EXPANSION.findall(text)) >= MIN_EXPANSIONS:
+        return True  # a key to abbreviations ("LZD: Linezolid / BDQ: Bedaquiline / VL = Viral load …")
     words = _WORD.findall(text)
     if len(words) < MIN_WORDS:
         return False  # short lines are judged by the answerer (a label, or a value of a table row)
@@ -78,3 +82,20 @@ def is_junk(text: str) -> bool:
     has_statement = bool(_STATEMENT.search(text.rstrip(". ")))
     share = HEADER_SHARE if len(words) >= LONG_ROW else 1.0
     return len(capitalised) >= share * len(words) and not has_statement
+
+
+def expansions(text: str) -> dict[str, str]:
+    """The abbreviations a passage's key spells out ("BDQ: Bedaquiline / VL = Viral load"), when it has one."""
+    found = _EXPANSION.findall(text)
+    return {abbr: full for abbr, full in found} if len(found) >= MIN_EXPANSIONS else {}
+
+
+def expanded(text: str, key: dict[str, str]) -> str:
+    """``text`` with what each abbreviation of ``key`` it uses stands for after it ("BDQ (Bedaquiline)")."""
+    if not key:
+        return text
+    return re.sub(
+        r"\b[A-Z][A-Z0-9/]{1,6}\b",
+        lambda m: f"{m.group()} ({key[m.group()]})" if m.group() in key else m.group(),
+        text,
+    )
