@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippo_tui.backends.extractive import PART_CHARS
+from hippo_tui.backends.asked import PART_CHARS
 from hippo_tui.events import EndEvent
 from tests.support.asking import answers_over
 
@@ -156,6 +156,8 @@ def test_list_lines_ending_in_a_bracket_are_each_checked_and_backed(answers):
     # Each line is its own statement, backed by the card: the bracket that ends one does not run it into the next.
     assert _cited(end) == {IDS["cystitis"]} and not end.coverage.unbacked, end.text
     assert end.coverage.statements == end.text.count("[1]") >= 2, end.text
+    # A lead-in keeps its colon and reads on into its first line, as one statement.
+    assert "antibiotic options: Nitrofurantoin" in end.text
 
 
 def test_a_cards_key_to_its_abbreviations_is_read_not_quoted(answers):

@@ -25,6 +25,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from hippo_tui.backends import passage_text
+from hippo_tui.backends.asked import other_type, quotation_chars, tool_names
 from hippo_tui.backends.spelling import corrected, slip_of_asking
 from hippo_tui.backends.word_forms import source_forms
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources, parse_unmentioned
@@ -130,15 +131,6 @@ def sentence_words(text: str) -> set[str]:
 MIN_SUPPORT_WORDS = 2  # a supporting sentence with fewer content words is a heading, not a statement
 COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
 MAX_SENTENCES = 4  # per question part, from its main source
-# An answer says what answers in a few lines: the sentences that join the best one stop at this many characters
-# of quotation, more for a question that asks for a list ("what are the criteria …").
-PART_CHARS = 400
-LIST_CHARS = 900
-_LIST = re.compile(
-    r"\b(?:list|criteria|causes|signs|symptoms|features|options|indications|contraindications|risk factors|"
-    r"side effects|differentials?|what are(?: the)?|which are)\b",
-    re.I,
-)
 INHERITED = 0.5  # a follow-on's inherited subject helps choose its source but need not all be in it
 ASPECT_WEIGHT = 0.35  # facets and numbers choose among a subject's sentences; subjects choose the source
 UNANSWERED = 0.6  # a source with no dose for a dose question (no duration for "how long") counts for less
@@ -423,7 +415,7 @@ class Context:
                 continue  # a card on adults does not answer for a 4 year old
             if named - s.words:
                 continue  # "HEART score" is not answered by a card on a pain score that never says "heart"
-            if _other_type(part.own, s.topic):
+            if other_type(part.own, s.topic):
                 continue  # a card on type 2 diabetes does not answer for type 1, whatever it mentions
             coverage = self._source_mass(hit, part.inherited) / total
             if needs and not needs & s.words:
@@ -576,23 +568,7 @@ def _off_topic(part: Part, best: Sentence, s: Sentence, follows: bool) -> bool:
 
 
 def _named_tools(text: str) -> set[str]:
-    """The name words of the scores, rules and criteria ``text`` names ("HEART score", "Centor criteria")."""
-    return {w for m in _NAMED_TOOL.finditer(text) for w in content_words(m.group(1))}
-
-
-# A named score, rule or criteria: its name is the subject, and a source without it is on another tool.
-_NAMED_TOOL = re.compile(
-    r"\b([A-Za-z][\w'’-]*)\s+(?:score|rule|criteria|index|scale|classification|staging|tool)\b", re.I
-)
-
-
-def _other_type(asked: set[str], topic: frozenset[str]) -> bool:
-    """The title names another type of the condition than the one asked about ("type 2" for "type 1")."""
-    mine, titled = asked & _TYPES, topic & _TYPES
-    return bool(mine and titled) and not mine & titled
-
-
-_TYPES = frozenset({"type1", "type2"})
+    return {w for name in tool_names(text) for w in content_words(name)}
 
 
 def _drugs_of(part: Part) -> set[str]:
@@ -674,7 +650,7 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     if not ranked:
         return None
     main = ranked[0][1]
-    chars = LIST_CHARS if asks_for_list(ctx.question) else PART_CHARS
+    chars = quotation_chars(ctx.question)
     picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES, chars)]
     # What the main source leaves out of the part's own words, a second source may cover.
     missing = {w for w in part.own - main.words if not generic(w) and w not in FACETS}
@@ -719,11 +695,6 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
     return Reply(out)
 
 
-def asks_for_list(question: str) -> bool:
-    """The question asks for several things ("list the causes", "what are the criteria"), not one answer."""
-    return bool(_LIST.search(question))
-
-
 def _query(part: str) -> str:
     return " ".join(w for w in WORD.findall(part.lower()) if w not in STOP)[:120] or part[:120]
 
@@ -731,11 +702,15 @@ def _query(part: str) -> str:
 def render(reply: Reply) -> str:
     """The reply's text with ``[id]`` markers, as a model would write it."""
     pieces = []
-    for sentence, sid in reply.sentences:
+    for i, (sentence, sid) in enumerate(reply.sentences):
         s = sentence.rstrip()
-        # A line of a list or table ends without a full stop (or with a bracket, or the colon of a lead-in);
-        # written out in a row it needs one, or it runs into the next and its claim (and so its check) takes
-        # in the next one's words.
+        following = reply.sentences[i + 1][1] if i + 1 < len(reply.sentences) else None
+        if s.endswith(":") and sid and following == sid:
+            pieces.append(s)  # a lead-in ("Treat as an outpatient if:") is one statement with its first item
+            continue
+        # A line of a list or table ends without a full stop (or with a bracket, or a colon); written out in
+        # a row it needs one, or it runs into the next and its claim (and so its check) takes in the next
+        # one's words.
         if s and s[-1] not in ".!?":
             s = s.rstrip(":;,") + "."
         pieces.append(f"{s} [{sid}]" if sid else s)
