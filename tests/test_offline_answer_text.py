@@ -72,6 +72,14 @@ PASSAGES = {
         "DTG = Dolutegravir",
     ),
     "arv": ("Antiretrovirals in pregnancy", "Efavirenz 600 mg at night is started with the other ARVs after the first trimester."),
+    "elbow": (
+        "Elbow injuries › Elbow dislocation",
+        "Simple posterior elbow dislocation: closed reduction, then 1 week in a sling before early movement.",
+    ),
+    "patella": (
+        "Knee injuries › Patella dislocation",
+        "After reduction of a patella dislocation, immobilise the knee in a brace for 3 weeks.",
+    ),
     "table": (
         "Lyme disease › Treatment",
         "Erythema Migrans Carditis Arthritis Neuroborreliosis Doxycycline Amoxicillin Ceftriaxone Lyme Course Length\n"
@@ -105,7 +113,8 @@ FUNDING = "who funded the revision of the gout chapters"
 HEART = "HEART score for chest pain - what score is low risk for discharge"
 CYSTITIS = "antibiotic options for uncomplicated cystitis in women"
 BDQ = "patient starting bedaquiline - can he take efavirenz"
-QUESTIONS = [VACCINE, GOUT, LYME, SHOULDER, DT, HBA1C, CROUP_DOSE, FUNDING, HEART, CYSTITIS, BDQ]
+ELBOW = "simple posterior elbow dislocation, how long to immobilise after reduction"
+QUESTIONS = [VACCINE, GOUT, LYME, SHOULDER, DT, HBA1C, CROUP_DOSE, FUNDING, HEART, CYSTITIS, BDQ, ELBOW]
 
 
 @pytest.fixture(scope="module")
@@ -165,6 +174,14 @@ def test_a_cards_key_to_its_abbreviations_is_read_not_quoted(answers):
     end = answers[BDQ]
     assert "Do not give BDQ with efavirenz" in end.text, end.text
     assert "Key:" not in end.text and "Linezolid" not in end.text and "600 mg at night" not in end.text
+
+
+def test_a_later_part_naming_no_subject_of_its_own_asks_about_the_first(answers):
+    # "how long to immobilise after reduction" names nothing a card is about: it asks about the elbow, and the
+    # knee card that says "immobilise" and "reduction" does not answer it.
+    end = answers[ELBOW]
+    assert "1 week in a sling" in end.text and _cited(end) == {IDS["elbow"]}, end.text
+    assert "3 weeks" not in end.text
 
 
 def test_a_tables_header_row_is_not_quoted(answers):

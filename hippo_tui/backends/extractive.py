@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any
@@ -303,14 +303,19 @@ def _subject_of(parts: Sequence[Part]) -> Part | None:
     return None
 
 
-def parts_of(question: str, earlier: Sequence[str] = ()) -> list[Part]:
+def parts_of(
+    question: str, earlier: Sequence[str] = (), untitled: Callable[[set[str]], bool] | None = None
+) -> list[Part]:
     """The question's parts. A follow-on part takes the subject of the part before it, or, when it is the
-    first, of the question asked before this one (``earlier``: the conversation's questions, oldest first)."""
+    first, of the question asked before this one (``earlier``: the conversation's questions, oldest first).
+    Within one question, so does a later part whose subjects the sources use but none is about (``untitled``):
+    "… elbow dislocation, how long to immobilise after reduction" asks about the elbow."""
     out: list[Part] = []
     main = _subject_of(parts_of(earlier[-1], earlier[:-1])) if earlier else None
     for i, text in enumerate(question_parts(question)):
         own = part_words(text)
-        if main is not None and _follows_on(text, same_question=i > 0):
+        aside = i > 0 and untitled is not None and untitled({w for w in own if not _aspect(w)})
+        if main is not None and (_follows_on(text, same_question=i > 0) or aside):
             inherited = frozenset(main.want - own)
             # "And how often is it taken?" asks nothing of its own the sources could show: the subject it is.
             out.append(
@@ -367,19 +372,29 @@ class Context:
             question, list(sources.values()), searched, asked[-4:-1], idf=idf, absent=frozenset(absent)
         )
 
-    def read_as_asked(self, parts: Sequence[Part]) -> None:
-        """Each source read with the question's own form of a word it writes in another ("dislocated" where
-        it says "dislocation"), so that the two forms match wherever either is written; and a slip of a
-        word of asking ("wich", "wat") that no passage contains read as that word: asked about, not a subject."""
+    def parts(self) -> list[Part]:
+        """The question's parts, read against the sources: each source first read with the question's own form
+        of a word it writes in another ("dislocated" where it says "dislocation"), so that the two forms match
+        wherever either is written; a slip of a word of asking ("wich", "wat") that no passage contains is
+        that word, asked about, not a subject."""
+        asked = {w for p in parts_of(self.question, self.earlier) for w in p.want}
+        vocabulary = frozenset().union(*(s.words for s in self.sources)) if self.sources else frozenset()
+        forms = source_forms(asked, vocabulary)
+        if forms:
+            self.sources = [_with_forms(s, forms) for s in self.sources]
+            self.idf = _idf(self.sources)
+        parts = parts_of(self.question, self.earlier, self.untitled)
         for p in parts:
             slips = {w for w in p.want if w in self.absent and slip_of_asking(w)}
             p.want -= slips
             p.own = (p.own - slips) or p.own
-        vocabulary = frozenset().union(*(s.words for s in self.sources)) if self.sources else frozenset()
-        forms = source_forms({w for p in parts for w in p.want}, vocabulary)
-        if forms:
-            self.sources = [_with_forms(s, forms) for s in self.sources]
-            self.idf = _idf(self.sources)
+        return parts
+
+    def untitled(self, words: set[str]) -> bool:
+        """Some source uses each of ``words``, and no source's title names any: words said about a subject,
+        not a subject ("immobilise", "reduction"; not "gout", which no source here uses)."""
+        used = all(any(w in s.words for s in self.sources) for w in words)
+        return bool(words) and used and not any(w in s.topic for s in self.sources for w in words)
 
     def weight(self, w: str) -> float:
         # Words no source uses weigh the most: a part about them is not covered.
@@ -676,8 +691,7 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
     out: list[tuple[str, str | None]] = []
     used: set[tuple[str, str]] = set()
     uncovered: list[Part] = []
-    parts = parts_of(ctx.question, ctx.earlier)
-    ctx.read_as_asked(parts)
+    parts = ctx.parts()
     for part in parts:
         picked = _answer_part(ctx, part, used)
         if picked is None:
