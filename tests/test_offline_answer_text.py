@@ -80,6 +80,14 @@ PASSAGES = {
         "Knee injuries › Patella dislocation",
         "After reduction of a patella dislocation, immobilise the knee in a brace for 3 weeks.",
     ),
+    "crisis": (
+        "Sickle cell crisis › Choice of analgesia",
+        "In a sickle cell crisis the analgesia is an opioid, by mouth or by injection, chosen with the patient.",
+    ),
+    "pain": (
+        "Sickle cell disease › Acute pain",
+        "Offer analgesia within 30 minutes of arrival to anyone with an acute painful sickle cell episode.",
+    ),
     "table": (
         "Lyme disease › Treatment",
         "Erythema Migrans Carditis Arthritis Neuroborreliosis Doxycycline Amoxicillin Ceftriaxone Lyme Course Length\n"
@@ -114,7 +122,22 @@ HEART = "HEART score for chest pain - what score is low risk for discharge"
 CYSTITIS = "antibiotic options for uncomplicated cystitis in women"
 BDQ = "patient starting bedaquiline - can he take efavirenz"
 ELBOW = "simple posterior elbow dislocation, how long to immobilise after reduction"
-QUESTIONS = [VACCINE, GOUT, LYME, SHOULDER, DT, HBA1C, CROUP_DOSE, FUNDING, HEART, CYSTITIS, BDQ, ELBOW]
+SICKLE = "sickle cell crisis how quickly should analgesia be given"
+QUESTIONS = [
+    VACCINE,
+    GOUT,
+    LYME,
+    SHOULDER,
+    DT,
+    HBA1C,
+    CROUP_DOSE,
+    FUNDING,
+    HEART,
+    CYSTITIS,
+    BDQ,
+    ELBOW,
+    SICKLE,
+]
 
 
 @pytest.fixture(scope="module")
@@ -182,6 +205,13 @@ def test_a_later_part_naming_no_subject_of_its_own_asks_about_the_first(answers)
     end = answers[ELBOW]
     assert "1 week in a sling" in end.text and _cited(end) == {IDS["elbow"]}, end.text
     assert "3 weeks" not in end.text
+
+
+def test_how_quickly_asks_for_a_time_as_how_long_does(answers):
+    end = answers[SICKLE]
+    # The card that gives a time answers first (the one on the choice of drug, which gives none, may follow).
+    assert end.text.startswith("Offer analgesia within 30 minutes of arrival"), end.text
+    assert end.citations[0].id == IDS["pain"]
 
 
 def test_a_tables_header_row_is_not_quoted(answers):

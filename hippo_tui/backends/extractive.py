@@ -121,7 +121,15 @@ def content_words(text: str) -> set[str]:
 def part_words(text: str) -> set[str]:
     """What a question part asks about, without the everyday words of asking ("can I keep giving …"); an age
     ("a 6 week old", "62 years old") is its age group, not a number and a unit a source must repeat."""
-    return _grouped(lexical.part_words(as_sources_say(ages.as_groups(text))) - _everyday())
+    words = _grouped(lexical.part_words(as_sources_say(ages.as_groups(text))) - _everyday())
+    return words | {"long"} if _HOW_SOON.search(text) else words
+
+
+# Asking for a time as "how long" does: the answer is a sentence with a time in it.
+_HOW_SOON = re.compile(
+    r"\bhow (?:quick(?:ly)?|soon|fast|many (?:minutes|hours|days|weeks))\b|\bwhen does\b.*\b(?:start|occur|kick)",
+    re.I,
+)
 
 
 def sentence_words(text: str) -> set[str]:
@@ -188,7 +196,9 @@ class Sentence:
     text: str
     words: frozenset[str]
     refers_back: bool  # needs the sentence before it to make sense
-    label: frozenset[str] = frozenset()  # its line's label ("Trauma: …"), or the label of the lines it follows
+    label: frozenset[str] = (
+        frozenset()
+    )  # its line's label ("Trauma: …"), or the label of the lines it follows
 
 
 @dataclass(frozen=True)
