@@ -7,16 +7,10 @@ Every question runs through the real engine, as `hippo-tui ask` runs it.
 
 from __future__ import annotations
 
-import asyncio
-import json
-from pathlib import Path
-
 import pytest
 
-from hippo_tui.config import Settings
 from hippo_tui.events import EndEvent
-from hippo_tui.store import Store
-from tests.support.asking import final_answers
+from tests.support.asking import answers_over
 
 PASSAGES = {
     "bell": ("Bell's Palsy › Treatment", "Prednisone 60 mg daily for 1 week, started within 72 hours of onset."),
@@ -79,23 +73,7 @@ PRASUGREL = "prasugrel loading dose for STEMI going to PCI"
 
 @pytest.fixture(scope="module")
 def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EndEvent]:
-    home = tmp_path_factory.mktemp("home")
-    kb = home / "clinic.jsonl"
-    kb.write_text(
-        "".join(
-            json.dumps({"id": IDS[k], "title": t, "excerpt": e}) + "\n" for k, (t, e) in PASSAGES.items()
-        ),
-        encoding="utf-8",
-    )
-    return asyncio.run(_ask_all(home, kb, [q for q, *_ in CASES] + [UNCOVERED, TXA, PRASUGREL]))
-
-
-async def _ask_all(home: Path, kb: Path, questions: list[str]) -> dict[str, EndEvent]:
-    store = await Store.open(home / "hippo.db", seed=kb)
-    try:
-        return await final_answers(store, Settings(home=home, offline_tokens_per_second=0), questions)
-    finally:
-        await store.close()
+    return answers_over(tmp_path_factory.mktemp("home"), PASSAGES, IDS, [q for q, *_ in CASES] + [UNCOVERED, TXA, PRASUGREL])
 
 
 @pytest.mark.parametrize(("question", "source", "fact"), CASES)

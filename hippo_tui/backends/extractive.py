@@ -19,12 +19,15 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any
 
-from hippo_tui.backends.spelling import corrected
+from hippo_tui.backends import passage_text
+from hippo_tui.backends.asked import other_type, quotation_chars, tool_names
+from hippo_tui.backends.spelling import corrected, slip_of_asking
+from hippo_tui.backends.word_forms import source_forms
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources, parse_unmentioned
 from hippo_tui.verification import ages, lexical
 from hippo_tui.verification.lexical import (
@@ -118,7 +121,15 @@ def content_words(text: str) -> set[str]:
 def part_words(text: str) -> set[str]:
     """What a question part asks about, without the everyday words of asking ("can I keep giving …"); an age
     ("a 6 week old", "62 years old") is its age group, not a number and a unit a source must repeat."""
-    return _grouped(lexical.part_words(as_sources_say(ages.as_groups(text))) - _everyday())
+    words = _grouped(lexical.part_words(as_sources_say(ages.as_groups(text))) - _everyday())
+    return words | {"long"} if _HOW_SOON.search(text) else words
+
+
+# Asking for a time as "how long" does: the answer is a sentence with a time in it.
+_HOW_SOON = re.compile(
+    r"\bhow (?:quick(?:ly)?|soon|fast|many (?:minutes|hours|days|weeks))\b|\bwhen does\b.*\b(?:start|occur|kick)",
+    re.I,
+)
 
 
 def sentence_words(text: str) -> set[str]:
@@ -139,6 +150,9 @@ TREATMENT = frozenset(
 # Words a question uses that name no subject: not knowing them is not a reason to abstain.
 GENERAL = frozenset({"without", "within", "get", "new"})
 RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the one retrieval ranked higher
+# Between sources that cover a part about equally, the one whose title names its subjects ("Type 1 diabetes ›
+# Monitoring" for an HbA1c target in type 1 diabetes, over a lipid card that mentions type 1 and HbA1c).
+TITLE_WEIGHT = 0.1
 SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
 
 _PART_SPLIT = re.compile(
@@ -182,7 +196,9 @@ class Sentence:
     text: str
     words: frozenset[str]
     refers_back: bool  # needs the sentence before it to make sense
-    label: frozenset[str] = frozenset()  # its line's label ("Trauma: …"), or the label of the lines it follows
+    label: frozenset[str] = (
+        frozenset()
+    )  # its line's label ("Trauma: …"), or the label of the lines it follows
 
 
 @dataclass(frozen=True)
@@ -218,13 +234,37 @@ def _refers_back(sentence: str, previous: str | None, topic: frozenset[str]) -> 
     return head not in topic and head in content_words(previous)
 
 
+def _with_forms(source: Source, forms: Mapping[str, frozenset[str]]) -> Source:
+    """``source`` with each asked word added wherever it writes one of that word's ``forms``."""
+
+    def read(words: frozenset[str]) -> frozenset[str]:
+        return words | {w for w, fs in forms.items() if fs & words}
+
+    sentences = tuple(replace(x, words=read(x.words)) for x in source.sentences)
+    return replace(source, topic=read(source.topic), sentences=sentences, words=read(source.words))
+
+
 def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
     topic = frozenset(content_words(title))
     # A card's own footnote marks ("… 8 hours [3]") point to its reference list, not to a source of ours,
     # and read like one of our citation numbers: the quote goes without them.
-    texts = [t for s in split_sentences(excerpt) if (t := _FOOTNOTE.sub("", s).strip())]
+    # A flattened list or chart is read a row at a time; a reference entry or a heading on its own never.
+    texts = [
+        row
+        for s in split_sentences(excerpt)
+        if (t := _FOOTNOTE.sub("", s).strip())
+        for row in passage_text.rows(t)
+        if not passage_text.is_junk(row)
+    ]
+    # A card's own key to its abbreviations is not quoted, but read: "BDQ" in its lines is bedaquiline.
+    key = passage_text.expansions(excerpt)
     sentences = tuple(
-        Sentence(t, frozenset(sentence_words(t)), _refers_back(t, texts[i - 1] if i else None, topic), label)
+        Sentence(
+            t,
+            frozenset(sentence_words(passage_text.expanded(t, key))),
+            _refers_back(t, texts[i - 1] if i else None, topic),
+            label,
+        )
         for i, (t, label) in enumerate(zip(texts, _labels(texts), strict=True))
     )
     groups = frozenset(_age_groups(title))
@@ -273,14 +313,19 @@ def _subject_of(parts: Sequence[Part]) -> Part | None:
     return None
 
 
-def parts_of(question: str, earlier: Sequence[str] = ()) -> list[Part]:
+def parts_of(
+    question: str, earlier: Sequence[str] = (), untitled: Callable[[set[str]], bool] | None = None
+) -> list[Part]:
     """The question's parts. A follow-on part takes the subject of the part before it, or, when it is the
-    first, of the question asked before this one (``earlier``: the conversation's questions, oldest first)."""
+    first, of the question asked before this one (``earlier``: the conversation's questions, oldest first).
+    Within one question, so does a later part whose subjects the sources use but none is about (``untitled``):
+    "… elbow dislocation, how long to immobilise after reduction" asks about the elbow."""
     out: list[Part] = []
     main = _subject_of(parts_of(earlier[-1], earlier[:-1])) if earlier else None
     for i, text in enumerate(question_parts(question)):
         own = part_words(text)
-        if main is not None and _follows_on(text, same_question=i > 0):
+        aside = i > 0 and untitled is not None and untitled({w for w in own if not _aspect(w)})
+        if main is not None and (_follows_on(text, same_question=i > 0) or aside):
             inherited = frozenset(main.want - own)
             # "And how often is it taken?" asks nothing of its own the sources could show: the subject it is.
             out.append(
@@ -318,7 +363,7 @@ class Context:
                 absent.update(w for said in parse_unmentioned(content) for w in content_words(said))
                 for sid, title, excerpt in parse_sources(content):
                     titles.append(title)
-                    if sid not in sources:
+                    if sid not in sources and not passage_text.is_apparatus(title):
                         sources[sid] = _source(sid, title, excerpt, len(sources))
             if role == "assistant":
                 for call in m.get("tool_calls") or []:
@@ -336,6 +381,30 @@ class Context:
         return cls(
             question, list(sources.values()), searched, asked[-4:-1], idf=idf, absent=frozenset(absent)
         )
+
+    def parts(self) -> list[Part]:
+        """The question's parts, read against the sources: each source first read with the question's own form
+        of a word it writes in another ("dislocated" where it says "dislocation"), so that the two forms match
+        wherever either is written; a slip of a word of asking ("wich", "wat") that no passage contains is
+        that word, asked about, not a subject."""
+        asked = {w for p in parts_of(self.question, self.earlier) for w in p.want}
+        vocabulary = frozenset().union(*(s.words for s in self.sources)) if self.sources else frozenset()
+        forms = source_forms(asked, vocabulary)
+        if forms:
+            self.sources = [_with_forms(s, forms) for s in self.sources]
+            self.idf = _idf(self.sources)
+        parts = parts_of(self.question, self.earlier, self.untitled)
+        for p in parts:
+            slips = {w for w in p.want if w in self.absent and slip_of_asking(w)}
+            p.want -= slips
+            p.own = (p.own - slips) or p.own
+        return parts
+
+    def untitled(self, words: set[str]) -> bool:
+        """Some source uses each of ``words``, and no source's title names any: words said about a subject,
+        not a subject ("immobilise", "reduction"; not "gout", which no source here uses)."""
+        used = all(any(w in s.words for s in self.sources) for w in words)
+        return bool(words) and used and not any(w in s.topic for s in self.sources for w in words)
 
     def weight(self, w: str) -> float:
         # Words no source uses weigh the most: a part about them is not covered.
@@ -357,6 +426,7 @@ class Context:
         needs = part.want & ANSWER_TYPES
         asked_for = _age_groups(part.text)
         asked_classes = _class_words(part.want)
+        named = _named_tools(part.text)
         scored = []
         for s in among if among is not None else self.sources:
             hit = part.want & s.words
@@ -368,14 +438,19 @@ class Context:
                 continue
             if asked_for and s.ages and not asked_for & s.ages:
                 continue  # a card on adults does not answer for a 4 year old
+            if named - s.words:
+                continue  # "HEART score" is not answered by a card on a pain score that never says "heart"
+            if other_type(part.own, s.topic):
+                continue  # a card on type 2 diabetes does not answer for type 1, whatever it mentions
             coverage = self._source_mass(hit, part.inherited) / total
             if needs and not needs & s.words:
                 coverage *= UNANSWERED
-            scored.append((coverage - RANK_PENALTY * s.rank, coverage, s))
+            titled = self._mass(subjects & s.topic) / (self._mass(subjects) or 1.0)
+            scored.append((coverage + TITLE_WEIGHT * titled - RANK_PENALTY * s.rank, coverage, s))
         scored.sort(key=lambda x: (x[0], -x[2].rank), reverse=True)
         return [(coverage, s) for _, coverage, s in scored]
 
-    def sentences_for(self, part: Part, source: Source, limit: int) -> list[Sentence]:
+    def sentences_for(self, part: Part, source: Source, limit: int, chars: int = 10_000) -> list[Sentence]:
         """The best sentence for the part, its antecedents, then the same source's sentences on its topic."""
         asked = comparators(part.text)
         usable = [
@@ -413,7 +488,8 @@ class Context:
                 break
             before = set(chosen)
             take(i)
-            if len(chosen) > limit:  # its antecedents do not fit: leave it out
+            # Its antecedents do not fit, or it would make the answer a page: leave it out.
+            if len(chosen) > limit or sum(len(source.sentences[j].text) for j in chosen) > chars:
                 chosen = before
         return [source.sentences[i] for i in sorted(chosen)]
 
@@ -516,6 +592,10 @@ def _off_topic(part: Part, best: Sentence, s: Sentence, follows: bool) -> bool:
     return bool(mine and s.label) and not {w for w in s.label & part.want if not _aspect(w)}
 
 
+def _named_tools(text: str) -> set[str]:
+    return {w for name in tool_names(text) for w in content_words(name)}
+
+
 def _drugs_of(part: Part) -> set[str]:
     """The drugs the part itself names (not those inherited from the part before it)."""
     return {w for w in part.own - part.inherited if lexicon().drug_classes(w)}
@@ -595,7 +675,8 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     if not ranked:
         return None
     main = ranked[0][1]
-    picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES)]
+    chars = quotation_chars(ctx.question)
+    picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES, chars)]
     # What the main source leaves out of the part's own words, a second source may cover.
     missing = {w for w in part.own - main.words if not generic(w) and w not in FACETS}
     if missing and ctx._mass(missing) >= SECOND_SOURCE_SHARE * ctx._mass(part.want):
@@ -604,7 +685,14 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
             if coverage >= COVERED:
                 picked += [(s.text, other.id) for s in ctx.sentences_for(rest, other, 2)]
                 break
-    return [p for p in picked if p not in used]
+    # A chart repeats a row in several of its branches ("Administer antihistamine …"): it is said once.
+    said: set[str] = set()
+    out = []
+    for text, sid in picked:
+        if text not in said and (text, sid) not in used:
+            said.add(text)
+            out.append((text, sid))
+    return out
 
 
 def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) -> Reply:
@@ -613,7 +701,8 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
     out: list[tuple[str, str | None]] = []
     used: set[tuple[str, str]] = set()
     uncovered: list[Part] = []
-    for part in parts_of(ctx.question, ctx.earlier):
+    parts = ctx.parts()
+    for part in parts:
         picked = _answer_part(ctx, part, used)
         if picked is None:
             uncovered.append(part)
@@ -637,12 +726,17 @@ def _query(part: str) -> str:
 def render(reply: Reply) -> str:
     """The reply's text with ``[id]`` markers, as a model would write it."""
     pieces = []
-    for sentence, sid in reply.sentences:
+    for i, (sentence, sid) in enumerate(reply.sentences):
         s = sentence.rstrip()
-        # A line of a list or table ends without a full stop; written out in a row it needs one, or it runs
-        # into the next and its claim (and so its check) takes in the next one's words.
-        if s and s[-1].isalnum():
-            s += "."
+        following = reply.sentences[i + 1][1] if i + 1 < len(reply.sentences) else None
+        if s.endswith(":") and sid and following == sid:
+            pieces.append(s)  # a lead-in ("Treat as an outpatient if:") is one statement with its first item
+            continue
+        # A line of a list or table ends without a full stop (or with a bracket, or a colon); written out in
+        # a row it needs one, or it runs into the next and its claim (and so its check) takes in the next
+        # one's words.
+        if s and s[-1] not in ".!?":
+            s = s.rstrip(":;,") + "."
         pieces.append(f"{s} [{sid}]" if sid else s)
     return " ".join(pieces)
 

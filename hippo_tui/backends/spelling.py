@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 
 from hippo_tui.store.slips import INDEL_LETTERS, MIN_LETTERS  # the one rule, shared with search
+from hippo_tui.verification.lexical import STOP
 from hippo_tui.verification.lexicon import lexicon, stem
 
 _WORD = re.compile(r"[A-Za-z]+")
@@ -59,3 +60,10 @@ def corrected(question: str, texts: Iterable[str]) -> str:
             by_first.setdefault(v[0], []).append(v)
     stems = cache(lambda: {stem(v) for v in vocabulary})
     return _WORD.sub(lambda m: correction(m.group(), vocabulary, by_first, stems) or m.group(), question)
+
+
+def slip_of_asking(word: str) -> bool:
+    """``word`` is a slip of a word of asking ("wich" for "which", "wat" for "what", "wen" for "when"): a stop
+    word with one letter left out. Not a letter added ("wheat" is not "what") nor two swapped ("dose" is not
+    "does")."""
+    return word not in STOP and any(len(v) > len(word) >= 3 and _one_letter_apart(word, v) for v in STOP)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from hippo_tui.config import Settings
 from hippo_tui.engine import Engine
@@ -32,3 +35,26 @@ async def final_answers(store: Store, settings: Settings, questions: Iterable[st
         assert isinstance(end, EndEvent)
         out[q] = end
     return out
+
+
+def answers_over(
+    home: Path, passages: Mapping[str, tuple[str, str]], ids: Mapping[str, str], questions: Iterable[str]
+) -> dict[str, EndEvent]:
+    """Each question's end event from an offline engine over a knowledge base of ``passages`` (key: title,
+    excerpt; ``ids``: key to passage id), seeded into a fresh data folder ``home``."""
+    kb = home / "clinic.jsonl"
+    kb.write_text(
+        "".join(
+            json.dumps({"id": ids[k], "title": t, "excerpt": e}) + "\n" for k, (t, e) in passages.items()
+        ),
+        encoding="utf-8",
+    )
+
+    async def ask_all() -> dict[str, EndEvent]:
+        store = await Store.open(home / "hippo.db", seed=kb)
+        try:
+            return await final_answers(store, Settings(home=home, offline_tokens_per_second=0), questions)
+        finally:
+            await store.close()
+
+    return asyncio.run(ask_all())
