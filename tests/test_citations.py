@@ -167,6 +167,10 @@ def test_finalize_bad_marker_takes_the_space_before_it():
         ("Really? Yes! Done.", ["Really?", "Yes!", "Done."]),
         ("First line\nSecond line", ["First line", "Second line"]),
         ("- one item\n- two items\n1. three", ["one item", "two items", "three"]),
+        # A PDF's bullets run into one line are still items; a bullet inside a word is not one.
+        ("Key: LZD • Do not use A • Use B", ["Key: LZD", "Do not use A", "Use B"]),
+        ("• first • second", ["first", "second"]),
+        ("a•b stays", ["a•b stays"]),
         ("Call `obj.method(). Now` here. End.", ["Call `obj.method(). Now` here.", "End."]),
         ("Version 1.2.3 is out. Yes.", ["Version 1.2.3 is out.", "Yes."]),
         # A unit ending in a capital is not an initial.

@@ -182,3 +182,20 @@ def test_a_drug_alone_is_not_the_option_that_combines_it():
     assert wrong.outcome == "contradicted"
     assert "isoniazid alone" in wrong.reason and "rifampicin" in wrong.reason
     assert judge_claim("Isoniazid alone for 6 months treats latent TB.", excerpt).outcome == "supported"
+
+
+_BULLETS = (
+    "Key: CLA = clarithromycin • Do not give CLA and simvastatin together • Give azithromycin with food"
+    " • In children under 12 years, use the oral suspension"
+)
+
+
+def test_two_drugs_not_to_be_used_together_stay_so_in_a_run_of_bullets():
+    # A PDF's bullet list run into one line: each bullet is its own statement, and "A and B together" is one
+    # thing, so the negation covers both drugs.
+    assert judge_claim("Do not give clarithromycin and simvastatin together.", _BULLETS).outcome == "supported"
+    for wrong in ("Clarithromycin and simvastatin can be given together.", "Simvastatin can be given together with clarithromycin."):
+        verdict = judge_claim(wrong, _BULLETS)
+        assert verdict.outcome == "contradicted", (wrong, verdict.reason)
+    unbulleted = "Do not give clarithromycin and simvastatin together."
+    assert judge_claim("Clarithromycin and simvastatin can be given together.", unbulleted).outcome == "contradicted"

@@ -259,7 +259,10 @@ _ABBREVIATIONS = frozenset(
 _TERMINATOR = re.compile(r"[.!?…]+")
 _CLOSERS = re.compile(r"[\"'”’»)\]]*")
 _TRAILING_MARKERS = re.compile(rf"(?:\s{{0,8}}{LENIENT_MARKER.pattern})*")  # bounded gap: linear
-_LIST_PREFIX = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:[-*+]\s+|\d{1,3}[.)]\s+)?")
+_LIST_PREFIX = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:[-*+•▪◦‣●]\s+|\d{1,3}[.)]\s+)?")
+# A bullet between spaces starts a list item where a document's lines were run together ("… together • Do not
+# use …", as PDFs often come out): the item is its own sentence, as it is on the page.
+_INLINE_BULLET = re.compile(r"(?<=\s)[•▪◦‣●](?=\s)")
 _WS = re.compile(r"\s+")
 
 
@@ -389,6 +392,7 @@ def _sentence_spans(
         cuts.add(j)
     for nl in re.finditer(r"\n", masked):
         cuts.add(run_end(line_trailing, masked, nl.start()))
+    cuts.update(b.start() for b in _INLINE_BULLET.finditer(masked))
     spans: list[tuple[int, int]] = []
     start = 0
     for cut in sorted(cuts):

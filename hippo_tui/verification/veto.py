@@ -30,12 +30,14 @@ from hippo_tui.verification.markers import split_sentences, strip_markers
 from hippo_tui.verification.quantities import Quantity, find, normalize
 
 # Clause boundaries: a claim's numbers must all be found together within one of its clauses.
+# "A and B together" is one thing (two drugs used together), not two: "do not use A and B together" negates B too.
+_AND = r"and(?!\s+[\w-]+(?:\s+[\w-]+)?\s+together\b)"
 _CLAUSE = re.compile(
-    r";|,?\s+(?:and|or|but|then|whereas|while|although)\s+|,\s*(?:then|so|because)\s+|,?\s+(?=unless\b)"
+    rf";|,?\s+(?:{_AND}|or|but|then|whereas|while|although)\s+|,\s*(?:then|so|because)\s+|,?\s+(?=unless\b)"
 )
 # Finer pieces, for what a number or a direction word is attached to.
 # "unless" stays with its clause: "unless it would delay" is "if it would not delay" (a negation).
-_PIECE = re.compile(r"[,;:()]|\s+(?:and|or|but|then|whereas|while|although|because|so)\s+|\s+(?=unless\b)")
+_PIECE = re.compile(rf"[,;:()]|\s+(?:{_AND}|or|but|then|whereas|while|although|because|so)\s+|\s+(?=unless\b)")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|without|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
     r"unless|unable|unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none|non|unexplained)\b"
