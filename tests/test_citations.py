@@ -171,6 +171,9 @@ def test_finalize_bad_marker_takes_the_space_before_it():
         ("Key: LZD • Do not use A • Use B", ["Key: LZD", "Do not use A", "Use B"]),
         ("• first • second", ["first", "second"]),
         ("a•b stays", ["a•b stays"]),
+        # A unit of time ends a sentence before a capital, not before a lower-case word.
+        ("Give it over 15 min. Then review.", ["Give it over 15 min.", "Then review."]),
+        ("Repeat every 5 min. if needed. Next.", ["Repeat every 5 min. if needed.", "Next."]),
         ("Call `obj.method(). Now` here. End.", ["Call `obj.method(). Now` here.", "End."]),
         ("Version 1.2.3 is out. Yes.", ["Version 1.2.3 is out.", "Yes."]),
         # A unit ending in a capital is not an initial.
