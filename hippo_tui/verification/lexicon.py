@@ -14,7 +14,7 @@ import sys
 import tomllib
 import types
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources, util
 from typing import Any
 
@@ -75,6 +75,7 @@ _SPELLING = (
 SPELLED_WORD = re.compile(r"[a-z][a-z0-9']*")
 
 
+@lru_cache(maxsize=1 << 15)  # a dozen patterns a word, and an answer reads the same words again and again
 def spelling(word: str) -> str:
     for pattern, replacement in _SPELLING:
         word = pattern.sub(replacement, word)
