@@ -196,9 +196,7 @@ class Sentence:
     text: str
     words: frozenset[str]
     refers_back: bool  # needs the sentence before it to make sense
-    label: frozenset[str] = (
-        frozenset()
-    )  # its line's label ("Trauma: …"), or the label of the lines it follows
+    label: frozenset[str] = frozenset()  # its line's label ("Trauma: …"), or the label of the lines it follows
 
 
 @dataclass(frozen=True)

@@ -498,9 +498,6 @@ def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
-UNIVERSAL_ONLY = False
-
-
 CHECKS = (
     check_drugs,
     check_populations,

@@ -29,7 +29,7 @@ def _english_stemmer() -> Any:
     That package imports the stemmers of all its thirty-odd languages first (a twentieth of an offline ask
     before its first text), so the English one is loaded alone: the same modules from the package's folder,
     under a private package name (the package itself is left as it is). Through the package as before when
-    it would give another stemmer (PyStemmer's, when that is installed) or is laid out otherwise.
+    PyStemmer is found but cannot be loaded, or the package is laid out otherwise.
     """
     try:
         import Stemmer  # type: ignore[import-not-found,unused-ignore]

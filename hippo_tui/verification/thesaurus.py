@@ -46,7 +46,6 @@ def related_phrase(first: str, second: str) -> tuple[str, ...]:
     return tuple(w for line in _lines(f"{stem(first)} {stem(second)}") for w in line[2].split())
 
 
-
 @cache
 def _light() -> frozenset[str]:
     data = resources.files("hippo_tui.data").joinpath("light_words.txt.gz").read_bytes()
