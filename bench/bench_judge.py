@@ -10,6 +10,8 @@ held-out test set, per kind, with the gap between them.
   neither the judge nor any pair; alternate pairs of each kind joined the development set).
 - tests/data/judge_pairs_test4.jsonl: a fourth, the same way in round six (240 pairs, 24 kinds of 10, half
   true: within each kind and verdict, alternate pairs went here and to the development set, ids k…/m…).
+- tests/data/judge_pairs_test5.jsonl: a fifth, whole, round seven (207 pairs, 25 kinds, written from general
+  clinical knowledge by someone who had read neither the judge nor any pair; measured before any change).
 
 Judges, side by side (the same verdicts ``eval judge`` reports):
 
@@ -36,7 +38,7 @@ from hippo_tui.verification.veto import check_claim
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 DEV, TEST = DATA / "judge_pairs.jsonl", DATA / "judge_pairs_test.jsonl"
 TEST2, TEST3 = DATA / "judge_pairs_test2.jsonl", DATA / "judge_pairs_test3.jsonl"
-TEST4 = DATA / "judge_pairs_test4.jsonl"
+TEST4, TEST5 = DATA / "judge_pairs_test4.jsonl", DATA / "judge_pairs_test5.jsonl"
 # Kinds on which a false "grounded" is a wrong number, direction, negation, drug, population or line shown
 # as verified (the issue's list, in both sets' names).
 STRICT = (
@@ -93,8 +95,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print()
     print(table("test (never tuned on)", test))
-    held = {"test": test, "test2": load_pairs(TEST2), "test3": load_pairs(TEST3), "test4": load_pairs(TEST4)}
-    for name in ("test2", "test3", "test4"):
+    later = {
+        name: load_pairs(path)
+        for name, path in (("test2", TEST2), ("test3", TEST3), ("test4", TEST4), ("test5", TEST5))
+    }
+    held = {"test": test, **later}
+    for name in later:
         print()
         print(table(f"{name} (never tuned on)", held[name]))
     d = judged(dev, supports, "offline")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bench.bench_judge import DEV, STRICT, TEST, TEST2, TEST3, TEST4
+from bench.bench_judge import DEV, STRICT, TEST, TEST2, TEST3, TEST4, TEST5
 from hippo_tui.evaluation.judging import load_pairs
 from hippo_tui.verification.offline_judge import judge_claim, supports
 from hippo_tui.verification.quantities import WORD_NUMBERS
@@ -19,14 +19,21 @@ TEST_PAIRS = load_pairs(TEST)
 TEST2_PAIRS = load_pairs(TEST2)
 TEST3_PAIRS = load_pairs(TEST3)
 TEST4_PAIRS = load_pairs(TEST4)
-SETS = {"dev": PAIRS, "test": TEST_PAIRS, "test2": TEST2_PAIRS, "test3": TEST3_PAIRS, "test4": TEST4_PAIRS}
+SETS = {
+    "dev": PAIRS,
+    "test": TEST_PAIRS,
+    "test2": TEST2_PAIRS,
+    "test3": TEST3_PAIRS,
+    "test4": TEST4_PAIRS,
+    "test5": load_pairs(TEST5),
+}
 
 
 def test_the_sets_are_whole_and_well_formed():
     assert (
         len(PAIRS) >= 150
         and len(TEST_PAIRS) >= 150
-        and all(len(SETS[n]) >= 100 for n in ("test2", "test3", "test4"))
+        and all(len(SETS[n]) >= 100 for n in ("test2", "test3", "test4", "test5"))
     )
     for pairs in SETS.values():
         assert len({p.id for p in pairs}) == len(pairs)
@@ -35,11 +42,12 @@ def test_the_sets_are_whole_and_well_formed():
     assert "Metformin should be stopped if the eGFR falls below 45." in claims
 
 
-# Floors at what the judge measures today (dev 85%, test 84%, test2 64%, test3 69%, test4 65%), so that a
+# Floors at what the judge measures today (dev 87%, test 85%, test2 65%, test3 71%, test4 66%, test5 69%), so that a
 # regression fails; the targets (test 90%, no false "grounded" on the strict kinds) are not met yet.
 # test2, test3 and test4 are halves of sets written outside the project in rounds four to six (their other
 # halves joined dev, which is why dev fell in rounds five and six): recall on wording never seen is what it lacks.
-FLOORS = [("dev", 0.85), ("test", 0.84), ("test2", 0.63), ("test3", 0.69), ("test4", 0.65)]
+# test5 is a whole set written in round seven from general clinical knowledge, measured before any change.
+FLOORS = [("dev", 0.86), ("test", 0.84), ("test2", 0.64), ("test3", 0.70), ("test4", 0.65), ("test5", 0.68)]
 
 
 @pytest.mark.parametrize(("name", "target"), FLOORS)
@@ -56,6 +64,7 @@ KNOWN_FALSE_GROUNDED = {
     "test2": 2,
     "test3": 4,
     "test4": 1,
+    "test5": 4,
 }
 
 
