@@ -278,3 +278,43 @@ async def test_an_ungrounded_verdict_says_why_when_the_veto_knows(store: Store):
     assert attempt.check_two == "ungrounded" and attempt.reason.startswith(
         "claim says 10 mg, excerpt says 5 mg"
     )
+
+
+TRANSFUSION = (
+    "Consider red cell transfusion when the haemoglobin falls below 70 g/L in patients without heart disease."
+)
+BLEEDING = "Apixaban causes less major bleeding than warfarin in atrial fibrillation."
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "vetoed"),
+    [
+        # A negation the claim puts in a piece of its own ("in patients without …, consider …") is still there.
+        (
+            "In patients without heart disease, consider transfusion when haemoglobin is below 70 g/L.",
+            TRANSFUSION,
+            False,
+        ),
+        (
+            "In patients with heart disease, consider transfusion when haemoglobin is below 70 g/L.",
+            TRANSFUSION,
+            True,
+        ),
+        (
+            "Do not consider transfusion below 70 g/L haemoglobin, in patients without heart disease.",
+            TRANSFUSION,
+            True,
+        ),
+        # A comparison given the other way round says the same thing; the same word with the sides swapped does not.
+        ("Warfarin causes more major bleeding than apixaban.", BLEEDING, False),
+        ("Apixaban causes more major bleeding than warfarin.", BLEEDING, True),
+        # "Without delay" is "as soon as possible", not a negation.
+        (
+            "Adults with major trauma and bleeding should receive tranexamic acid without delay.",
+            "Give tranexamic acid as soon as possible to adults with major trauma and bleeding.",
+            False,
+        ),
+    ],
+)
+def test_a_claim_worded_another_way_keeps_its_negation_and_direction(claim: str, excerpt: str, vetoed: bool):
+    assert (check_claim(claim, excerpt) is not None) is vetoed

@@ -37,9 +37,12 @@ _CLAUSE = re.compile(
 )
 # Finer pieces, for what a number or a direction word is attached to.
 # "unless" stays with its clause: "unless it would delay" is "if it would not delay" (a negation).
-_PIECE = re.compile(rf"[,;:()]|\s+(?:{_AND}|or|but|then|whereas|while|although|because|so)\s+|\s+(?=unless\b)")
+_PIECE = re.compile(
+    rf"[,;:()]|\s+(?:{_AND}|or|but|then|whereas|while|although|because|so)\s+|\s+(?=unless\b)"
+)
+# "Without delay" is "at once", not a negation.
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|without|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
+    r"\b(?:not|no|never|without(?! delay)|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
     r"unless|unable|unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none|non|unexplained)\b"
 )
 # Direction words (after stemming): an axis and a sign.
@@ -316,6 +319,7 @@ class Direction:
     head: str  # what goes up or down, or what comes before or after
     before: frozenset[str]  # the words of its piece before it, and after it
     after: frozenset[str]
+    than: bool = False  # "more … than": a comparison, whose two sides may be given either way round
 
 
 def _directions(span: Span) -> list[Direction]:
@@ -334,12 +338,24 @@ def _directions(span: Span) -> list[Direction]:
         before = [h for h in heads[:i] if h]
         head = after[0] if after else (before[-1] if before else None)
         if head:
-            out.append(Direction(kind[0], kind[1], tokens[i], head, frozenset(before), frozenset(after)))
+            than = "than" in tokens[i + 1 :]
+            out.append(
+                Direction(kind[0], kind[1], tokens[i], head, frozenset(before), frozenset(after), than)
+            )
     return out
+
+
+def _converse(claim: Direction, said: Direction) -> bool:
+    """ "B causes more bleeding than A" said as "A causes less bleeding than B": each side on the other's."""
+    if not (claim.than and said.than):
+        return False
+    return bool((claim.before - said.before) & said.after and (said.before - claim.before) & claim.after)
 
 
 def _opposed(claim: Direction, said: Direction) -> bool:
     """Opposite directions, or the same word with its two sides swapped ("glucose before thiamine")."""
+    if claim.axis == "amount" and _converse(claim, said):
+        return claim.sign == said.sign
     if claim.sign != said.sign:
         return True
     # Only for what orders two things: "X rises with Y" is "Y raises X", not a swap.
@@ -413,20 +429,28 @@ def _listed(pieces: list[Span]) -> list[Span]:
     return out
 
 
-def _check_negation(clauses: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
+def _nearest_pieces(piece: Span, excerpt: Sequence[Span]) -> list[Span]:
+    """The excerpt's pieces that share the most with ``piece``, if they share enough for its negation to
+    matter."""
+    scored = [(len(piece.words & c.words), c) for c in excerpt]
+    best = max((n for n, _ in scored), default=0)
+    if not piece.words or best < max(MIN_SHARED, len(piece.words) / 2):
+        return []
+    return [c for n, c in scored if n == best]
+
+
+def _check_negation(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
     # Pieces, not whole clauses: "no urine output" in a list of red flags does not negate the list.
     excerpt = [c for s in sentences for c in _listed(_labelled(s))]
-    for clause in clauses:
-        if not clause.words:
-            continue
-        scored = [(len(clause.words & c.words), c) for c in excerpt]
-        best = max((n for n, _ in scored), default=0)
-        if best < max(MIN_SHARED, len(clause.words) / 2):
-            continue
-        top = [c for n, c in scored if n == best]
-        mine = _polarity(clause)
-        if all(_polarity(c) != mine for c in top):
-            return f"claim {'negates' if mine else 'drops the negation of'} {_quote(top[0].text)}"
+    closest = [_nearest_pieces(p, excerpt) for p in pieces]
+    for piece, top in zip(pieces, closest, strict=True):
+        # Read with the claim's other pieces closest to the same excerpt piece: "in patients without ACS,
+        # consider transfusion" puts in two pieces what "consider transfusion in patients without ACS" says in one.
+        joined = [[p for p, t in zip(pieces, closest, strict=True) if c in t] for c in top]
+        if top and not any(
+            sum(map(_polarity, j)) % 2 == _polarity(c) for c, j in zip(top, joined, strict=True)
+        ):
+            return f"claim {'negates' if _polarity(piece) else 'drops the negation of'} {_quote(top[0].text)}"
     return None
 
 
@@ -463,7 +487,9 @@ def _dose_given_otherwise(piece: Span, name: str, spelled: str, sentences: Seque
     for q in piece.quantities:
         if q.dim.split("/")[0] not in _DOSES:
             continue
-        found = [(p, _routes(p.text)) for s in sentences for p in s.pieces if any(map(q.matches, p.quantities))]
+        found = [
+            (p, _routes(p.text)) for s in sentences for p in s.pieces if any(map(q.matches, p.quantities))
+        ]
         if found and all(r and name not in r for _, r in found):
             p, r = found[0]
             return f"claim gives {q.text} {spelled}; the excerpt gives it {next(iter(r.values()))}: {_quote(p.text)}"
