@@ -91,7 +91,9 @@ def _part_about(claim: Reading, sentence: Reading) -> Reading | None:
     parts = [read(p) for p in sentence.source.split(";") if p.strip()]
     if len(parts) < 2:
         return None
-    scores = sorted(((sum(has_concept(c, p.concepts) for c in claim.concepts), i) for i, p in enumerate(parts)))
+    scores = sorted(
+        ((sum(has_concept(c, p.concepts) for c in claim.concepts), i) for i, p in enumerate(parts))
+    )
     (second, _), (best, at) = scores[-2], scores[-1]
     return parts[at] if best > second else None
 
@@ -419,7 +421,9 @@ _MAX_LIGHT, _MIN_FOUND = 2, 2
 
 def _only_light(claim: Reading, missing: list[tuple[str, str]]) -> bool:
     found = len(claim.concepts) - len(missing)
-    return len(missing) <= _MAX_LIGHT and found >= _MIN_FOUND and all(thesaurus.is_light(w) for _, w in missing)
+    return (
+        len(missing) <= _MAX_LIGHT and found >= _MIN_FOUND and all(thesaurus.is_light(w) for _, w in missing)
+    )
 
 
 def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
@@ -471,30 +475,58 @@ def check_alone(claim: Reading, excerpt: Excerpt) -> Finding | None:
     others = sorted(set(best.drugs) - set(claim.drugs))
     if _shared(claim, best) > _shared(claim, runner) and others and not _ALONE.search(best.text):
         drug = next(iter(claim.drugs))
-        return _contradicted("drug", f"the claim says {drug} alone; the excerpt gives it with {others[0]} there")
+        return _contradicted(
+            "drug", f"the claim says {drug} alone; the excerpt gives it with {others[0]} there"
+        )
     return None
 
 
 # A condition the excerpt puts on its advice: "if", "only if", "when", "unless", "provided", up to a break.
-_CONDITION = re.compile(r"\b(?:only if|if|unless|provided(?: that)?|only when)\b([^.;:]*)")
-# A claim that says its advice holds for everyone or always.
-_UNIVERSAL = re.compile(r"\b(?:all|every|everyone|anyone|always|any)\b")
+_CONDITION = re.compile(r"\b(?:only if|if|unless|provided(?: that)?|only when)\b([^.;:()]*)", re.I)
+# Advice said not to be given: its condition is when not to give it, which a claim about giving need not say.
+_REFUSED = re.compile(r"\b(?:not|never|avoid)\b[^.;:,]*$", re.I)
+# "Unless contraindicated" goes without saying.
+_GOES_WITHOUT_SAYING = frozenset(
+    stem(w) for w in "contraindicated contraindication unsuitable inappropriate".split()
+)
+
+
+def _condition_said(said: Reading, claim: Reading) -> bool:
+    """The claim says the condition, or something of it, in any of its words, drugs or classes."""
+    return (
+        any(has_concept(c, claim.concepts) or has_concept(c, claim.stems) for c in said.concepts)
+        or bool(set(said.drugs) & set(claim.drugs))
+        or bool(said.all_classes & claim.all_classes)
+    )
+
+
+def _conditions(text: str) -> list[tuple[str, Reading, str]]:
+    """The conditions ``text`` puts on its advice, each with the option it is put on, but for those in
+    brackets (on a detail such as a dose), on advice not to give, or that go without saying."""
+    out = []
+    for m in _CONDITION.finditer(text):
+        before = text[: m.start()]
+        if before.count("(") > before.count(")") or _REFUSED.search(before):
+            continue
+        said = read(m.group(1))
+        if set(said.concepts) - _GOES_WITHOUT_SAYING:
+            out.append((m.group(0).strip(), said, _OPTIONS.split(before)[-1]))
+    return out
 
 
 def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
-    """Advice the excerpt gives only under a condition is not the claim's when the claim says it of
-    everyone ("all children with a squint" against "refer … if its onset is sudden")."""
-    # Only then: a claim that merely leaves a condition out was tried too, and lost more true pairs than it
-    # caught on the development set.
-    if not _UNIVERSAL.search(claim.text):
-        return None
+    """Advice the excerpt gives only under a condition is not established by a claim that leaves the
+    condition out ("all children with a squint" against "refer … if its onset is sudden")."""
     near = excerpt.about(claim)
     if near is excerpt.whole:
         return None
-    for m in _CONDITION.finditer(near.text):
-        said = read(m.group(1))
-        if said.concepts and not any(has_concept(c, claim.concepts) for c in said.concepts):
-            return _missing("condition", f"the excerpt says this only {quote(m.group(0).strip())}")
+    for written, said, owner in _conditions(near.source):  # as written: the reason quotes it
+        # Another drug's option keeps its condition ("nitrofurantoin …, or trimethoprim if low risk").
+        drugs = set(read(owner).drugs)
+        if drugs and claim.drugs and not drugs & set(claim.drugs):
+            continue
+        if not _condition_said(said, claim):
+            return _missing("condition", f"the excerpt says this only {quote(written)}")
     return None
 
 
