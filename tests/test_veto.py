@@ -318,3 +318,32 @@ BLEEDING = "Apixaban causes less major bleeding than warfarin in atrial fibrilla
 )
 def test_a_claim_worded_another_way_keeps_its_negation_and_direction(claim: str, excerpt: str, vetoed: bool):
     assert (check_claim(claim, excerpt) is not None) is vetoed
+
+
+CROUP = (
+    "Children aged 6 months to 5 years with croup should receive a single dose of oral dexamethasone. "
+    "The recommended dose is 0.15 mg/kg."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "vetoed"),
+    [
+        # The dose in the sentence that goes on about the first is the dose for those children; "between 6 months
+        # and 5 years" is one range, not "between 6 months" and another 5 years.
+        (
+            "Children between 6 months and 5 years old with croup get one dose of dexamethasone 0.15 mg/kg.",
+            False,
+        ),
+        (
+            "Children between 6 months and 5 years old with croup get one dose of dexamethasone 0.6 mg/kg.",
+            True,
+        ),
+        (
+            "Children between 6 months and 12 years old with croup get one dose of dexamethasone 0.15 mg/kg.",
+            True,
+        ),
+    ],
+)
+def test_numbers_said_over_two_sentences_go_together(claim: str, vetoed: bool):
+    assert (check_claim(claim, CROUP) is not None) is vetoed

@@ -88,11 +88,16 @@ def _blank(text: str, quantities: Sequence[Quantity], offset: int = 0) -> str:
     return "".join(chars)
 
 
+_RANGE_OPEN = re.compile(r"\bbetween\s+\d[^,;]*$")
+
+
 def _spans(text: str, offset: int, qs: Sequence[Quantity], boundary: re.Pattern[str]) -> list[Span]:
     """``text`` (a sentence at ``offset`` of the normalised whole) cut at ``boundary``, never inside a quantity."""
     cuts = [0]
     for m in boundary.finditer(text):
         a, b = m.start() + offset, m.end() + offset
+        if _RANGE_OPEN.search(text, cuts[-1], m.start()) and m.group().strip() == "and":
+            continue  # "between 6 months and 5 years" is one range
         if not any(q.start < b and a < q.end for q in qs):
             cuts += [m.start(), m.end()]
     cuts.append(len(text))
@@ -123,9 +128,9 @@ class Sentence:
     words: frozenset[str]
 
 
-def _sentences(text: str) -> list[Sentence]:
+def _sentences(text: str, split: bool = True) -> list[Sentence]:
     out = []
-    for raw in split_sentences(strip_markers(text)) or [text]:
+    for raw in (split_sentences(strip_markers(text)) if split else [text]) or [text]:
         t = _prepared(raw)
         qs = tuple(find(t))
         out.append(
@@ -137,6 +142,20 @@ def _sentences(text: str) -> list[Sentence]:
                 frozenset(judge_words(_blank(t, qs))),
             )
         )
+    return out
+
+
+# A sentence that goes on about the one before ("… should receive a single dose of dexamethasone. The
+# recommended dose is 0.15 mg/kg.") gives its numbers to what that one says.
+_GOES_ON = re.compile(r"^(?:the|this|these|that|its|it|their|they|each|the same)\b(?!\s+(?:other|next)\b)")
+
+
+def _with_sequels(sentences: Sequence[Sentence]) -> list[Sentence]:
+    """The sentences, and each sentence read with the sentence after it when that one goes on about it."""
+    out = list(sentences)
+    for a, b in itertools.pairwise(sentences):
+        if _GOES_ON.match(b.text):
+            out.extend(_sentences(f"{a.text.rstrip('.')} {b.text}", split=False))
     return out
 
 
@@ -293,6 +312,18 @@ def _check_numbers(
             if all(problems):
                 return problems[0]
     return None
+
+
+def _check_numbers_read_on(
+    clauses: Sequence[Span], pieces: Sequence[Span], sentences: Sequence[Sentence]
+) -> str | None:
+    """The numbers checked sentence by sentence, and failing that with each sentence that goes on about the
+    one before read with it."""
+    reason = _check_numbers(clauses, pieces, sentences)
+    joined = _with_sequels(sentences)
+    if reason is None or len(joined) == len(sentences):
+        return reason
+    return reason if _check_numbers(clauses, pieces, joined) else None
 
 
 # A piece opening like this ("For children aged 3 to 6 months, give …") belongs with the piece after it.
@@ -537,7 +568,7 @@ def check_claim(claim: str, excerpt: str) -> str | None:
     if not sentences:
         return None
     reason = (
-        _check_numbers(clauses, pieces, sentences)
+        _check_numbers_read_on(clauses, pieces, sentences)
         or _check_directions(pieces, sentences)
         or _check_negation(pieces, sentences)
         or _check_route(pieces, sentences)
