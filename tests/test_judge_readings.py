@@ -248,3 +248,12 @@ def test_two_drugs_not_to_be_used_together_stay_so_in_a_run_of_bullets():
         judge_claim("Clarithromycin and simvastatin can be given together.", unbulleted).outcome
         == "contradicted"
     )
+
+
+def test_an_age_the_excerpt_states_says_who_it_is_for():
+    excerpt = "Exclusive breastfeeding is recommended for the first six months of life."
+    assert judge_claim("Babies should be breastfed only, for their first 6 months.", excerpt).supported
+    wrong = judge_claim("Adults should be breastfed only, for their first 6 months.", excerpt)
+    assert wrong.outcome == "contradicted" and "children" in wrong.reason
+    mmr = "The second dose of MMR vaccine is given at 3 years 4 months of age."
+    assert judge_claim("Children get their second MMR dose at 3 years and 4 months of age.", mmr).supported

@@ -8,8 +8,17 @@ from __future__ import annotations
 
 import re
 
+from hippo_tui.verification.quantities import WORD_NUMBERS
+
 AGE = re.compile(r"\b(\d{1,3})[\s-]*(?:(?:years?|yrs?|y)[\s-]*old\b|yo\b|y/o\b)|\baged?\s+(\d{1,3})\b", re.I)
 BABY_AGE = re.compile(r"\b\d+[\s-]*(?:weeks?|months?|days?|wks?|mths?)[\s-]*old\b", re.I)
+# "at 3 years 4 months of age", "the first 6 months of life": an age said with "of age" or "of life".
+_NUMBER_WORDS = "|".join(w for w, v in WORD_NUMBERS.items() if v >= 1 and v == int(v))
+AGE_OF = re.compile(
+    rf"\b(\d{{1,3}}|{_NUMBER_WORDS})\s*(years?|months?|weeks?|days?)(?:\s+(?:and\s+)?\d{{1,2}}\s*months?)?"
+    r"\s+of\s+(?:age|life)\b",
+    re.I,
+)
 ADULT_AGE = 18  # from this age a question is about an adult
 
 
@@ -20,7 +29,14 @@ def _years(m: re.Match[str]) -> int:
 def stated_groups(text: str) -> set[str]:
     """The lexicon's age groups ("children", "adults") the ages stated in ``text`` fall in."""
     groups = {"adults" if _years(m) >= ADULT_AGE else "children" for m in AGE.finditer(text)}
+    groups |= {_group_of(m) for m in AGE_OF.finditer(text)}
     return groups | ({"children"} if BABY_AGE.search(text) else set())
+
+
+def _group_of(m: re.Match[str]) -> str:
+    years = m.group(2).lower().startswith("year")
+    n = m.group(1).lower()
+    return "adults" if years and (int(n) if n.isdigit() else WORD_NUMBERS[n]) >= ADULT_AGE else "children"
 
 
 def as_groups(text: str) -> str:

@@ -107,6 +107,8 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
         near = sentence
     for axis, groups in claim.populations.items():
         said = near.populations.get(axis) or excerpt.whole.populations.get(axis) or frozenset()
+        if axis == "age" and not said:  # no age group named: the ages it states say who it is for
+            said = near.aged or excerpt.whole.aged
         if all(_within(g, said) for g in groups):
             continue
         mine = " and ".join(sorted(groups))

@@ -154,7 +154,9 @@ class Lexicon:
     combining: dict[str, tuple[str, ...]]  # combining form ("oto") -> the words it says ("ear", "hearing")
     everyday: frozenset[str]  # words of a question that name nothing it is about ("keep", "straight away")
     qualifiers: frozenset[str]  # words that grade what a question is about ("severe", "usual"), not name it
-    group_heads: dict[str, str]  # stem of a synonym -> its group's first word, as written ("baby" -> "infant")
+    group_heads: dict[
+        str, str
+    ]  # stem of a synonym -> its group's first word, as written ("baby" -> "infant")
 
     def replaced(self, text: str) -> str:
         """``text`` (respelled) with every abbreviation and lay term as a source writes it."""

@@ -272,7 +272,9 @@ _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
 # Dosing and time abbreviations often end a sentence ("Take 500 mg t.i.d. Review at 48 hours."):
 # before a capital they are a boundary. "e.g.", "i.e.", "Dr.", "vs." … never are.
 # Dosing abbreviations and units of time end a sentence when a capital follows ("over 15 min. Then give …").
-_MAY_END = frozenset("b.i.d t.i.d q.i.d q.d q.h p.o p.r.n h.s a.c p.c i.v i.m s.c a.m p.m min mins hr hrs".split())
+_MAY_END = frozenset(
+    "b.i.d t.i.d q.i.d q.d q.h p.o p.r.n h.s a.c p.c i.v i.m s.c a.m p.m min mins hr hrs".split()
+)
 NOT_ABBREVIATION, ABBREVIATION, MAY_END = 0, 1, 2
 _UNIT_BEFORE = frozenset("/0123456789°")  # "mmol/L.", "2 L.", "38 °C." are units, not initials
 # Words a single capital letter commonly follows as a name, not an initial: "hepatitis B.", "vitamin D."

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from hippo_tui.verification.ages import stated_groups
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, respell, spelling, stem
 from hippo_tui.verification.markers import split_sentences, strip_markers
 from hippo_tui.verification.quantities import find, normalize
@@ -72,6 +73,9 @@ class Reading:
     modality: int | None  # the strongest: 1 may, 2 should, 3 must
     modality_words: tuple[str, ...] = field(default=())
     stems: frozenset[str] = field(default=frozenset())  # every word's, typed ones included
+    aged: frozenset[str] = field(
+        default=frozenset()
+    )  # age groups its stated ages fall in ("6 months of life")
 
     @property
     def all_classes(self) -> frozenset[str]:
@@ -168,6 +172,7 @@ def read(text: str) -> Reading:
         modality=max((lex.modality[w] for w in modal), default=None),
         modality_words=tuple(modal),
         stems=frozenset(s for w in SPELLED_WORD.findall(t) for s in _said(w)),
+        aged=frozenset(stated_groups(normalize(text))),
     )
 
 

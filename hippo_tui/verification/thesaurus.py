@@ -49,7 +49,9 @@ def related_phrase(first: str, second: str) -> tuple[str, ...]:
 @cache
 def _light() -> frozenset[str]:
     data = resources.files("hippo_tui.data").joinpath("light_words.txt.gz").read_bytes()
-    return frozenset(w for w in gzip.decompress(data).decode("utf-8").splitlines() if w and not w.startswith("#"))
+    return frozenset(
+        w for w in gzip.decompress(data).decode("utf-8").splitlines() if w and not w.startswith("#")
+    )
 
 
 def is_light(word: str) -> bool:
