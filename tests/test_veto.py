@@ -347,3 +347,19 @@ CROUP = (
 )
 def test_numbers_said_over_two_sentences_go_together(claim: str, vetoed: bool):
     assert (check_claim(claim, CROUP) is not None) is vetoed
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt"),
+    [
+        (
+            "Give the first dose within 1 hour of arrival.",
+            "Give the first dose no later than 1 hour after arrival.",
+        ),
+        ("Treat for at least 5 days.", "Treat for not less than 5 days."),
+        ("Treat for at least 5 days.", "Treat for no fewer than 5 days."),
+    ],
+)
+def test_a_negated_comparator_is_a_comparator_not_a_negation(claim: str, excerpt: str):
+    assert check_claim(claim, excerpt) is None
+    assert check_claim(claim.replace("at least", "less than").replace("within 1 hour of", "more than 1 hour after"), excerpt) is not None

@@ -185,7 +185,7 @@ def _anchors(words: frozenset[str]) -> frozenset[str]:
 
 
 def _anchor_conflict(
-    q: Quantity, clause: Span, sentences: Sequence[Sentence]
+    q: Quantity, clause: Span, sentences: Sequence[Sentence], claimed: Sequence[Quantity] = ()
 ) -> tuple[Quantity, Span] | None:
     """An excerpt number of q's kind attached more closely to what the claim talks about than any match is:
     its own piece of sentence counts most, its sentence half as much, a comparator like the claim's one more."""
@@ -199,7 +199,8 @@ def _anchor_conflict(
                 score = len(want & _anchors(piece.words)) + len(want & _anchors(s.words)) / 2
                 scored.append((score + (1 if q.cmp and e.cmp == q.cmp else 0), e, piece))
     best_match = max((n for n, e, _ in scored if q.matches(e)), default=None)
-    others = [(n, e, p) for n, e, p in scored if not q.matches(e)]
+    # A rival the claim gives itself elsewhere ("within a day and not beyond 72 hours") is not one it mistook.
+    others = [(n, e, p) for n, e, p in scored if not q.matches(e) and not any(c.matches(e) for c in claimed)]
     if best_match is None or not others:
         return None
     n, e, piece = max(others, key=lambda x: x[0])
@@ -287,13 +288,14 @@ def _says(q: Quantity, e: Quantity | None, where: str = "") -> str:
 def _check_numbers(
     clauses: Sequence[Span], pieces: Sequence[Span], sentences: Sequence[Sentence]
 ) -> str | None:
+    claimed = [q for clause in clauses for q in clause.quantities]
     for clause in clauses:
         if not clause.quantities:
             continue
         for q in clause.quantities:
             # With one number of its kind in the clause, what it is attached to can be told apart.
             if sum(o.dim == q.dim for o in clause.quantities) == 1:
-                rival = _anchor_conflict(q, clause, sentences)
+                rival = _anchor_conflict(q, clause, sentences, [c for c in claimed if c is not q])
                 if rival is not None:
                     return _says(q, rival[0], rival[1].text)
         groups = [g for g in _groups(clause, pieces) if g.quantities]
