@@ -362,4 +362,38 @@ def test_numbers_said_over_two_sentences_go_together(claim: str, vetoed: bool):
 )
 def test_a_negated_comparator_is_a_comparator_not_a_negation(claim: str, excerpt: str):
     assert check_claim(claim, excerpt) is None
-    assert check_claim(claim.replace("at least", "less than").replace("within 1 hour of", "more than 1 hour after"), excerpt) is not None
+    assert (
+        check_claim(
+            claim.replace("at least", "less than").replace("within 1 hour of", "more than 1 hour after"),
+            excerpt,
+        )
+        is not None
+    )
+
+
+def test_what_the_excerpt_rejects_or_says_is_not_so_is_not_the_claims():
+    timing = "Give prophylactic antibiotics for caesarean section before skin incision rather than after cord clamping."
+    wrong = check_claim(
+        "Antibiotics for caesarean section should be given after the cord is clamped.", timing
+    )
+    assert wrong is not None and "not after" in wrong
+    assert (
+        check_claim("Antibiotics for caesarean section are given before the skin incision.", timing) is None
+    )
+    trial = (
+        "In infants with bronchiolitis, high-flow oxygen reduced the need for escalation of care compared with "
+        "standard oxygen, but did not shorten the length of hospital stay."
+    )
+    wrong = check_claim("High-flow oxygen shortened hospital stay in infants with bronchiolitis.", trial)
+    assert wrong is not None and "“not shorten”" in wrong
+    assert (
+        check_claim("High-flow oxygen did not shorten hospital stay in infants with bronchiolitis.", trial)
+        is None
+    )
+
+
+def test_to_avoid_says_what_advice_is_for_unless_it_is_the_advice():
+    steroid = "Reduce the prednisolone dose gradually to avoid adrenal crisis."
+    assert check_claim("Taper the prednisolone dose gradually to prevent an adrenal crisis.", steroid) is None
+    skin = "Advise people taking isotretinoin to avoid waxing during treatment."
+    assert check_claim("People taking isotretinoin should wax during treatment.", skin) is not None

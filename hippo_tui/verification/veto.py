@@ -400,6 +400,10 @@ def _opposed(claim: Direction, said: Direction) -> bool:
     )
 
 
+def _rejected(said: Span, claim: Span) -> bool:
+    return said.text.startswith("not ") and not _polarity(claim)
+
+
 def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
     excerpt = [(p, s, d) for s in sentences for p in s.pieces for d in _directions(p)]
     for piece in pieces:
@@ -417,14 +421,25 @@ def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> 
                 continue
             best = max(n for n, _, _ in found)
             top = [(d, p) for n, d, p in found if n == best]
-            if best >= MIN_SHARED and all(_opposed(mine, d) for d, _ in top):
+            # The alternative "rather than" rejects ("before incision, not after clamping") says the opposite.
+            if best >= MIN_SHARED and all(_opposed(mine, d) != _rejected(p, piece) for d, p in top):
                 d, p = top[0]
-                return f"claim says {mine.word}, excerpt says {d.word} for {_quote(p.text)}"
+                said = f"not {d.word}" if _rejected(p, piece) else d.word
+                return f"claim says {mine.word}, excerpt says {said} for {_quote(p.text)}"
     return None
 
 
+# "… gradually to avoid adrenal crisis" says what the advice is for (to prevent it), not what not to do; but
+# "advise them to avoid waxing" is advice not to.
+_PURPOSE = re.compile(r"\b(?:to|so as to|in order to)\s+avoid\b")
+_TOLD = re.compile(r"\b(?:advise|advised|tell|told|ask|asked|encourage|instruct|remind|counsel|warn)\b")
+
+
 def _polarity(span: Span) -> int:
-    return len(_NEGATION.findall(_blank(span.text, span.quantities, span.start).replace("n't", " not"))) % 2
+    text = _blank(span.text, span.quantities, span.start).replace("n't", " not")
+    if not _TOLD.search(text):
+        text = _PURPOSE.sub("to prevent", text)
+    return len(_NEGATION.findall(text)) % 2
 
 
 def _labelled(sentence: Sentence) -> list[Span]:
@@ -484,6 +499,33 @@ def _check_negation(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> st
             sum(map(_polarity, j)) % 2 == _polarity(c) for c, j in zip(top, joined, strict=True)
         ):
             return f"claim {'negates' if _polarity(piece) else 'drops the negation of'} {_quote(top[0].text)}"
+    return None
+
+
+# The word a "not" is said of ("did not shorten the stay", "should not drive until …"), past the verbs and
+# adverbs between them.
+_SAID_NOT = re.compile(
+    r"\b(?:not|never|cannot)\s+(?:(?:be|been|being|to|have|has|had|usually|routinely|always|yet|the|a|an)\s+)*"
+    r"([a-z]{3,})"
+)
+
+
+def _check_said_not(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
+    """A claim that asserts what the excerpt only ever says is not so: "high-flow oxygen shortened the stay"
+    against "… reduced escalation of care, but did not shorten the length of stay"."""
+    negated: dict[str, str] = {}
+    for s in sentences:
+        for m in _SAID_NOT.finditer(_blank(s.text, s.quantities)):
+            for w in judge_words(m.group(1)):
+                negated.setdefault(w, m.group(0))
+    if not negated:
+        return None
+    asserted = {w for s in sentences for p in _listed(_labelled(s)) if not _polarity(p) for w in p.words}
+    for piece in pieces:
+        if _polarity(piece):
+            continue
+        for w in sorted(piece.words & negated.keys() - asserted - _DIRECTION_WORDS):
+            return f"claim says {w}; the excerpt says “{negated[w]}”"
     return None
 
 
@@ -554,9 +596,15 @@ def _check_route(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str |
 _GOES = re.compile(r"\b(?:go|goes|going|went|gone)\s+(up|down)\b")
 
 
+# What follows "rather than" or "instead of" is what is not to be done: "before incision rather than after
+# clamping" says "not after clamping".
+_REJECTED = re.compile(r"\s*,?\s+(?:rather than|instead of|in preference to)\s+")
+
+
 def _prepared(text: str) -> str:
     # "goes up" is "rises": one word, so that it has a direction.
-    return _GOES.sub(lambda m: "rises" if m.group(1) == "up" else "falls", normalize(strip_markers(text)))
+    text = _GOES.sub(lambda m: "rises" if m.group(1) == "up" else "falls", normalize(strip_markers(text)))
+    return _REJECTED.sub(", not ", text)
 
 
 def check_claim(claim: str, excerpt: str) -> str | None:
@@ -573,6 +621,7 @@ def check_claim(claim: str, excerpt: str) -> str | None:
         _check_numbers_read_on(clauses, pieces, sentences)
         or _check_directions(pieces, sentences)
         or _check_negation(pieces, sentences)
+        or _check_said_not(pieces, sentences)
         or _check_route(pieces, sentences)
     )
     return sanitize(reason) if reason else None  # it quotes the claim and the excerpt: untrusted text
