@@ -42,12 +42,12 @@ def test_the_sets_are_whole_and_well_formed():
     assert "Metformin should be stopped if the eGFR falls below 45." in claims
 
 
-# Floors at what the judge measures today (dev 87%, test 85%, test2 65%, test3 71%, test4 66%, test5 69%), so that a
-# regression fails; the issue's targets (test 90%, no false "grounded" on the strict kinds) are not met yet.
+# Floors at what the judge measures today (dev 84% with round seven's 180 pairs, 88.6% without them; test 85%,
+# test2 65%, test3 72%, test4 66%, test5 71%), so that a regression fails; the issue's targets (test 90%, no false "grounded" on the strict kinds) are not met yet.
 # test2, test3 and test4 are halves of sets written outside the project in rounds four to six (their other
 # halves joined dev, which is why dev fell in rounds five and six): recall on wording never seen is what it lacks.
 # test5 is a whole set written in round seven from general clinical knowledge, measured before any change.
-FLOORS = [("dev", 0.86), ("test", 0.84), ("test2", 0.64), ("test3", 0.70), ("test4", 0.65), ("test5", 0.68)]
+FLOORS = [("dev", 0.83), ("test", 0.84), ("test2", 0.64), ("test3", 0.70), ("test4", 0.65), ("test5", 0.68)]
 
 
 @pytest.mark.parametrize(("name", "target"), FLOORS)
@@ -59,7 +59,9 @@ def test_the_offline_judge_is_right_often_enough(name: str, target: float):
 
 # The false "grounded" on the strict kinds known today; the target is none. A new one fails the suite.
 KNOWN_FALSE_GROUNDED = {
-    "dev": {"x034", "x113", "x160", "x181", "c11", "n139"},
+    # r7-…: round seven's development pairs, written before any change for them (61% right, 15 false
+    # grounded then): a drug the other sentence is about (r7-086, r7-117), "within 48 hours" taken as "only" (r7-171).
+    "dev": {"x034", "x113", "x160", "x181", "c11", "n139", "r7-086", "r7-117", "r7-171"},
     "test": 1,
     "test2": 1,
     "test3": 3,
@@ -91,6 +93,13 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     # 126 mg/dL as 7.0 mmol/L of glucose (k034), "one 3 g dose" against a sentence ending "when …
     # unsuitable" (k108), "yearly" for "annual" (k120).
     known |= {"k002", "k012", "k030", "k032", "k034", "k108", "k120"}
+    # Round seven's (r7-…), as they came after this round's fixes: numbers reached by arithmetic (one-sixth of
+    # 60 mg, 1 L over 8 hours as 125 mL an hour, mg/dL of glucose as mmol/L, 1 in 6 as 16%, "twice the risk" as
+    # "half the risk"), a weight band's rival row (r7-010), "until the 12th week" in another clause (r7-062), and
+    # negations worded apart ("as long as there are no signs", "even if no other reason", "only within a
+    # programme", "help to stop smoking", "stopped" against "do not give … receiving").
+    known |= {"r7-010", "r7-022", "r7-042", "r7-062", "r7-080", "r7-082", "r7-089", "r7-091", "r7-104"}
+    known |= {"r7-123", "r7-164", "r7-178"}
     assert vetoed <= known, sorted(vetoed)
 
 
@@ -112,6 +121,7 @@ def test_every_reason_is_true(name: str):
     for p in pairs:
         v = judge_claim(p.claim, p.excerpt)
         said = f"{p.claim.lower()} {p.excerpt.lower()}"
+        said += " " + said.replace("-", "")  # "COVID-19" is quoted as read, "covid19"
         if v.supported:
             assert v.reason == "" and v.element is None
             continue

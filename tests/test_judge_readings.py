@@ -154,8 +154,10 @@ def test_a_threshold_points_into_a_range_from_its_end():
 
 
 def test_n_monthly_is_a_frequency_and_one_of_the_options_is_no_count():
-    assert find("six-monthly")[0].low == find("every 6 months")[0].low == (1 / 180,)
-    assert find("3-monthly")[0].low == (1 / 90,) and find("every 2 weeks")[0].low == (1 / 14,)
+    six = find("six-monthly")[0]
+    assert six.matches(find("every 6 months")[0]) and six.matches(find("twice a year")[0])
+    assert find("3-monthly")[0].matches(find("four times a year")[0])
+    assert find("every 2 weeks")[0].low == (1 / 14,)
     assert find("one of the options") == []
 
 
@@ -257,3 +259,18 @@ def test_an_age_the_excerpt_states_says_who_it_is_for():
     assert wrong.outcome == "contradicted" and "children" in wrong.reason
     mmr = "The second dose of MMR vaccine is given at 3 years 4 months of age."
     assert judge_claim("Children get their second MMR dose at 3 years and 4 months of age.", mmr).supported
+
+
+def test_a_meal_with_a_word_before_it_is_still_the_meal_and_should_be_considered_is_a_suggestion():
+    meal = "Metformin modified-release tablets should be swallowed whole and taken with the evening meal."
+    wrong = judge_claim("Metformin modified-release should be taken before the evening meal.", meal)
+    assert wrong.outcome == "contradicted" and "before meal" in wrong.reason
+    assert judge_claim("Metformin modified-release is taken with the evening meal.", meal).supported
+    bell = (
+        "Oral corticosteroids should be considered for people with Bell's palsy who present within 72 hours."
+    )
+    hardened = judge_claim("Oral steroids are recommended for Bell's palsy presenting within 72 hours.", bell)
+    assert hardened.outcome != "supported" and hardened.element == "modality"
+    assert judge_claim(
+        "Oral steroids may be considered for Bell's palsy presenting within 72 hours.", bell
+    ).supported

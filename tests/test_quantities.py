@@ -31,6 +31,17 @@ def one(text: str):
         ("half an hour", "30 minutes"),
         ("12 months", "1 year"),
         ("2,000 ng/L", "2000 ng/l"),
+        ("twice a year", "every 6 months"),
+        ("3 consecutive weeks", "three weeks"),
+        ("within the first hour", "within an hour"),
+        ("about 1 in 4", "25%"),
+        ("one in four", "25%"),
+        ("not more than 4 g", "no more than 4 g"),
+        ("do not take more than 4 g", "at most 4 g"),
+        ("must not exceed 4 g", "a maximum of 4 g"),
+        ("no later than 1 hour", "within 1 hour"),
+        ("not less than 5 days", "at least 5 days"),
+        ("a BMI of 30 kg/m² or more", "a BMI of at least 30 kg/m2"),
     ],
 )
 def test_spellings_of_one_quantity_match(a: str, b: str):

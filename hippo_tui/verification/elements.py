@@ -355,7 +355,10 @@ def check_route(claim: Reading, excerpt: Excerpt) -> Finding | None:
 
 # When something is taken, relative to an event: "with breakfast" is not "before breakfast".
 _PREP = r"(?:with|before|after|without|during|on)"
-_RELATION = re.compile(rf"\b({_PREP}(?:\s+(?:or|and)\s+{_PREP})?)\s+(?:an?\s+|the\s+|their\s+|your\s+)?(\w+)")
+_RELATION = re.compile(
+    rf"\b({_PREP}(?:\s+(?:or|and)\s+{_PREP})?)\s+(?:an?\s+|the\s+|their\s+|your\s+)?"
+    r"(?:(?:evening|morning|midday|main|first|last|largest|fatty|light|next)\s+)?(\w+)"
+)
 _EVENTS = frozenset(
     "food meal meals breakfast lunch dinner supper bedtime surgery delivery birth sleep exercise".split()
 )

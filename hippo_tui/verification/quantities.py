@@ -84,7 +84,7 @@ _UNIT = r"(?:" + "|".join(re.escape(u) for u in _UNIT_WORDS) + r")"
 # "mL/min/1.73 m2", "mg/kg", "micrograms per kg", "breaths per minute": the per-part is part of the unit.
 _PER = rf"(?:\s*(?:/|\bper\b)\s*(?:1\.73\s*m2|m2|{_UNIT}))*"
 
-_PERIOD_DAYS = {
+_PERIOD_DAYS: dict[str, float] = {
     "daily": 1,
     "day": 1,
     "a day": 1,
@@ -96,9 +96,9 @@ _PERIOD_DAYS = {
     "per week": 7,
     "each week": 7,
     "every week": 7,
-    "monthly": 30,
-    "a month": 30,
-    "per month": 30,
+    "monthly": 365 / 12,  # a twelfth of a year: "every 6 months" is "twice a year"
+    "a month": 365 / 12,
+    "per month": 365 / 12,
     "yearly": 365,
     "annually": 365,
     "a year": 365,
@@ -124,7 +124,7 @@ _EVERY_RE = (
     rf"|(?P<h>{NUM})[ -]hourly\b|q(?P<q>\d+)(?:-(?P<q2>\d+))?h\b"
     rf"|every\s+(?P<d>{NUM})\s+(?P<per>day|week|month|year)s?\b|(?P<d2>{NUM})[ -](?P<per2>week|month|year)ly\b)"
 )
-_PERIOD_OF = {"day": 1, "week": 7, "month": 30, "year": 365}
+_PERIOD_OF = {"day": 1, "week": 7, "month": 365 / 12, "year": 365}
 
 UP, DOWN = "up", "down"
 _CMP_BEFORE = {
@@ -252,8 +252,46 @@ def normalize(text: str) -> str:
     t = re.sub(r"n[’']t\b", " not", t)  # "shouldn't" is "should not": the negation a reading looks for
     t = _SPOKEN.sub(_spoken, t)
     t = re.sub(r"\b(?:every other|alternate) days?\b", "every 2 days", t)
+    t = t.replace("m²", "m2")  # "30 kg/m²" is a BMI, not 30 kg
+    # "3 consecutive weeks" is 3 weeks; "within the first hour" is within an hour.
+    t = re.sub(
+        r"\b(?:consecutive|successive|further|additional)\s+(?=(?:hours?|days?|weeks?|months?|doses?)\b)",
+        "",
+        t,
+    )
+    t = re.sub(
+        r"\b(within|during|in) the first (?=(?:\d+(?:\.\d+)? )?(?:hours?|days?|weeks?|months?|years?)\b)",
+        r"\1 ",
+        t,
+    )
+    t = re.sub(r"\b(within|during|in) (hour|day|week|month|year)\b", r"\1 1 \2", t)
+    t = _ONE_IN.sub(_as_percent, t)
+    # "should not take more than 4 g" is "should take no more than 4 g": a limit, not a negation.
+    t = re.sub(
+        r"\b(?:not|never)\s+((?:take|give|use|exceed|be given|be used|receive|have)\s+)(more|less|fewer) than\b",
+        r"\1no \2 than",
+        t,
+    )
+    t = re.sub(r"\b(?:do|does|should|must) not exceed\b", "no more than", t)
     t = re.sub(r"(\d+(?:\.\d+)?)\s*°?\s*f\b", _celsius, t)  # 100.4°F is 38 °C
     return re.sub(r"(?<=\d)-(?=[a-z])", " ", t)  # "7-day" → "7 day"
+
+
+# "1 in 4 adults" is 25% of them (only where the share is exact to a tenth: "1 in 6" stays as it is).
+_COUNT_WORD = r"\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty|a hundred"
+_ONE_IN = re.compile(
+    rf"\b({_COUNT_WORD}) in ({_COUNT_WORD})\b(?!\s*(?:mg|ml|g|l|kg|mmol|micrograms?|mcg|units?)\b)"
+)
+
+
+def _count_of(word: str) -> float:
+    return float(word) if word.isdigit() else WORD_NUMBERS[word.split()[-1]]
+
+
+def _as_percent(m: re.Match[str]) -> str:
+    n, d = _count_of(m.group(1)), _count_of(m.group(2))
+    share = 100 * n / d if 0 < n < d else None
+    return f"{share:g}%" if share is not None and round(share, 1) == share else m.group(0)
 
 
 def _spoken(m: re.Match[str]) -> str:
@@ -326,7 +364,7 @@ def find(text: str) -> list[Quantity]:
         a, b = m.span("period")
         if not any(taken[a:b]):
             taken[a:b] = [True] * (b - a)
-            days = {"day": 1, "week": 7}[m.group("period").split()[-1]]
+            days: float = {"day": 1, "week": 7}[m.group("period").split()[-1]]
             out.append(Quantity((1 / days,), (1 / days,), "per-day", None, a, b, m.group("period")))
     for m in _PER_DOSE.finditer(t):  # "4 g per dose" is not "4 g a day"
         if claim(m):

@@ -103,13 +103,18 @@ _DOING = re.compile(
 )
 
 
+# "Should be considered" is a suggestion to consider, as weak as "consider": the "should" adds nothing.
+_SHOULD_CONSIDER = re.compile(r"\b(?:should|is recommended to|are recommended to)\s+(?:be\s+)?(?=consider)")
+
+
 def _modal(text: str) -> tuple[list[str], str]:
     """The words saying how strongly something is recommended, and the text without them."""
     pattern = lexicon().modality_pattern
+    weighed = _SHOULD_CONSIDER.sub("", text)
     found = [
         m.group("p")
-        for m in pattern.finditer(text)
-        if m.group("p") not in _POSSIBILITY or _DOING.match(text, m.end())
+        for m in pattern.finditer(weighed)
+        if m.group("p") not in _POSSIBILITY or _DOING.match(weighed, m.end())
     ]
     return found, pattern.sub(" ", text)
 

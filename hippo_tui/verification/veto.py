@@ -43,7 +43,8 @@ _PIECE = re.compile(
 # "Without delay" is "at once", not a negation.
 _NEGATION = re.compile(
     r"\b(?:not|no|never|without(?! delay)|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
-    r"unless|unable|unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none|non|unexplained)\b"
+    r"unless|unable|unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none|non|unexplained|"
+    r"rather than|instead of|in preference to)\b"
 )
 # Direction words (after stemming): an axis and a sign.
 _DIRECTIONS = {
@@ -147,14 +148,17 @@ def _sentences(text: str, split: bool = True) -> list[Sentence]:
 
 # A sentence that goes on about the one before ("… should receive a single dose of dexamethasone. The
 # recommended dose is 0.15 mg/kg.") gives its numbers to what that one says.
-_GOES_ON = re.compile(r"^(?:the|this|these|that|its|it|their|they|each|the same)\b(?!\s+(?:other|next)\b)")
+_GOES_ON = re.compile(
+    r"^(?:the|this|these|that|its|it|their|they|each)\b(?!\s+(?:other|next)\b)"
+    r"|\b(?:the same|this) (?:dose|regimen|course|drug|treatment)\b"
+)
 
 
 def _with_sequels(sentences: Sequence[Sentence]) -> list[Sentence]:
     """The sentences, and each sentence read with the sentence after it when that one goes on about it."""
     out = list(sentences)
     for a, b in itertools.pairwise(sentences):
-        if _GOES_ON.match(b.text):
+        if _GOES_ON.search(b.text):
             out.extend(_sentences(f"{a.text.rstrip('.')} {b.text}", split=False))
     return out
 
@@ -401,7 +405,7 @@ def _opposed(claim: Direction, said: Direction) -> bool:
 
 
 def _rejected(said: Span, claim: Span) -> bool:
-    return said.text.startswith("not ") and not _polarity(claim)
+    return said.text.startswith(_REJECTING) and not _polarity(claim)
 
 
 def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
@@ -424,8 +428,9 @@ def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> 
             # The alternative "rather than" rejects ("before incision, not after clamping") says the opposite.
             if best >= MIN_SHARED and all(_opposed(mine, d) != _rejected(p, piece) for d, p in top):
                 d, p = top[0]
-                said = f"not {d.word}" if _rejected(p, piece) else d.word
-                return f"claim says {mine.word}, excerpt says {said} for {_quote(p.text)}"
+                if _rejected(p, piece):
+                    return f"claim says {mine.word}; the excerpt rejects it: {_quote(p.text)}"
+                return f"claim says {mine.word}, excerpt says {d.word} for {_quote(p.text)}"
     return None
 
 
@@ -597,14 +602,15 @@ _GOES = re.compile(r"\b(?:go|goes|going|went|gone)\s+(up|down)\b")
 
 
 # What follows "rather than" or "instead of" is what is not to be done: "before incision rather than after
-# clamping" says "not after clamping".
-_REJECTED = re.compile(r"\s*,?\s+(?:rather than|instead of|in preference to)\s+")
+# clamping" says "not after clamping". A piece of its own, read as a negation.
+_REJECTING = ("rather than", "instead of", "in preference to")
+_REJECTED = re.compile(rf"\s*,?\s+({'|'.join(_REJECTING)})\s+")
 
 
 def _prepared(text: str) -> str:
     # "goes up" is "rises": one word, so that it has a direction.
     text = _GOES.sub(lambda m: "rises" if m.group(1) == "up" else "falls", normalize(strip_markers(text)))
-    return _REJECTED.sub(", not ", text)
+    return _REJECTED.sub(r", \1 ", text)
 
 
 def check_claim(claim: str, excerpt: str) -> str | None:
