@@ -1,7 +1,7 @@
 """What the offline answerer answers that it used to leave "not covered", each a shape real questions showed,
 in a small knowledge base of our own words: a card's own typo of the asked word ("primay"); a score named by
 two names, one of them misspelt, that the card calls an index; the filler of a question ("his", "ones",
-"ago"); a sex no card names. And what it still does not answer: a named score no card names, criteria a card on
+"ago"); a sex no card names; of two cards that cover a part alike, the one that says it in one sentence. And what it still does not answer: a named score no card names, criteria a card on
 the condition does not give.
 
 Every question runs through the real engine, as `hippo-tui ask` runs it.
@@ -30,6 +30,15 @@ PASSAGES = {
         "Shingles › Antivirals",
         "Aciclovir 800 mg five times a day for 7 days treats shingles when started within 72 hours of the rash.",
     ),
+    "sah": (
+        "Subarachnoid haemorrhage › Vasospasm and rebleeding",
+        "Vasospasm after a subarachnoid haemorrhage is usually treated with nimodipine. Start nimodipine when "
+        "the subarachnoid haemorrhage is confirmed: rebleeding is most likely in the first 24 hours.",
+    ),
+    "spasm": (
+        "Neurosurgical follow-up › Arteries",
+        "Vasospasm starts 4 to 14 days after the bleed.",
+    ),
     "gout": (
         "Gout › Flares",
         "Colchicine 500 micrograms two to four times a day treats a gout flare in the big toe.",
@@ -43,7 +52,8 @@ FILLER = "his shingles came on 2 days ago - is aciclovir the one to give"
 UNNAMED = "harrow and baker score for a severe flare of proctitis"
 SEX = "woman with a severe flare of gout"
 CONDITION = "gout criteria for a flare in the big toe"
-QUESTIONS = [TOOTH, INDEX, FILLER, UNNAMED, SEX, CONDITION]
+SPASM = "subarachnoid haemorrhage, when does vasospasm usually start"
+QUESTIONS = [TOOTH, INDEX, FILLER, UNNAMED, SEX, CONDITION, SPASM]
 
 
 @pytest.fixture(scope="module")
@@ -84,3 +94,9 @@ def test_a_sex_no_card_names_is_no_subject_a_card_must_repeat(answers):
     # No card says "woman" or "man": the gout card is guidance for everyone.
     end = answers[SEX]
     assert "Colchicine 500 micrograms" in end.text and _cited(end) == {IDS["gout"]}, end.text
+
+
+def test_of_two_cards_that_cover_a_part_alike_the_one_that_says_it_in_one_sentence_answers(answers):
+    # Both cards name vasospasm, starting and a time; only one says when vasospasm starts.
+    end = answers[SPASM]
+    assert "4 to 14 days after the bleed" in end.text and IDS["spasm"] in _cited(end), end.text

@@ -153,7 +153,7 @@ RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the o
 # Between sources that cover a part about equally, the one whose title names its subjects ("Type 1 diabetes ›
 # Monitoring" for an HbA1c target in type 1 diabetes, over a lipid card that mentions type 1 and HbA1c).
 TITLE_WEIGHT = 0.1
-SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
+SECOND_SOURCE_SHARE = 0.2
 
 _PART_SPLIT = re.compile(
     r"\?|;|\n|\band also\b|(?:,?\s+and|,)\s+(?=(?:for\s+)?(?:what|how|which|when|who|why|is|are|does|do|should|can|"
@@ -682,6 +682,19 @@ class Reply:
     search: str | None = None
 
 
+def _answering(part: Part, ranked: list[tuple[float, Source]]) -> Source:
+    """Of the sources that cover the part as well as the first, the first with one sentence that says all the
+    part asks ("vasospasm" and when), over one that says each in another sentence. Only a tie: the rank and
+    the title decide among sources that cover it differently."""
+    first = ranked[0][0]
+    for coverage, s in ranked:
+        if coverage < first:
+            break
+        if any(part.own <= x.words for x in s.sentences):
+            return s
+    return ranked[0][1]
+
+
 def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[tuple[str, str]] | None:
     """The cited sentences answering ``part`` (possibly none new), or None when no source covers it."""
     if ctx.unknown_subjects(part):
@@ -695,7 +708,7 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     ranked = [(c, s) for c, s in ranked if c >= COVERED]
     if not ranked:
         return None
-    main = ranked[0][1]
+    main = _answering(part, ranked)
     chars = quotation_chars(ctx.question)
     picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES, chars)]
     # What the main source leaves out of the part's own words, a second source may cover.
