@@ -14,6 +14,7 @@ import pytest
 from hippo_tui.backends.asked import PART_CHARS
 from hippo_tui.events import EndEvent
 from tests.support.asking import answers_over
+from tests.support.asking import cited as _cited
 
 CHART = (
     "Box 3: Feeding a baby whose mother has hepatitis B "
@@ -143,10 +144,6 @@ QUESTIONS = [
 @pytest.fixture(scope="module")
 def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EndEvent]:
     return answers_over(tmp_path_factory.mktemp("home"), PASSAGES, IDS, QUESTIONS)
-
-
-def _cited(end: EndEvent) -> set[str]:
-    return {c.id for c in end.citations}
 
 
 def test_a_flattened_chart_is_answered_by_its_row_not_quoted_whole(answers):

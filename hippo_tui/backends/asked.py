@@ -17,9 +17,10 @@ _LIST = re.compile(
     re.I,
 )
 # A named score, rule or criteria ("HEART score", "Centor criteria"): its name is the subject, and a source
-# without it is on another tool.
+# without it is on another tool. A name of two ("Truelove and Witts criteria") is either of its words.
+TOOL_KINDS = ("score", "rule", "criteria", "index", "scale", "classification", "staging", "tool")
 _NAMED_TOOL = re.compile(
-    r"\b([A-Za-z][\w'’-]*)\s+(?:score|rule|criteria|index|scale|classification|staging|tool)\b", re.I
+    rf"\b(?:([A-Za-z][\w'’-]*)\s+(?:and|&)\s+)?([A-Za-z][\w'’-]*)\s+(?:{'|'.join(TOOL_KINDS)})\b", re.I
 )
 TYPES = frozenset({"type1", "type2"})  # the answerer's words for "type 1" and "type 2"
 
@@ -29,9 +30,10 @@ def quotation_chars(question: str) -> int:
     return LIST_CHARS if _LIST.search(question) else PART_CHARS
 
 
-def tool_names(text: str) -> list[str]:
-    """The names of the scores, rules and criteria ``text`` names ("HEART" of "HEART score")."""
-    return [m.group(1) for m in _NAMED_TOOL.finditer(text)]
+def tool_names(text: str) -> list[list[str]]:
+    """The names of the scores, rules and criteria ``text`` names ("HEART" of "HEART score"), each as the words
+    of its name ("Truelove", "Witts" of "Truelove and Witts criteria")."""
+    return [[g for g in m.groups() if g] for m in _NAMED_TOOL.finditer(text)]
 
 
 def other_type(asked: set[str], topic: frozenset[str]) -> bool:

@@ -25,7 +25,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from hippo_tui.backends import passage_text
-from hippo_tui.backends.asked import other_type, quotation_chars, tool_names
+from hippo_tui.backends.asked import TOOL_KINDS, other_type, quotation_chars, tool_names
 from hippo_tui.backends.spelling import corrected, slip_of_asking
 from hippo_tui.backends.word_forms import source_forms
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources, parse_unmentioned
@@ -153,7 +153,7 @@ RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the o
 # Between sources that cover a part about equally, the one whose title names its subjects ("Type 1 diabetes ›
 # Monitoring" for an HbA1c target in type 1 diabetes, over a lipid card that mentions type 1 and HbA1c).
 TITLE_WEIGHT = 0.1
-SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
+SECOND_SOURCE_SHARE = 0.2
 
 _PART_SPLIT = re.compile(
     r"\?|;|\n|\band also\b|(?:,?\s+and|,)\s+(?=(?:for\s+)?(?:what|how|which|when|who|why|is|are|does|do|should|can|"
@@ -168,6 +168,9 @@ FACETS = frozenset(
     effects interval maximum course route refer referral review stop stopping start starting daily frequently
     reduce reduced increase increased change work repeat repeated regimen""".split()
 )
+# What kind of tool a named one is: a card may call the "Truelove and Witts criteria" an index.
+TOOL_KIND_WORDS = frozenset(normal(stem(w)) for w in TOOL_KINDS)
+TOOL_KIND = f"(?:{'|'.join(TOOL_KINDS)})"
 # "…, and what about children?", "And in men?": always about the subject before; so is a part with a pronoun
 # ("when should it be reduced?"), mostly.
 _CONTINUES = re.compile(r"^(?:and|but|also|or|(?:what|how)\s+about)\b", re.I)
@@ -384,7 +387,7 @@ class Context:
         """The question's parts, read against the sources: each source first read with the question's own form
         of a word it writes in another ("dislocated" where it says "dislocation"), so that the two forms match
         wherever either is written; a slip of a word of asking ("wich", "wat") that no passage contains is
-        that word, asked about, not a subject."""
+        that word, asked about, not a subject; nor is a sex that no source names."""
         asked = {w for p in parts_of(self.question, self.earlier) for w in p.want}
         vocabulary = frozenset().union(*(s.words for s in self.sources)) if self.sources else frozenset()
         forms = source_forms(asked, vocabulary)
@@ -392,8 +395,12 @@ class Context:
             self.sources = [_with_forms(s, forms) for s in self.sources]
             self.idf = _idf(self.sources)
         parts = parts_of(self.question, self.earlier, self.untitled)
+        # "A pregnant woman …" where no source names either sex: guidance for everyone, and her sex is no
+        # subject a source must repeat.
+        named = {JUDGE_SYNONYMS.get(w, w) for w in vocabulary}  # "men" names men
+        sexes = _sex_words() if not _sex_words() & named else frozenset()
         for p in parts:
-            slips = {w for w in p.want if w in self.absent and slip_of_asking(w)}
+            slips = {w for w in p.want if w in self.absent and slip_of_asking(w)} | (p.want & sexes)
             p.want -= slips
             p.own = (p.own - slips) or p.own
         return parts
@@ -425,18 +432,21 @@ class Context:
         asked_for = _age_groups(part.text)
         asked_classes = _class_words(part.want)
         named = _named_tools(part.text)
+        names = [n for name in tool_names(part.text) for n in name]
         scored = []
         for s in among if among is not None else self.sources:
             hit = part.want & s.words
             if asked_classes:
                 hit |= _classes_met(asked_classes - s.words, s.classes)
+            if _calls_tool(s, names):
+                hit |= part.want & TOOL_KIND_WORDS  # "Truelove and Witts criteria" it calls an index
             if not hit & part.own or (subjects and not hit & subjects):
                 continue
             if contradicts(comparators(part.text), _directions(s)):
                 continue
             if asked_for and s.ages and not asked_for & s.ages:
                 continue  # a card on adults does not answer for a 4 year old
-            if named - s.words:
+            if any(not tool & s.words for tool in named):
                 continue  # "HEART score" is not answered by a card on a pain score that never says "heart"
             if other_type(part.own, s.topic):
                 continue  # a card on type 2 diabetes does not answer for type 1, whatever it mentions
@@ -520,17 +530,17 @@ class Context:
         ("edoxaban"). A part with one is not covered, however much else matches. A word other passages do use
         is no proof the subject is missing (it may be the asker's word for it, or a source's typo): it counts
         against the part's coverage instead, at the weight of a word no source uses."""
+        # A sex no source names is no subject (``parts``); where one names women only, a question about a man
+        # is not covered by it.
         known = {JUDGE_SYNONYMS.get(w, w) for s in self.sources for w in s.words}  # "man" is in "men"
-        # "A 62 year old man" where no source names either sex: guidance for everyone; where one names women
-        # only, a question about a man is not covered by it.
-        sexes = _sex_words() if not _sex_words() & known else frozenset()
+        names = [n for name in tool_names(part.text) for n in name]
         return {
             w
             for w in part.own
             if not _aspect(w)
-            and w not in sexes
             and w not in TREATMENT
             and w not in GENERAL
+            and not (w in TOOL_KIND_WORDS and any(_calls_tool(s, names) for s in self.sources))
             and JUDGE_SYNONYMS.get(w, w) not in known
             and not _member_named(w, known)
             and w in self.absent
@@ -590,8 +600,21 @@ def _off_topic(part: Part, best: Sentence, s: Sentence, follows: bool) -> bool:
     return bool(mine and s.label) and not {w for w in s.label & part.want if not _aspect(w)}
 
 
-def _named_tools(text: str) -> set[str]:
-    return {w for name in tool_names(text) for w in content_words(name)}
+def _named_tools(text: str) -> list[set[str]]:
+    """Each named tool's words: a source names the tool when it uses one of them (a slip in either of two
+    names, "Truelove and Wits", leaves the other)."""
+    return [words for name in tool_names(text) if (words := {w for n in name for w in content_words(n)})]
+
+
+def _calls_tool(source: Source, names: list[str]) -> bool:
+    """A sentence of ``source`` names one of the tools ``names`` as a score, index, criteria … of its own, the
+    name a few words before the kind ("Truelove and Witts' severity index" for the criteria asked about); a
+    card that only names the condition ("COPD") does not answer for its "criteria"."""
+    return any(
+        re.search(rf"\b{re.escape(name)}\w*['’]?s?\W+(?:[\w'’-]+\W+){{0,3}}{TOOL_KIND}\b", x.text, re.I)
+        for name in names
+        for x in source.sentences
+    )
 
 
 def _drugs_of(part: Part) -> set[str]:
@@ -659,6 +682,19 @@ class Reply:
     search: str | None = None
 
 
+def _answering(part: Part, ranked: list[tuple[float, Source]]) -> Source:
+    """Of the sources that cover the part as well as the first, the first with one sentence that says all the
+    part asks ("vasospasm" and when), over one that says each in another sentence. Only a tie: the rank and
+    the title decide among sources that cover it differently."""
+    first = ranked[0][0]
+    for coverage, s in ranked:
+        if coverage < first:
+            break
+        if any(part.own <= x.words for x in s.sentences):
+            return s
+    return ranked[0][1]
+
+
 def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[tuple[str, str]] | None:
     """The cited sentences answering ``part`` (possibly none new), or None when no source covers it."""
     if ctx.unknown_subjects(part):
@@ -672,7 +708,7 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     ranked = [(c, s) for c, s in ranked if c >= COVERED]
     if not ranked:
         return None
-    main = ranked[0][1]
+    main = _answering(part, ranked)
     chars = quotation_chars(ctx.question)
     picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES, chars)]
     # What the main source leaves out of the part's own words, a second source may cover.

@@ -28,7 +28,8 @@ def _one_letter_apart(a: str, b: str) -> bool:
     return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
 
 
-def _slip(w: str, v: str) -> bool:
+def is_slip(w: str, v: str) -> bool:
+    """``v`` is ``w`` with one slip: two neighbours swapped, or (six letters or more) a letter left out or added."""
     if len(w) == len(v):  # a swap of neighbours only, never a letter changed
         diff = [i for i in range(len(w)) if w[i] != v[i]]
         return len(diff) == 2 and diff[1] == diff[0] + 1 and w[diff[0]] == v[diff[1]] and w[diff[1]] == v[diff[0]]
@@ -41,7 +42,7 @@ def correction(
     w = word.lower()
     if len(w) < MIN_LETTERS or w in vocabulary:
         return None
-    close = {v for v in by_first.get(w[0], ()) if _slip(w, v)}
+    close = {v for v in by_first.get(w[0], ()) if is_slip(w, v)}
     # Checked only for a word that is one slip from exactly one source word: stemming every word of the
     # sources is most of the work, and most words of a question are either in them or near none.
     if len(close) != 1 or stem(w) in stems():

@@ -58,3 +58,8 @@ def answers_over(
             await store.close()
 
     return asyncio.run(ask_all())
+
+
+def cited(end: EndEvent) -> set[str]:
+    """The ids of the passages an answer cites."""
+    return {c.id for c in end.citations}
