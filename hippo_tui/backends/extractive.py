@@ -153,7 +153,7 @@ RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the o
 # Between sources that cover a part about equally, the one whose title names its subjects ("Type 1 diabetes ›
 # Monitoring" for an HbA1c target in type 1 diabetes, over a lipid card that mentions type 1 and HbA1c).
 TITLE_WEIGHT = 0.1
-SECOND_SOURCE_SHARE = 0.2
+SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
 
 _PART_SPLIT = re.compile(
     r"\?|;|\n|\band also\b|(?:,?\s+and|,)\s+(?=(?:for\s+)?(?:what|how|which|when|who|why|is|are|does|do|should|can|"
