@@ -42,6 +42,8 @@ def one(text: str):
         ("no later than 1 hour", "within 1 hour"),
         ("not less than 5 days", "at least 5 days"),
         ("a BMI of 30 kg/m² or more", "a BMI of at least 30 kg/m2"),
+        ("a fasting glucose of 126 mg/dL", "a fasting glucose of 7.0 mmol/L"),
+        ("blood glucose below 72 mg/dl", "blood glucose below 4 mmol/l"),
     ],
 )
 def test_spellings_of_one_quantity_match(a: str, b: str):
@@ -58,6 +60,8 @@ def test_spellings_of_one_quantity_match(a: str, b: str):
         ("twice daily", "twice weekly"),
         ("1 g", "1 mg"),
         ("0.8 to 1.2 mmol/L", "0.4 to 1.0 mmol/L"),
+        ("cholesterol of 200 mg/dL", "cholesterol of 11.1 mmol/L"),  # only glucose is read as glucose
+        ("a fasting glucose of 126 mg/dL", "a fasting glucose of 6.0 mmol/L"),
     ],
 )
 def test_different_quantities_do_not(a: str, b: str):

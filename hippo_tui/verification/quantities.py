@@ -10,7 +10,7 @@ offline model's reading of text both use this module, so a number means the same
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hippo_tui import compiled_patterns
 
@@ -391,7 +391,26 @@ def find(text: str) -> list[Quantity]:
         q = _quantity(m)
         if q is not None and claim(m):
             out.append(q)
+    if _GLUCOSE.search(t):
+        out = [_as_glucose_molar(q) for q in out]
     return sorted(out, key=lambda q: q.start)
+
+
+# Blood glucose in mg/dL is mmol/L times 18 (glucose's molar mass, 180 g/mol): 126 mg/dL is 7.0 mmol/L.
+_GLUCOSE = re.compile(r"\b(?:glucose|glycaemi|glycemi|hypoglycaem|hyperglycaem|blood sugar)")
+_GLUCOSE_MG_PER_MMOL = 18.016
+
+
+def _as_glucose_molar(q: Quantity) -> Quantity:
+    """A glucose concentration in mg/dL as the mmol/L a clinician would read it as, to one decimal."""
+    if q.dim != "mass/volume" or not re.search(r"mg\s*/\s*dl\b", q.text) or q.written is None:
+        return q
+
+    def molar(values: tuple[float, ...]) -> tuple[float, ...]:
+        return tuple(round(v / _GLUCOSE_MG_PER_MMOL, 1) / 1000 for v in values)
+
+    low, high = q.written
+    return replace(q, low=molar(low), high=molar(high), dim="amount/volume")
 
 
 def _every(m: re.Match[str]) -> Quantity:
