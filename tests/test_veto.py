@@ -397,3 +397,9 @@ def test_to_avoid_says_what_advice_is_for_unless_it_is_the_advice():
     assert check_claim("Taper the prednisolone dose gradually to prevent an adrenal crisis.", steroid) is None
     skin = "Advise people taking isotretinoin to avoid waxing during treatment."
     assert check_claim("People taking isotretinoin should wax during treatment.", skin) is not None
+
+
+def test_stopping_a_habit_is_not_stopping_a_treatment():
+    excerpt = "Offer smoking cessation support to all pregnant women who smoke."
+    assert check_claim("Pregnant smokers should be offered help to stop smoking.", excerpt) is None
+    assert check_claim("Stop the nicotine patch in pregnancy.", "Offer nicotine patches in pregnancy.") is not None

@@ -359,10 +359,17 @@ class Direction:
     than: bool = False  # "more … than": a comparison, whose two sides may be given either way round
 
 
+_HABITS = frozenset({"smoking", "drinking", "vaping"})
+
+
 def _directions(span: Span) -> list[Direction]:
     """The direction words of ``span`` outside its quantities, each with what it is about."""
     tokens = _WORD.findall(_blank(span.text, span.quantities, span.start))
-    kinds = [_DIRECTIONS.get(stem(t)) for t in tokens]
+    # "Stop smoking" is giving up a habit, not stopping a treatment.
+    kinds = [
+        None if nxt in _HABITS else _DIRECTIONS.get(stem(t))
+        for t, nxt in itertools.zip_longest(tokens, tokens[1:], fillvalue="")
+    ]
     heads = [
         None if k else next(iter(sorted(judge_words(t))), None) for t, k in zip(tokens, kinds, strict=True)
     ]
