@@ -69,12 +69,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _run_app(args: argparse.Namespace) -> int:
-    from hippo_tui.ui.app import run_app
+    from hippo_tui.startup import loading
+
+    with loading("app"):
+        from hippo_tui.ui.app import run_app
 
     return run_app(settings_from_args(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # this process's own command line, not a test's or an embedder's call
+        from hippo_tui import startup
+
+        startup.own_process()
     argv = sys.argv[1:] if argv is None else list(argv)
     named = argv[0] if argv and argv[0] in COMMANDS else None
     args = build_parser(named).parse_args(argv)  # --version and --help exit here, before any heavy import

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import marshal
+import os
 import re
 import sys
 from importlib import resources
@@ -152,3 +153,20 @@ def test_without_pystemmer_the_english_stemmer_is_loaded_alone(monkeypatch):
     packaged = snowballstemmer.stemmer("english")
     assert type(stemmer).__module__ == f"{module._ALONE}.english_stemmer"  # not the whole package's import
     assert [stemmer.stemWord(w) for w in WORDS] == [packaged.stemWord(w) for w in WORDS]
+
+
+def test_another_stemmer_build_is_kept_under_another_name(tmp_path, monkeypatch):
+    # The stemmer's code is known by its file's size and time, not read whole (PyStemmer's is megabytes).
+    stemmer = tmp_path / "stemmer.so"
+    stemmer.write_bytes(b"one build")
+    monkeypatch.setattr(lexicon_cache, "STEMMER_FILE", str(stemmer))
+    first = lexicon_cache.cache_file(tmp_path)
+    assert first is not None and lexicon_cache.cache_file(tmp_path) == first
+    stemmer.write_bytes(b"another build")
+    resized = lexicon_cache.cache_file(tmp_path)
+    stemmer.write_bytes(b"another built")  # the same size, written later
+    os.utime(stemmer, ns=(stemmer.stat().st_atime_ns, stemmer.stat().st_mtime_ns + 1_000_000))
+    rewritten = lexicon_cache.cache_file(tmp_path)
+    assert len({first, resized, rewritten}) == 3
+    monkeypatch.setattr(lexicon_cache, "STEMMER_FILE", None)  # no file to know it by: nothing is kept
+    assert lexicon_cache.cache_file(tmp_path) is None

@@ -139,6 +139,21 @@ def test_a_drug_is_searched_by_its_other_names_and_everyday_words_are_not_search
     assert {"fit", "status", "diazepam"} <= set(got)
 
 
+def test_a_drugs_other_names_are_the_ones_its_classes_name() -> None:
+    # The drug names the lexicon's classes name, asked of all classes at once (``_all_classes``): the same
+    # answer as asking each class, for every word the lexicon has and for names only a class's stem gives.
+    from hippo_tui.store.wording import _all_classes
+    from hippo_tui.verification.lexicon import lexicon
+
+    lex = lexicon()
+    words = {w for phrase in (*lex.replacements, *lex.replacements.values()) for w in phrase.split()}
+    words |= {f"{p}zzzz" for c in lex.classes for p in c.prefixes} | {f"zz{s}" for c in lex.classes for s in c.suffixes}
+    words |= {m for c in lex.classes for m in c.members} | {"aspirin", "zzzzzz", "olol"}
+    in_a_class = _all_classes(lex.classes).has
+    assert {w for w in words if in_a_class(w)} == {w for w in words if lex.drug_classes(w)}
+    assert any(in_a_class(w) for w in words) and not all(in_a_class(w) for w in words)
+
+
 def test_ages_read_as_the_group_they_name() -> None:
     from hippo_tui.verification.ages import as_groups, stated_groups
 

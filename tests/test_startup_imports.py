@@ -103,6 +103,7 @@ def test_an_offline_ask_answers_without_the_sdk_or_an_http_client(hippo_home):
     modules, output = loaded(hippo_home, "ask", "What is the first-line drug for hypertension?")
     assert "Verification:" in output  # a real answer ran, and was checked
     assert modules & {"openai", "httpx", "rich", "pygments"} == set()
+    assert "hippo_tui.audit_stats" not in modules  # the audit's statistics: only where they are asked for
     # Nor are the checks imported before the answer's text is out: see test_offline_in_process.
 
 

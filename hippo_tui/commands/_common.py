@@ -93,9 +93,12 @@ def print_error(message: str) -> None:
 
 def run_with_store(args: argparse.Namespace, command: StoreCommand, *, remote: bool = False) -> int:
     """Open the store the settings point at, run ``command``, close it; store errors become exit codes."""
-    import asyncio
+    from hippo_tui.startup import loading
 
-    from hippo_tui.store import KBImportError, NotFound, StoreError, open_store
+    with loading("store"):
+        import asyncio
+
+        from hippo_tui.store import KBImportError, NotFound, StoreError, open_store
 
     settings = settings_from_args(args)
     if settings.server and not remote:

@@ -19,7 +19,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _run(args: argparse.Namespace) -> int:
-    # The engine, the model client and the event models load here, not when the parser is built.
-    from hippo_tui.commands.ask_run import run
+    from hippo_tui.startup import loading
 
+    # The engine, the model client and the event models load here, not when the parser is built.
+    with loading("ask"):
+        from hippo_tui.commands.ask_run import run
     return run(args)

@@ -13,9 +13,8 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hippo_tui.audit_stats import AuditStats, StatsBy
 from hippo_tui.backends import Backend, open_backend
 from hippo_tui.backends.chat import RetryPolicy
 from hippo_tui.config import Settings
@@ -26,6 +25,9 @@ from hippo_tui.guard import SafetyPolicy
 from hippo_tui.models import AnswerRecord
 from hippo_tui.prompts import DEFAULT_SYSTEM_PROMPT
 from hippo_tui.store import Store, open_store
+
+if TYPE_CHECKING:  # the audit's statistics (pydantic models) load where they are asked for
+    from hippo_tui.audit_stats import AuditStats, StatsBy
 
 __all__ = ["MAX_TOOL_ROUNDS", "Engine", "load_policy"]
 

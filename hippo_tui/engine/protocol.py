@@ -11,13 +11,15 @@ Nothing here is a mutable attribute, and nothing exposes the store, the backend 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
-from hippo_tui.audit_stats import AuditStats, StatsBy
 from hippo_tui.events import Coverage, Event, VerificationSummary
 from hippo_tui.models import AnswerRecord, CitationAttempt
+
+if TYPE_CHECKING:  # the audit's statistics (pydantic models) load where they are asked for
+    from hippo_tui.audit_stats import AuditStats, StatsBy
 
 
 class EngineInfo(BaseModel):

@@ -18,9 +18,13 @@ import unicodedata
 from collections import Counter
 from functools import cache, lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from hippo_tui import compiled_patterns
 from hippo_tui.store.query import MAX_TERMS, quoted_or, terms
+
+if TYPE_CHECKING:
+    from hippo_tui.verification.lexicon import DrugClass
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # After the stem: the ending that tells a noun from its adjective or a place from its people, when at least
@@ -91,6 +95,20 @@ def fold_signature() -> str:
     return digest.hexdigest()[:16]
 
 
+def _all_classes(classes: tuple[DrugClass, ...]) -> DrugClass:
+    """``classes`` as one class, whose ``has`` says whether any of them has a word: asked one class at a time
+    for each of the lexicon's words, that was most of a process's first search."""
+    from hippo_tui.verification.lexicon import DrugClass
+
+    return DrugClass(
+        name="",
+        words=(),
+        suffixes=tuple(s for c in classes for s in c.suffixes),
+        prefixes=tuple(p for c in classes for p in c.prefixes),
+        members=frozenset().union(*(c.members for c in classes)),
+    )
+
+
 @cache
 def _abbreviations() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
     """Full form -> the abbreviations the lexicon gives for it ("acetylcysteine" -> "nac"), and a pattern
@@ -100,10 +118,11 @@ def _abbreviations() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
 
     out: dict[str, set[str]] = {}
     lex = lexicon()
+    in_a_class = _all_classes(lex.classes).has
     for short, full in lex.replacements.items():
         # An abbreviation, or a drug's other name ("albuterol" for "salbutamol"): a word, not a lay phrase.
         word = " " not in short and short != full and short not in lex.typed
-        if word and (len(short) <= 5 or lex.drug_classes(short)):
+        if word and (len(short) <= 5 or in_a_class(short)):
             out.setdefault(full, set()).add(short)
     alternatives = "|".join(sorted(map(re.escape, out), key=lambda a: (-len(a), a)))
     text = rf"\b(?P<p>{alternatives})s?\b" if out else "(?!)"

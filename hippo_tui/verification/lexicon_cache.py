@@ -3,8 +3,8 @@
 Building the lexicon (parsing ``data/lexicon.toml``, respelling and stemming every entry, compiling its phrase
 patterns) is most of a process's first search: tens of milliseconds, every ``ask``. The built tables are kept
 as plain data with each pattern's compiled form, in a file whose name is a hash of everything that decides
-the result: the lexicon file, the code that builds and keeps it, the stemmer's code, and the Python that
-compiled the patterns.
+the result: the lexicon file, the code that builds and keeps it, the stemmer's code (its file's size and
+time), and the Python that compiled the patterns.
 An edit to any of them names another file, so a stale one is never read; a missing or damaged file, or one
 of a shape this code does not know, is ignored and the lexicon built as before.
 """
@@ -35,11 +35,20 @@ def cache_file(folder: Path) -> Path | None:
     try:
         for name in _SOURCES:
             digest.update(package.joinpath(name).read_bytes())
-        # The stemmer's code: another version may stem the lexicon's words otherwise.
-        digest.update(Path(STEMMER_FILE or "").read_bytes())
+        digest.update(_stemmer_identity().encode())
     except OSError:  # an install without its sources: nothing safe to key a file by
         return None
     return folder / f"lexicon-{digest.hexdigest()[:24]}.bin"
+
+
+def _stemmer_identity() -> str:
+    """The stemmer's code file, known by its path, size and change time (as Python's own bytecode cache knows a
+    source): another version may stem the lexicon's words otherwise. Not by its bytes: PyStemmer's is a 2.7 MB
+    library, and hashing it was a hundredth of an offline ask."""
+    if STEMMER_FILE is None:
+        raise FileNotFoundError("the stemmer's code has no file")
+    found = Path(STEMMER_FILE).stat()
+    return f"{STEMMER_FILE} {found.st_size} {found.st_mtime_ns}"
 
 
 def load_or_build(build: Callable[[], Lexicon], folder: Path | None = None) -> Lexicon:
