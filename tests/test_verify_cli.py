@@ -23,7 +23,7 @@ CYSTITIS = "8920c0a1-c079-4734-86fe-6c9b0259cc70"  # Uncomplicated cystitis in a
 RETIRED = "5b0d2bf0-a79c-4ce5-b758-d85dcd04650b"  # retired in the demo KB
 NOWHERE = "00000000-0000-4000-8000-000000000000"
 AMLO_CLAIM = "Amlodipine is commonly started at 5 mg once daily."
-CYSTITIS_CLAIM = "Nitrofurantoin 100 mg modified-release twice daily for 3 days is a first-line choice."
+CYSTITIS_CLAIM = "Nitrofurantoin 100 mg modified-release twice daily for 3 days is first-line if the eGFR is 45 or more."
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

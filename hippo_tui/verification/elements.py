@@ -487,7 +487,9 @@ def check_alone(claim: Reading, excerpt: Excerpt) -> Finding | None:
 
 
 # A condition the excerpt puts on its advice: "if", "only if", "when", "unless", "provided", up to a break.
-_CONDITION = re.compile(r"\b(?:only if|if|unless|provided(?: that)?|only when)\b([^.;:()]*)", re.I)
+_CONDITION = re.compile(
+    r"\b(?:only if|if|unless|provided(?: that)?|only when)\b([^;:()]*?)(?=\.(?:\s|$)|[;:()]|$)", re.I
+)  # up to a full stop, not a decimal point ("1.73 m2")
 # Advice said not to be given: its condition is when not to give it, which a claim about giving need not say.
 _REFUSED = re.compile(r"\b(?:not|never|avoid)\b[^.;:,]*$", re.I)
 # "Unless contraindicated" goes without saying.

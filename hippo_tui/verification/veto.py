@@ -502,15 +502,19 @@ def _nearest_pieces(piece: Span, excerpt: Sequence[Span]) -> list[Span]:
 def _check_negation(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
     # Pieces, not whole clauses: "no urine output" in a list of red flags does not negate the list.
     excerpt = [c for s in sentences for c in _listed(_labelled(s))]
-    closest = [_nearest_pieces(p, excerpt) for p in pieces]
-    for piece, top in zip(pieces, closest, strict=True):
-        # Read with the claim's other pieces closest to the same excerpt piece: "in patients without ACS,
+    # Each claim piece read against one excerpt piece: of those closest to it, one it agrees with if any.
+    matched = []
+    for piece in pieces:
+        top = _nearest_pieces(piece, excerpt)
+        matched.append(next((c for c in top if _polarity(c) == _polarity(piece)), top[0]) if top else None)
+    for piece, c in zip(pieces, matched, strict=True):
+        if c is None:
+            continue
+        # Read with the claim's other pieces matched to the same excerpt piece: "in patients without ACS,
         # consider transfusion" puts in two pieces what "consider transfusion in patients without ACS" says in one.
-        joined = [[p for p, t in zip(pieces, closest, strict=True) if c in t] for c in top]
-        if top and not any(
-            sum(map(_polarity, j)) % 2 == _polarity(c) for c, j in zip(top, joined, strict=True)
-        ):
-            return f"claim {'negates' if _polarity(piece) else 'drops the negation of'} {_quote(top[0].text)}"
+        joined = [p for p, m in zip(pieces, matched, strict=True) if m is c]
+        if sum(map(_polarity, joined)) % 2 != _polarity(c):
+            return f"claim {'negates' if _polarity(piece) else 'drops the negation of'} {_quote(c.text)}"
     return None
 
 
