@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from hippo_tui.verification.ages import stated_groups
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, respell, spelling, stem
@@ -73,9 +74,12 @@ class Reading:
     modality: int | None  # the strongest: 1 may, 2 should, 3 must
     modality_words: tuple[str, ...] = field(default=())
     stems: frozenset[str] = field(default=frozenset())  # every word's, typed ones included
-    aged: frozenset[str] = field(
-        default=frozenset()
-    )  # age groups its stated ages fall in ("6 months of life")
+
+    @cached_property
+    def aged(self) -> frozenset[str]:
+        """The age groups its stated ages fall in ("the first six months of life"): read only when an excerpt
+        names no age group, so not for every reading."""
+        return frozenset(stated_groups(normalize(self.source)))
 
     @property
     def all_classes(self) -> frozenset[str]:
@@ -177,7 +181,6 @@ def read(text: str) -> Reading:
         modality=max((lex.modality[w] for w in modal), default=None),
         modality_words=tuple(modal),
         stems=frozenset(s for w in SPELLED_WORD.findall(t) for s in _said(w)),
-        aged=frozenset(stated_groups(normalize(text))),
     )
 
 

@@ -499,9 +499,14 @@ def _nearest_pieces(piece: Span, excerpt: Sequence[Span]) -> list[Span]:
     return [c for n, c in scored if n == best]
 
 
-def _check_negation(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
-    # Pieces, not whole clauses: "no urine output" in a list of red flags does not negate the list.
-    excerpt = [c for s in sentences for c in _listed(_labelled(s))]
+def _statements(sentences: Sequence[Sentence]) -> list[Span]:
+    """The excerpt's pieces as what they state: a label's words lent to what it heads, a list's items read with
+    the predicate they share. Pieces, not whole clauses: "no urine output" in a list of red flags does not
+    negate the list."""
+    return [c for s in sentences for c in _listed(_labelled(s))]
+
+
+def _check_negation(pieces: Sequence[Span], excerpt: Sequence[Span]) -> str | None:
     # Each claim piece read against one excerpt piece: of those closest to it, one it agrees with if any.
     matched = []
     for piece in pieces:
@@ -526,7 +531,9 @@ _SAID_NOT = re.compile(
 )
 
 
-def _check_said_not(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
+def _check_said_not(
+    pieces: Sequence[Span], sentences: Sequence[Sentence], excerpt: Sequence[Span]
+) -> str | None:
     """A claim that asserts what the excerpt only ever says is not so: "high-flow oxygen shortened the stay"
     against "… reduced escalation of care, but did not shorten the length of stay"."""
     negated: dict[str, str] = {}
@@ -536,7 +543,7 @@ def _check_said_not(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> st
                 negated.setdefault(w, m.group(0))
     if not negated:
         return None
-    asserted = {w for s in sentences for p in _listed(_labelled(s)) if not _polarity(p) for w in p.words}
+    asserted = {w for p in excerpt if not _polarity(p) for w in p.words}
     for piece in pieces:
         if _polarity(piece):
             continue
@@ -634,11 +641,12 @@ def check_claim(claim: str, excerpt: str) -> str | None:
     sentences = _sentences(excerpt)
     if not sentences:
         return None
+    statements = _statements(sentences)
     reason = (
         _check_numbers_read_on(clauses, pieces, sentences)
         or _check_directions(pieces, sentences)
-        or _check_negation(pieces, sentences)
-        or _check_said_not(pieces, sentences)
+        or _check_negation(pieces, statements)
+        or _check_said_not(pieces, sentences, statements)
         or _check_route(pieces, sentences)
     )
     return sanitize(reason) if reason else None  # it quotes the claim and the excerpt: untrusted text
