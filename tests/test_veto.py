@@ -403,3 +403,12 @@ def test_stopping_a_habit_is_not_stopping_a_treatment():
     excerpt = "Offer smoking cessation support to all pregnant women who smoke."
     assert check_claim("Pregnant smokers should be offered help to stop smoking.", excerpt) is None
     assert check_claim("Stop the nicotine patch in pregnancy.", "Offer nicotine patches in pregnancy.") is not None
+
+
+def test_a_claim_of_two_sentences_reads_each_against_its_own_line():
+    # A quoted card whose criteria are lines without full stops: each claim sentence has its own line.
+    card = "Creatinine rise of > 26 micromol/l within 48 hrs\n50 % rise in creatinine over 7 days"
+    quoted = "Creatinine rise of > 26 micromol/l within 48 hrs. 50 % rise in creatinine over 7 days."
+    assert check_claim(quoted, card) is None
+    swapped = "Creatinine rise of > 26 micromol/l within 7 days. 50 % rise in creatinine over 48 hrs."
+    assert check_claim(swapped, card) is not None
