@@ -3,13 +3,16 @@ which one was not, and why, quoting what it compared."""
 
 from __future__ import annotations
 
+import json
 import tomllib
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
 from hippo_tui.verification.lexicon import lexicon, stem
-from hippo_tui.verification.offline_judge import conflict, judge_claim, judge_source
+from hippo_tui.verification.offline_judge import _TO_THE_JUDGE, conflict, judge_claim, judge_source
+from hippo_tui.verification.reading import sentences
 
 
 @pytest.mark.parametrize(
@@ -131,6 +134,26 @@ def test_the_lexicon_gives_each_word_one_meaning():
 def test_a_list_line_is_judged_as_its_own_sentence_not_with_the_next_lines_negation() -> None:
     # Guidance lists end their lines without full stops; read as one run-on sentence, the next line's "no"
     # made a verbatim quote of this line look like it dropped a negation.
-    excerpt = "SSRI with high intensity CBT\nSertraline is preferred to fluoxetine\nNo point in switching SSRI"
+    excerpt = (
+        "SSRI with high intensity CBT\nSertraline is preferred to fluoxetine\nNo point in switching SSRI"
+    )
     assert judge_claim("Sertraline is preferred to fluoxetine.", excerpt).supported
     assert not judge_claim("There is a point in switching SSRI.", excerpt).supported
+
+
+def test_every_sentence_of_the_development_excerpts_supports_itself() -> None:
+    # An offline answer quotes its sources: a sentence quoted word for word must be verified by its own excerpt.
+    # Sentences that address the checker are not evidence (see the injection test) and are left out.
+    rows = (Path(__file__).parent / "data" / "judge_pairs.jsonl").read_text(encoding="utf-8").splitlines()
+    said = {s for line in rows if line.strip() for s in sentences(json.loads(line)["excerpt"])}
+    unsupported = [s for s in sorted(said) if not _TO_THE_JUDGE.search(s) and not judge_claim(s, s).supported]
+    assert unsupported == []
+
+
+def test_only_a_quote_word_for_word_is_spared_the_contradiction_checks() -> None:
+    excerpt = "Give amoxicillin if the fever persists. Do not give amoxicillin to children under 2 years."
+    assert judge_claim("Do not give amoxicillin to children under 2 years.", excerpt).supported
+    assert judge_claim("Give amoxicillin to children under 2 years.", excerpt).outcome != "supported"
+    assert (
+        judge_claim("Do not give amoxicillin to children under 5 years.", excerpt).outcome == "contradicted"
+    )

@@ -402,7 +402,10 @@ def test_to_avoid_says_what_advice_is_for_unless_it_is_the_advice():
 def test_stopping_a_habit_is_not_stopping_a_treatment():
     excerpt = "Offer smoking cessation support to all pregnant women who smoke."
     assert check_claim("Pregnant smokers should be offered help to stop smoking.", excerpt) is None
-    assert check_claim("Stop the nicotine patch in pregnancy.", "Offer nicotine patches in pregnancy.") is not None
+    assert (
+        check_claim("Stop the nicotine patch in pregnancy.", "Offer nicotine patches in pregnancy.")
+        is not None
+    )
 
 
 def test_a_claim_of_two_sentences_reads_each_against_its_own_line():
@@ -412,3 +415,50 @@ def test_a_claim_of_two_sentences_reads_each_against_its_own_line():
     assert check_claim(quoted, card) is None
     swapped = "Creatinine rise of > 26 micromol/l within 7 days. 50 % rise in creatinine over 48 hrs."
     assert check_claim(swapped, card) is not None
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt"),
+    [
+        (
+            "Urgent fasciotomy (surgical decompression) must be done if the pain is not relieved by elevation.",
+            "For compartment syndrome, urgent fasciotomy (surgical decompression) must be done within hours if the "
+            "pain is not relieved by elevation.",
+        ),
+        (
+            "Manage it like any allergic reaction and do not give penicillin again.",
+            "Manage as for any allergic reaction and do not give penicillin again.",
+        ),
+        (
+            "Night shifts, whether planned or unplanned, are not advised.",
+            "The practice of night shifts, whether planned or unplanned, is not advised.",
+        ),
+        (
+            "When estimating the fluid deficit, do not count insensible losses.",
+            "In estimating fluid deficit, do not count insensible losses",
+        ),
+    ],
+)
+def test_a_part_of_a_negated_statement_does_not_drop_a_negation_the_claim_says_too(claim: str, excerpt: str):
+    assert check_claim(claim, excerpt) is None
+
+
+def test_a_claim_that_leaves_the_negation_out_still_drops_it():
+    excerpt = "Tetanus vaccine is given for dirty cuts in people who are not fully vaccinated."
+    assert check_claim("Tetanus vaccine is given to everyone with a cut.", excerpt) is not None
+    allergy = "Manage as for any allergic reaction and do not give penicillin again."
+    assert check_claim("Give penicillin again after an allergic reaction.", allergy) is not None
+
+
+def test_the_same_thing_after_a_time_word_on_both_sides_is_no_swap():
+    excerpt = "Newborns should receive the birth dose of vitamin K as soon as possible after birth, ideally within 6 hours."
+    assert (
+        check_claim(
+            "Newborns should get the birth dose of vitamin K as soon as possible after birth.", excerpt
+        )
+        is None
+    )
+    assert (
+        check_claim("Give the antibiotic after the incision.", "Give the incision after the antibiotic.")
+        is not None
+    )

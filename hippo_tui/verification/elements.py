@@ -41,12 +41,16 @@ class Excerpt:
     def about(self, claim: Reading) -> Reading:
         """The sentence that shares the most with the claim (drugs count twice), else the whole."""
 
-        def score(s: Reading) -> int:
+        def score(s: Reading) -> tuple[int, int]:
             shared = sum(has_concept(c, s.concepts) for c in claim.concepts)
-            return shared + sum(2 for d in claim.drugs if d in s.drugs)
+            # On a tie, the one that also names the claim's people ("children under 2").
+            groups = sum(
+                len(g & s.populations.get(axis, frozenset())) for axis, g in claim.populations.items()
+            )
+            return shared + sum(2 for d in claim.drugs if d in s.drugs), groups
 
         best = max(self.sentences, key=score, default=None)
-        return best if best is not None and score(best) > 0 else self.whole
+        return best if best is not None and score(best)[0] > 0 else self.whole
 
     def about_all(self, claim: Reading) -> list[Reading]:
         """Every sentence sharing at least two of the claim's concepts, or the one most about it."""
@@ -551,7 +555,13 @@ CHECKS = (
 )
 
 
-def first_finding(claim: Reading, excerpt: Excerpt, checks: Sequence = CHECKS) -> Finding | None:
+def first_finding(
+    claim: Reading, excerpt: Excerpt, checks: Sequence = CHECKS, *, quoted: bool = False
+) -> Finding | None:
+    """The finding that decides, if any. A claim ``quoted`` word for word from the excerpt is not contradicted
+    by it (a check that says so misread the sentence), but may still leave out what the excerpt requires."""
     found = [f for f in (check(claim, excerpt) for check in checks) if f is not None]
+    if quoted:
+        found = [f for f in found if f.outcome != "contradicted"]
     # A contradiction is the stronger finding, whichever check made it.
     return next((f for f in found if f.outcome == "contradicted"), found[0] if found else None)

@@ -47,11 +47,25 @@ class Verdict:
 
 
 @lru_cache(maxsize=256)
-def _excerpt(excerpt: str) -> tuple[str, Excerpt]:
-    """The excerpt read once: every claim citing it, and the check after a judge's verdict, use this reading."""
+def _excerpt(excerpt: str) -> tuple[str, Excerpt, frozenset[str]]:
+    """The excerpt read once: every claim citing it, and the check after a judge's verdict, use this reading.
+    With its sentences as written (``_plain``), to tell a claim that quotes them."""
     kept = [s for s in sentences(excerpt) if not _TO_THE_JUDGE.search(s)]
     text = "\n".join(kept)  # a line of a list stays its own sentence for the veto, as for the answerer
-    return text, Excerpt(read(text), tuple(read(s) for s in kept))
+    return text, Excerpt(read(text), tuple(read(s) for s in kept)), frozenset(map(_plain, kept))
+
+
+def _plain(sentence: str) -> str:
+    return " ".join(sentence.lower().split()).rstrip(" .;:")
+
+
+def _quotes(claim: str, written: frozenset[str]) -> bool:
+    """Whether every sentence of ``claim`` is one of the excerpt's, word for word. Its own sentence cannot
+    contradict a quote: when a check finds it does, the check misread the sentence (a bracket, a list), and
+    an offline answer, which quotes, would lose a true citation. What the quote leaves out (a condition put
+    in a sentence before it) is still not established."""
+    said = sentences(claim)
+    return bool(said) and all(_plain(s) in written for s in said)
 
 
 def _finding(f: Finding) -> Verdict:
@@ -69,14 +83,15 @@ def _vetoed(claim: str, text: str) -> Verdict | None:
 
 def judge_claim(claim: str, excerpt: str) -> Verdict:
     """The offline judge's verdict on one claim."""
-    text, ex = _excerpt(excerpt)
+    text, ex, written = _excerpt(excerpt)
     mine = read(claim)
     if not text:
         return Verdict("not_established", "the excerpt has no text to check against", "excerpt")
-    found = first_finding(mine, ex)
+    quoted = _quotes(claim, written)
+    found = first_finding(mine, ex, quoted=quoted)
     if found is not None and found.outcome == "contradicted":
         return _finding(found)
-    vetoed = _vetoed(claim, text)
+    vetoed = None if quoted else _vetoed(claim, text)
     if vetoed is not None and (vetoed.outcome == "contradicted" or found is None):
         return vetoed
     if found is not None:
@@ -87,7 +102,9 @@ def judge_claim(claim: str, excerpt: str) -> Verdict:
 
 def conflict(claim: str, excerpt: str) -> Verdict | None:
     """What overturns any judge's "grounded": a contradiction, or a number the excerpt does not give."""
-    text, ex = _excerpt(excerpt)
+    text, ex, written = _excerpt(excerpt)
+    if _quotes(claim, written):
+        return None
     found = first_finding(read(claim), ex)
     if found is not None and found.outcome == "contradicted":
         return _finding(found)

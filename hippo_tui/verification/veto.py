@@ -404,9 +404,11 @@ def _opposed(claim: Direction, said: Direction) -> bool:
         return claim.sign == said.sign
     if claim.sign != said.sign:
         return True
-    # Only for what orders two things: "X rises with Y" is "Y raises X", not a swap.
+    # Only for what orders two things: "X rises with Y" is "Y raises X", not a swap. Nor is the same thing
+    # after the word ("the birth dose … soon after birth" in both).
     return (
         claim.axis == "time"
+        and claim.head != said.head
         and bool(claim.after and said.after)
         and claim.head in said.before
         and said.head in claim.before
@@ -520,9 +522,34 @@ def _check_negation(pieces: Sequence[Span], excerpt: Sequence[Span]) -> str | No
         # Read with the claim's other pieces matched to the same excerpt piece: "in patients without ACS,
         # consider transfusion" puts in two pieces what "consider transfusion in patients without ACS" says in one.
         joined = [p for p, m in zip(pieces, matched, strict=True) if m is c]
-        if sum(map(_polarity, joined)) % 2 != _polarity(c):
-            return f"claim {'negates' if _polarity(piece) else 'drops the negation of'} {_quote(c.text)}"
+        if sum(map(_polarity, joined)) % 2 == _polarity(c):
+            continue
+        if _polarity(c) and _denied_elsewhere(joined, c, pieces):
+            continue
+        return f"claim {'negates' if _polarity(piece) else 'drops the negation of'} {_quote(c.text)}"
     return None
+
+
+def _denied_elsewhere(joined: Sequence[Span], c: Span, pieces: Sequence[Span]) -> bool:
+    """Whether pieces without a negation, matched to a negated excerpt piece, are only a part of it ("hysterotomy
+    (caesarean section)" of "… must be performed if resuscitation is not successful") whose denial the claim
+    says in another piece of its own: they hold none of the words denied, and the claim denies them."""
+    denied = _negated_words(c)
+    if set().union(*(p.words for p in joined)) & denied:
+        return False
+    return any(_negated_words(p) & denied for p in pieces if _polarity(p))
+
+
+def _negated_words(c: Span) -> set[str]:
+    """The words a piece's negation is said of: those after it and not before ("is not encouraged",
+    "contraindicated in pregnancy", "in calculating % burn, do not include 1st degree burns"), or, when none
+    are, all of the piece's."""
+    text = _blank(c.text, c.quantities, c.start).replace("n't", " not")
+    m = _NEGATION.search(text)
+    if m is None:
+        return set(c.words)
+    after = set(judge_words(text[m.end() :]))
+    return (after - set(judge_words(text[: m.start()]))) or after or set(c.words)
 
 
 # The word a "not" is said of ("did not shorten the stay", "should not drive until …"), past the verbs and
