@@ -462,3 +462,8 @@ def test_the_same_thing_after_a_time_word_on_both_sides_is_no_swap():
         check_claim("Give the antibiotic after the incision.", "Give the incision after the antibiotic.")
         is not None
     )
+
+
+def test_a_list_after_a_negated_statement_is_negated_item_by_item():
+    excerpt = "Beta-blockers are contraindicated in asthma, heart block, and severe sinus bradycardia."
+    assert check_claim("Beta-blockers should not be used in severe sinus bradycardia.", excerpt) is None

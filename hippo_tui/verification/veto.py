@@ -483,14 +483,24 @@ def _listed(pieces: list[Span]) -> list[Span]:
     the list's. An item with its own negation keeps it ("red flags: no urine output, mottled skin")."""
     out = list(pieces)
     run: list[int] = []
+    lead = None  # a negated statement that opens a list ("… are contraindicated in heart disease, …")
     for i, p in enumerate(pieces):
         if _PREDICATE.match(p.text) and run:
             for j in run:
                 item = pieces[j]
                 out[j] = Span(f"{item.text} {p.text}", item.start, item.end, (), item.words)
         short = len(p.words) <= _ITEM_WORDS and not _NEGATION.search(p.text) and not _VERB.search(p.text)
+        if short and lead is not None:  # the list's later items, said of as its first is
+            out[i] = Span(f"{lead.group(1)} {p.text}", p.start, p.end, (), p.words)
+        elif not short:
+            lead = _LEADS_LIST.match(p.text) if _polarity(p) and _VERB.search(p.text) else None
         run = [*run, i] if short else []
     return out
+
+
+_LEADS_LIST = re.compile(
+    r"^(?!(?:if|unless|when)\b)(.*\b(?:in|with|for|including|such as))\s+[\w-]+(?:\s+[\w-]+){0,2}\W*$"
+)
 
 
 def _nearest_pieces(piece: Span, excerpt: Sequence[Span]) -> list[Span]:
