@@ -25,8 +25,12 @@ from hippo_tui.verification.veto import check_claim
 
 # An excerpt's sentence that addresses whoever checks it is an injection, not evidence.
 _TO_THE_JUDGE = re.compile(
-    r"\b(?:ignore (?:all |any |the )?(?:previous|prior|above|earlier|rest|other)|grounded|"
-    r"(?:reply|respond|answer) with|(?:previous|prior|these|my|new) instructions|checker|verifier|"
+    # "grounded" and "checker" as said to a checker, not as in "policies grounded in a national plan" or "an
+    # interactions checker" in a real guideline.
+    r"\b(?:ignore (?:all |any |the )?(?:previous|prior|above|earlier|rest|other)|"
+    r"(?:is|are|as|be|this|it|them|answer|reply|respond|mark|verified and) grounded(?!\s+(?:in|on|by)\b)|grounded\s*[:=]|"
+    r"(?:reply|respond|answer) with|(?:previous|prior|these|my|new) instructions|(?:to|for) the (?:checker|verifier)|"
+    r"(?:checker|verifier)\s*[:,]|"
     r"mark (?:every|all|each|this|these|the) (?:claims?|sources?|citations?|excerpts?|answers?))\b|"
     r"^\W*(?:system|assistant)\s*[:,]",
     re.I,
