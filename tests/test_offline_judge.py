@@ -166,3 +166,15 @@ def test_only_a_quote_word_for_word_is_spared_the_contradiction_checks() -> None
     assert (
         judge_claim("Do not give amoxicillin to children under 5 years.", excerpt).outcome == "contradicted"
     )
+
+
+def test_a_claim_of_two_sentences_is_judged_a_sentence_at_a_time():
+    excerpt = "Amlodipine is first line for people over 55. Ramipril is second line."
+    said = "Amlodipine is the first-line choice for people over 55. Ramipril is second line."
+    assert judge_claim(said, excerpt).supported
+    doses = "Naloxone 400 micrograms IV for adults. In children, give 10 micrograms/kg."
+    assert judge_claim(
+        "Adults get naloxone 400 micrograms IV. Children get 10 micrograms/kg.", doses
+    ).supported
+    # A sentence that speaks of the one before is read with it.
+    assert judge_claim("Offer ramipril. It is first line.", excerpt).outcome == "contradicted"

@@ -21,7 +21,7 @@ from typing import Any
 
 from hippo_tui.verification.elements import Excerpt, Finding, Outcome, check_words, first_finding
 from hippo_tui.verification.reading import read, sentences
-from hippo_tui.verification.veto import check_claim
+from hippo_tui.verification.veto import SENTENCE_STOP, check_claim
 
 # An excerpt's sentence that addresses whoever checks it is an injection, not evidence.
 _TO_THE_JUDGE = re.compile(
@@ -85,8 +85,36 @@ def _vetoed(claim: str, text: str) -> Verdict | None:
     return Verdict("contradicted", reason, "veto")
 
 
+# A claim that says two things ("A is first line; B is an alternative", "… 4 g in 24 hours. For children, …") is
+# judged a part at a time: each part's drugs, people and line of treatment are its own.
+_PARTS = re.compile(SENTENCE_STOP)
+
+
 def judge_claim(claim: str, excerpt: str) -> Verdict:
     """The offline judge's verdict on one claim."""
+    parts = _parts(claim)
+    if len(parts) > 1:
+        return _worst([_judge_part(p, excerpt) for p in parts])
+    return _judge_part(claim, excerpt)
+
+
+def _parts(claim: str) -> list[str]:
+    """The claim's sentences, a sentence that speaks of the one before ("It is first line.") kept with it."""
+    parts: list[str] = []
+    for p in _PARTS.split(claim):
+        if parts and (_ANAPHOR.match(p) or len(p.split()) < 3):
+            parts[-1] = f"{parts[-1]}. {p}"
+        else:
+            parts.append(p)
+    return parts
+
+
+_ANAPHOR = re.compile(
+    r"(?i)(?:it|its|they|their|them|this|these|that|those|he|she|his|her|both|either|the same)\b"
+)
+
+
+def _judge_part(claim: str, excerpt: str) -> Verdict:
     text, ex, written = _excerpt(excerpt)
     mine = read(claim)
     if not text:

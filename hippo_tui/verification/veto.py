@@ -33,14 +33,14 @@ from hippo_tui.verification.quantities import Quantity, find, normalize
 # "A and B together" is one thing (two drugs used together), not two: "do not use A and B together" negates B too.
 _AND = r"and(?!\s+[\w-]+(?:\s+[\w-]+)?\s+together\b)"
 # A claim of two sentences is two clauses ("… within 48 hrs. 50 % rise over 7 days"); not after an abbreviation.
-_STOP = r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bapprox)\.\s+"
+SENTENCE_STOP = r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bapprox)\.\s+"
 _CLAUSE = re.compile(
-    rf"{_STOP}|;|,?\s+(?:{_AND}|or|but|then|whereas|while|although)\s+|,\s*(?:then|so|because)\s+|,?\s+(?=unless\b)"
+    rf"{SENTENCE_STOP}|;|,?\s+(?:{_AND}|or|but|then|whereas|while|although)\s+|,\s*(?:then|so|because)\s+|,?\s+(?=unless\b)"
 )
 # Finer pieces, for what a number or a direction word is attached to.
 # "unless" stays with its clause: "unless it would delay" is "if it would not delay" (a negation).
 _PIECE = re.compile(
-    rf"{_STOP}|[,;:()]|\s+(?:{_AND}|or|but|then|whereas|while|although|because|so)\s+|\s+(?=unless\b)"
+    rf"{SENTENCE_STOP}|[,;:()]|\s+(?:{_AND}|or|but|then|whereas|while|although|because|so)\s+|\s+(?=unless\b)"
 )
 # "Without delay" is "at once", not a negation.
 _NEGATION = re.compile(
