@@ -3,6 +3,7 @@ which one was not, and why, quoting what it compared."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import tomllib
 from importlib import resources
@@ -153,9 +154,23 @@ def test_a_list_line_is_judged_as_its_own_sentence_not_with_the_next_lines_negat
 def test_every_sentence_of_the_development_excerpts_supports_itself() -> None:
     # An offline answer quotes its sources: a sentence quoted word for word must be verified by its own excerpt.
     # Sentences that address the checker are not evidence (see the injection test) and are left out.
-    rows = (Path(__file__).parent / "data" / "judge_pairs.jsonl").read_text(encoding="utf-8").splitlines()
-    said = {s for line in rows if line.strip() for s in sentences(json.loads(line)["excerpt"])}
+    said = {s for excerpt in _development_excerpts() for s in sentences(excerpt)}
     unsupported = [s for s in sorted(said) if not _TO_THE_JUDGE.search(s) and not judge_claim(s, s).supported]
+    assert unsupported == []
+
+
+def _development_excerpts() -> set[str]:
+    rows = (Path(__file__).parent / "data" / "judge_pairs.jsonl").read_text(encoding="utf-8").splitlines()
+    return {json.loads(line)["excerpt"] for line in rows if line.strip()}
+
+
+def test_two_neighbouring_sentences_of_an_excerpt_quoted_together_are_supported() -> None:
+    unsupported = []
+    for excerpt in sorted(_development_excerpts()):
+        said = [s for s in sentences(excerpt) if not _TO_THE_JUDGE.search(s)]
+        unsupported += [
+            f"{a} {b}" for a, b in itertools.pairwise(said) if not judge_claim(f"{a} {b}", excerpt).supported
+        ]
     assert unsupported == []
 
 
