@@ -88,20 +88,30 @@ def _vetoed(claim: str, text: str) -> Verdict | None:
 # A claim that says two things ("A is first line; B is an alternative", "… 4 g in 24 hours. For children, …") is
 # judged a part at a time: each part's drugs, people and line of treatment are its own.
 _PARTS = re.compile(SENTENCE_STOP)
+_HALVES = re.compile(r";\s+")
+# Elements read over the whole claim, which two statements joined may mix up; a number or a negation is read
+# where it is said, so its contradiction stands.
+_CLAIM_WIDE = frozenset({"population", "line of therapy", "modality", "condition", "word", "drug"})
 
 
 def judge_claim(claim: str, excerpt: str) -> Verdict:
     """The offline judge's verdict on one claim."""
-    parts = _parts(claim)
+    parts = _parts(claim, _PARTS)
     if len(parts) > 1:
         return _worst([_judge_part(p, excerpt) for p in parts])
-    return _judge_part(claim, excerpt)
+    whole = _judge_part(claim, excerpt)
+    # Two statements joined by a semicolon, which the excerpt makes in two sentences: each as said there.
+    halves = _parts(claim, _HALVES)
+    if whole.supported or whole.element not in _CLAIM_WIDE or len(halves) < 2:
+        return whole
+    each = _worst([_judge_part(p, excerpt) for p in halves])
+    return each if each.supported else whole
 
 
-def _parts(claim: str) -> list[str]:
+def _parts(claim: str, boundary: re.Pattern[str]) -> list[str]:
     """The claim's sentences, a sentence that speaks of the one before ("It is first line.") kept with it."""
     parts: list[str] = []
-    for p in _PARTS.split(claim):
+    for p in boundary.split(claim):
         if parts and (_ANAPHOR.match(p) or len(p.split()) < 3):
             parts[-1] = f"{parts[-1]}. {p}"
         else:
