@@ -274,3 +274,11 @@ def test_a_meal_with_a_word_before_it_is_still_the_meal_and_should_be_considered
     assert judge_claim(
         "Oral steroids may be considered for Bell's palsy presenting within 72 hours.", bell
     ).supported
+
+
+def test_an_abbreviation_with_a_number_in_its_name_reads_as_the_name_written_out():
+    # "T2DM" is "type 2 diabetes", the "2" part of the name on both sides (not a number on one).
+    written = "For adults with type 2 diabetes, offer metformin first line."
+    assert judge_claim("For adults with T2DM, offer metformin first line.", written).supported
+    assert judge_claim(written, "For adults with T2DM, offer metformin first line.").supported
+    assert not judge_claim("For adults with T1DM, offer metformin first line.", written).supported

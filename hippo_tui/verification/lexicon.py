@@ -18,6 +18,8 @@ from functools import cache, lru_cache
 from importlib import resources, util
 from typing import Any
 
+from hippo_tui.verification.quantities import named_numbers
+
 _ALONE = "_hippo_tui_snowball_english"  # the private name the English stemmer's folder is loaded under
 
 
@@ -167,7 +169,9 @@ class Lexicon:
 
 
 def _phrases(table: dict[str, Any]) -> dict[str, str]:
-    return {respell(k.lower()): respell(str(v).lower()) for k, v in table.items()}
+    return {
+        respell(named_numbers(k.lower())): respell(named_numbers(str(v).lower())) for k, v in table.items()
+    }
 
 
 def _settled(replacements: dict[str, str]) -> dict[str, str]:

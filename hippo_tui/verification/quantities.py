@@ -227,6 +227,11 @@ def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     )
 
 
+def named_numbers(text: str) -> str:
+    """ "type 2", "stage 3" written as one word: a name, not a number (the lexicon's phrases are written so too)."""
+    return re.sub(r"\b(type|stage|grade|step|class|phase|category) (?=\d\b)", r"\1", text)
+
+
 def normalize(text: str) -> str:
     """Lower case, one spelling for dashes, symbols and thousands separators. Positions in ``find`` refer to
     this text."""
@@ -239,7 +244,7 @@ def normalize(text: str) -> str:
         .replace("<", " less than ")
     )
     t = re.sub(r"(?<=[a-z])-(?=\d)", "", t)  # "CRB-65", "COVID-19": names, not numbers
-    t = re.sub(r"\b(type|stage|grade|step|class|phase|category) (?=\d\b)", r"\1", t)  # "type 2": a name too
+    t = named_numbers(t)
     t = re.sub(r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute)s?\b)", " ", t)  # "one-week" → "one week"
     t = re.sub(r"\s*(?:/|\bper\b)\s*(day|week)\b", r" a \1", t)  # "mg/day", "mL per day" are "a day"
     t = re.sub(r"\b(\w+?)-?fold\b", r"\1 times", t)  # "fivefold" is five times
