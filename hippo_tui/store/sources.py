@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 import aiosqlite
 
 from hippo_tui.store.base import StoreBase
-from hippo_tui.store.budget import ranked_words
+from hippo_tui.store.budget import RARE_WEIGHT, ranked_words
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
@@ -172,22 +172,23 @@ def parse_jsonl_lines(path: Path) -> list[tuple[int, Source]]:
 
 
 # The k best rows of the rare words' expression (:q) and, when the question has commoner words, of the rows that
-# hold both (:all, scored on every word): each row's better score. Ranked first and cut to k, then those k rows
-# are read. CROSS JOIN keeps `top` the outer loop. bm25 gets the weights (title, excerpt, body) directly: the
-# configured `rank` column measured slower.
-_RANKED = "SELECT rowid AS r, bm25(sources_fts, {w}) AS score FROM sources_fts WHERE sources_fts MATCH {q} "
+# hold both (:all, scored on every word, the rare words written RARE_WEIGHT times: bm25 is a sum over the
+# expression's phrases, so they weigh that many times): each row's better score, the rare words' scaled alike.
+# Ranked first and cut to k, then those k rows are read. CROSS JOIN keeps `top` the outer loop. bm25 gets the
+# weights (title, excerpt, body) directly: the configured `rank` column measured slower.
+_RANKED = "SELECT rowid AS r, {x} * bm25(sources_fts, {w}) AS score FROM sources_fts WHERE sources_fts MATCH {q} "
 _READ = """
     SELECT s.id, s.title, s.excerpt, s.publisher, s.updated, top.score,
            s.doc_key, s.section, s.page, s.doc_version, s.ingested
     FROM top CROSS JOIN sources s ON s.rowid = top.r
     ORDER BY top.score
 """
-_TOP_RARE_SQL = f"WITH top AS ({_RANKED.format(w=FIELD_WEIGHTS, q=':q')} ORDER BY score LIMIT :k) {_READ}"
+_TOP_RARE_SQL = f"WITH top AS ({_RANKED.format(x=1, w=FIELD_WEIGHTS, q=':q')} ORDER BY score LIMIT :k) {_READ}"
 _TOP_SQL = f"""
-    WITH rare AS ({_RANKED.format(w=FIELD_WEIGHTS, q=':q')} ORDER BY score LIMIT :k),
-         every AS ({_RANKED.format(w=FIELD_WEIGHTS, q=':all')} ORDER BY score LIMIT :k),
-         top AS (SELECT r, min(score) AS score FROM (SELECT * FROM rare UNION ALL SELECT * FROM every)
-                 GROUP BY r ORDER BY score LIMIT :k)
+    WITH rare AS ({_RANKED.format(x=RARE_WEIGHT, w=FIELD_WEIGHTS, q=':q')} ORDER BY score LIMIT :k),
+         every AS ({_RANKED.format(x=1, w=FIELD_WEIGHTS, q=':all')} ORDER BY score LIMIT :k),
+         top AS (SELECT r, min(score) / {RARE_WEIGHT} AS score
+                 FROM (SELECT * FROM rare UNION ALL SELECT * FROM every) GROUP BY r ORDER BY score LIMIT :k)
     {_READ}
 """
 
@@ -266,9 +267,9 @@ class SourcesMixin(StoreBase):
 
     async def _bounded_match(self, words: list[str]) -> tuple[str, str | None]:
         """The MATCH expressions to rank (``budget.ranked_words``): the words that find the candidates, and,
-        when commoner words rank them too, the rows holding both (``_TOP_SQL``), scored on every word. bm25
-        is a sum over words, so a candidate without a common word scores the same either way. Counting is
-        cheap: FTS5 answers count(*) from a word's doclist without ranking anything.
+        when commoner words rank them too, the rows holding both (``_TOP_SQL``), scored on every word, the rare
+        ones RARE_WEIGHT times. bm25 is a sum over words, so a candidate without a common word scores the same
+        either way. Counting is cheap: FTS5 answers count(*) from a word's doclist without ranking anything.
         """
         if len(words) < 2:
             return quoted_or(words), None
@@ -276,7 +277,7 @@ class SourcesMixin(StoreBase):
         rare, common = ranked_words(dfs, await self._active_rows())
         if not rare:
             return quoted_or(words), None
-        both = f"({quoted_or(rare)}) AND ({quoted_or(common)})" if common else None
+        both = f"({quoted_or(rare * RARE_WEIGHT)}) AND ({quoted_or(common)})" if common else None
         return quoted_or(rare), both
 
     async def _active_rows(self) -> int:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hippo_tui.store import bm25
-from hippo_tui.store.budget import COMMON_BUDGET, ranked_words
+from hippo_tui.store.budget import COMMON_BUDGET, RARE_WEIGHT, ranked_words
 from hippo_tui.store.pg.base import PgBase
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition
@@ -81,7 +81,9 @@ class PgSearchMixin(PgBase):
         with self._errors():
             wanted = sorted({x for parts in lexemes.values() for x in parts})
             cur = await self._conn.native(_COUNTS, {"words": chosen, "n": CANDIDATES, "lexemes": wanted})
-        scores = _bm25(cur, lexemes, {w: bm25.idf(total, dfs[w]) for w in lexemes}, avg)
+        # A word's idf scaled is its bm25 part scaled: the rare words weigh RARE_WEIGHT times the commoner.
+        idfs = {w: bm25.idf(total, dfs[w]) / (RARE_WEIGHT if w in common else 1) for w in lexemes}
+        scores = _bm25(cur, lexemes, idfs, avg)
         # More than k, then the same re-ranking as SQLite: a newer edition or another document just below
         # the cut may move up (store.ranking).
         best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[: max(4 * k, POOL)]
