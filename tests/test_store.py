@@ -480,31 +480,93 @@ async def test_kb_stats(store: Store) -> None:
 async def test_small_kbs_rank_on_every_word(store: Store) -> None:
     sqlite_only(store, "the FTS5 expression")
     # The index holds folded words (wording.fold): "adults" is "adult" there.
-    assert await store._bounded_match(["nitrofurantoin", "adult", "zebr"]) == '"nitrofurantoin" OR "adult"'
+    assert await store._bounded_match(["nitrofurantoin", "adult", "zebr"]) == (
+        '"nitrofurantoin" OR "adult"',
+        None,
+    )
 
 
 async def test_past_the_budget_only_the_rarest_words_are_ranked(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import hippo_tui.store.sources as sources
+    import hippo_tui.store.budget as budget
 
     # Pretend the demo KB is large: a budget of 12 rows makes "adult" and "day" common.
-    monkeypatch.setattr(sources, "RANK_BUDGET", 12)
+    monkeypatch.setattr(budget, "RANK_BUDGET", 12)
     counts = await store._doc_frequencies(["warfarin", "nitrofurantoin", "adult", "day"])
     # PostgreSQL stops counting past the budget (the cost of a count grows with the rows).
     assert counts["warfarin"] < counts["nitrofurantoin"] <= 12 < counts["adult"]
     assert counts["day"] > 12 and (is_postgres(store) or counts["adult"] < counts["day"])
     if not is_postgres(store):  # the FTS5 expression; PostgreSQL's choice shows in the search below
-        assert (
-            await store._bounded_match(["adult", "nitrofurantoin", "day", "warfarin"])
-            == '"warfarin" OR "nitrofurantoin"'
+        # The rare words find the candidates; those that hold a common word too are ranked on it as well (the
+        # rare words, written RARE_WEIGHT times, weigh that many times as much).
+        rare = '"warfarin" OR "nitrofurantoin"'
+        assert await store._bounded_match(["adult", "nitrofurantoin", "day", "warfarin"]) == (
+            rare,
+            f"({' OR '.join([rare] * budget.RARE_WEIGHT)}) AND (\"adult\" OR \"day\")",
         )
         # Every word common: the rarest one is still ranked, so the question finds something.
-        assert await store._bounded_match(["day", "adult"]) == '"adult"'
+        thrice = " OR ".join(['"adult"'] * budget.RARE_WEIGHT)
+        assert await store._bounded_match(["day", "adult"]) == ('"adult"', f'({thrice}) AND ("day")')
     assert len(await store.search("adults days", k=3)) == 3
     hits = await store.search("nitrofurantoin for adults, how many days?", k=3)
     assert len(hits) == 3
     assert all("nitrofurantoin" in h.excerpt.lower() for h in hits)  # only rows with a rare word qualify
+
+
+async def test_past_the_budget_a_common_word_still_decides_between_the_rare_words_passages(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hippo_tui.store.budget as budget
+
+    named_twice = "Zolmiprofen is taken with food. Zolmiprofen may cause heartburn."
+    dose = "The adult dose of zolmiprofen is 20 mg."
+    await store.upsert(
+        [_source(1, title="Zolmiprofen", excerpt=named_twice), _source(2, title="Zolmiprofen", excerpt=dose)]
+    )
+    # Pretend the knowledge base is large: "dose" (in the demo's passages too) is then a common word. It no
+    # longer finds candidates, but it still ranks those "zolmiprofen" finds: the passage that gives the dose
+    # comes first, not the one that names the drug twice.
+    monkeypatch.setattr(budget, "RANK_BUDGET", 3)
+    hits = await store.search("zolmiprofen dose", k=5)
+    assert [h.excerpt for h in hits] == [dose, named_twice]
+
+
+async def test_past_the_budget_a_list_of_the_common_words_does_not_outrank_the_card(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hippo_tui.store.budget as budget
+
+    card = (
+        "Zolmiprofen 20 mg by mouth for vestibular migraine in a child over 12. "
+        "Repeat zolmiprofen after 2 hours if the vestibular migraine returns."
+    )
+    entries = ["Asthma in a child", "Burns", "Eczema", "Croup, first line", "Gout", "Hives", "Impetigo"]
+    entries += ["Jaundice", "Keloid", "Lice", "Mumps", "Nits", "Otitis", "Pertussis", "Quinsy", "Rubella"]
+    contents = " ".join(f"{e} {page}." for page, e in enumerate([*entries, "Vestibular migraine: zolmiprofen"], 2))
+    await store.upsert(
+        [_source(1, title="Vestibular migraine", excerpt=card), _source(2, title="Contents", excerpt=contents)]
+    )
+    # Pretend the knowledge base is large: "child", "first", "line", "day", "week" are then common words. A
+    # book's contents page names most of them once each, and the drug and condition once; ranked on the common
+    # words at full weight it came first, and the answerer quoted it.
+    monkeypatch.setattr(budget, "RANK_BUDGET", 4)
+    hits = await store.search("zolmiprofen for a child with vestibular migraine: first line, how many days", k=5)
+    assert [h.title for h in hits][:2] == ["Vestibular migraine", "Contents"]
+
+
+def test_past_the_budget_the_commoner_words_that_rank_are_bounded_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import hippo_tui.store.budget as budget
+
+    dfs = {"zolmiprofen": 2, "dose": 30, "child": 40, "adult": 60, "zebra": 0}
+    assert budget.ranked_words(dfs, rows=100) == (["zolmiprofen", "dose", "child", "adult"], [])
+    monkeypatch.setattr(budget, "RANK_BUDGET", 3)
+    # A word in more than half the rows weighs nothing in bm25, so it is not worth a pass over its rows.
+    assert budget.ranked_words(dfs, rows=100) == (["zolmiprofen"], ["dose", "child"])
+    monkeypatch.setattr(budget, "COMMON_BUDGET", 50)
+    assert budget.ranked_words(dfs, rows=100) == (["zolmiprofen"], ["dose"])
 
 
 async def test_word_counts_follow_writes(store: Store) -> None:

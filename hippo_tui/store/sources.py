@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 import aiosqlite
 
 from hippo_tui.store.base import StoreBase
+from hippo_tui.store.budget import RARE_WEIGHT, ranked_words
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
@@ -47,9 +48,9 @@ UPSERT_SQL = (
     f"INSERT INTO sources ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)}) "
     "ON CONFLICT (id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
 )
+_ROWS = " rows"  # the cache key of the active rows' count; never a word (words have no space)
 DOC_COUNT_CACHE = 50_000  # words whose source counts are remembered between searches
 FIELD_WEIGHTS = "8.0, 4.0, 1.0"  # bm25 weights of title (document › section), excerpt, body
-RANK_BUDGET = 2000  # rows bm25 may rank per search before the candidates are bounded (_bounded_match)
 IMPORT_CHUNK = 2000  # rows per executemany; also the progress granularity
 _CANONICAL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -170,6 +171,28 @@ def parse_jsonl_lines(path: Path) -> list[tuple[int, Source]]:
     return sources
 
 
+# The k best rows of the rare words' expression (:q) and, when the question has commoner words, of the rows that
+# hold both (:all, scored on every word, the rare words written RARE_WEIGHT times: bm25 is a sum over the
+# expression's phrases, so they weigh that many times): each row's better score, the rare words' scaled alike.
+# Ranked first and cut to k, then those k rows are read. CROSS JOIN keeps `top` the outer loop. bm25 gets the
+# weights (title, excerpt, body) directly: the configured `rank` column measured slower.
+_RANKED = "SELECT rowid AS r, {x} * bm25(sources_fts, {w}) AS score FROM sources_fts WHERE sources_fts MATCH {q} "
+_READ = """
+    SELECT s.id, s.title, s.excerpt, s.publisher, s.updated, top.score,
+           s.doc_key, s.section, s.page, s.doc_version, s.ingested
+    FROM top CROSS JOIN sources s ON s.rowid = top.r
+    ORDER BY top.score
+"""
+_TOP_RARE_SQL = f"WITH top AS ({_RANKED.format(x=1, w=FIELD_WEIGHTS, q=':q')} ORDER BY score LIMIT :k) {_READ}"
+_TOP_SQL = f"""
+    WITH rare AS ({_RANKED.format(x=RARE_WEIGHT, w=FIELD_WEIGHTS, q=':q')} ORDER BY score LIMIT :k),
+         every AS ({_RANKED.format(x=1, w=FIELD_WEIGHTS, q=':all')} ORDER BY score LIMIT :k),
+         top AS (SELECT r, min(score) / {RARE_WEIGHT} AS score
+                 FROM (SELECT * FROM rare UNION ALL SELECT * FROM every) GROUP BY r ORDER BY score LIMIT :k)
+    {_READ}
+"""
+
+
 class _Scored(NamedTuple):
     score: float  # higher is better
     row: Sequence[Any]
@@ -224,22 +247,11 @@ class SourcesMixin(StoreBase):
         if not words or k <= 0:
             return []
         words = await with_slips_read(query, words, self._doc_frequencies)
-        match = await self._bounded_match(words)
-        # Rank first and cut to k, then read those k rows only. CROSS JOIN keeps `top` the outer loop.
-        # bm25 gets the weights (title, excerpt, body) directly: the configured `rank` column measured slower.
-        sql = f"""
-            WITH top AS (
-                SELECT rowid AS r, bm25(sources_fts, {FIELD_WEIGHTS}) AS score FROM sources_fts
-                WHERE sources_fts MATCH :q ORDER BY score LIMIT :k
-            )
-            SELECT s.id, s.title, s.excerpt, s.publisher, s.updated, top.score,
-                   s.doc_key, s.section, s.page, s.doc_version, s.ingested
-            FROM top CROSS JOIN sources s ON s.rowid = top.r
-            ORDER BY top.score
-        """
+        rare, common = await self._bounded_match(words)
         with self._errors():
             # More than k: a newer edition or another document just below the cut may move up (ranking.py).
-            cur = await self._db.execute(sql, {"q": match, "k": max(4 * k, POOL)})
+            cur = await self._db.execute(_TOP_SQL if common else _TOP_RARE_SQL,
+                                         {"q": rare, "all": common, "k": max(4 * k, POOL)})  # fmt: skip
             rows = await cur.fetchall()
         scored = [_Scored(-float(r[5]), r) for r in rows]
         ranked = rerank(scored, [edition(r[4], r[6], r[1]) for r in rows], [r[6] or r[0] for r in rows])
@@ -253,32 +265,26 @@ class SourcesMixin(StoreBase):
         """The question's words no active passage contains in any form (``slips.unmentioned``)."""
         return await unmentioned(query, self._doc_frequencies)
 
-    async def _bounded_match(self, words: list[str]) -> str:
-        """The MATCH expression to rank: all words when they match few enough rows, else the rarest ones.
-
-        bm25's cost grows with the rows every word in the expression matches (it scans each word's
-        rows once for its IDF, then scores each candidate). A large KB has many words found in thousands
-        of sources ("adults", "dose") that add almost nothing to the ranking (their IDF is tiny), so past
-        RANK_BUDGET rows the expression keeps the rarest words that fit the budget (always the rarest
-        one, so a question of common words still finds its sources). A small KB never reaches the
-        budget, so there search is plain bm25 over every word. Counting is cheap: FTS5 answers count(*)
-        from a word's doclist without ranking anything.
+    async def _bounded_match(self, words: list[str]) -> tuple[str, str | None]:
+        """The MATCH expressions to rank (``budget.ranked_words``): the words that find the candidates, and,
+        when commoner words rank them too, the rows holding both (``_TOP_SQL``), scored on every word, the rare
+        ones RARE_WEIGHT times. bm25 is a sum over words, so a candidate without a common word scores the same
+        either way. Counting is cheap: FTS5 answers count(*) from a word's doclist without ranking anything.
         """
         if len(words) < 2:
-            return quoted_or(words)
+            return quoted_or(words), None
         dfs = await self._doc_frequencies(words)
-        found = sorted((dfs[w], w) for w in words if dfs[w] > 0)
-        if not found:
-            return quoted_or(words)
-        if sum(df for df, _ in found) <= RANK_BUDGET:
-            return quoted_or([w for _, w in found])
-        rarest, total = [found[0][1]], found[0][0]  # the rarest word always, so something is found
-        for df, w in found[1:]:
-            if total + df > RANK_BUDGET:
-                break
-            rarest.append(w)
-            total += df
-        return quoted_or(rarest)
+        rare, common = ranked_words(dfs, await self._active_rows())
+        if not rare:
+            return quoted_or(words), None
+        both = f"({quoted_or(rare * RARE_WEIGHT)}) AND ({quoted_or(common)})" if common else None
+        return quoted_or(rare), both
+
+    async def _active_rows(self) -> int:
+        """The rows the index holds (cached with the word counts, which every write clears)."""
+        if _ROWS not in self._doc_counts:
+            self._doc_counts[_ROWS] = await self.count()
+        return self._doc_counts[_ROWS]
 
     async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
         """How many active sources contain each word: one query for the words not already cached."""

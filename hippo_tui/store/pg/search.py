@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hippo_tui.store import bm25
-from hippo_tui.store import sources as _sqlite_sources
+from hippo_tui.store.budget import COMMON_BUDGET, RARE_WEIGHT, ranked_words
 from hippo_tui.store.pg.base import PgBase
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition
@@ -40,28 +40,15 @@ _HITS = """
            s.doc_key, s.section, s.page, s.doc_version, s.ingested
     FROM sources s WHERE s.rowid = ANY(%(rows)s::bigint[])
 """
-# Counting stops past the budget: a word found in more rows is ranked on only when it is the rarest, and
-# then alone, where its IDF scales every candidate alike. (A GIN count visits each row, unlike FTS5's.)
+# Counting stops past the commoner words' budget: a word found in more rows is ranked on only when it is the
+# rarest, and then alone, where its IDF scales every candidate alike. (A GIN count visits each row, unlike
+# FTS5's.)
 _WORDS = """
     SELECT w, tsvector_to_array(to_tsvector('simple', w)),
            (SELECT count(*) FROM (SELECT 1 FROM sources
                                   WHERE status = 'active' AND tsv @@ phraseto_tsquery('simple', w) LIMIT %s) AS m)
     FROM unnest(%s::text[]) AS w
 """
-
-
-def within_budget(dfs: dict[str, int]) -> list[str]:
-    """The words to rank on: all of them when they match few enough rows, else the rarest that fit
-    RANK_BUDGET (always the rarest one), as the SQLite search bounds its cost."""
-    found = sorted((df, w) for w, df in dfs.items() if df > 0)
-    chosen: list[str] = []
-    total = 0
-    for df, w in found:
-        if chosen and total + df > _sqlite_sources.RANK_BUDGET:  # one budget for both backends
-            break
-        chosen.append(w)
-        total += df
-    return chosen
 
 
 class PgSearchMixin(PgBase):
@@ -85,15 +72,18 @@ class PgSearchMixin(PgBase):
 
     async def _search(self, words: list[str], k: int, siblings: int = 0) -> list[HitRow]:
         dfs = await self._doc_frequencies(words)
-        chosen = within_budget(dfs)
+        total, avg = await self._corpus()
+        chosen, common = ranked_words(dfs, total)
         if not chosen:
             return []
-        total, avg = await self._corpus()
-        lexemes = {w: self._lexemes[w] for w in chosen}
+        # The candidates are the chosen words' rows; the commoner words rank them too (store.budget).
+        lexemes = {w: self._lexemes[w] for w in chosen + common}
         with self._errors():
             wanted = sorted({x for parts in lexemes.values() for x in parts})
             cur = await self._conn.native(_COUNTS, {"words": chosen, "n": CANDIDATES, "lexemes": wanted})
-        scores = _bm25(cur, lexemes, {w: bm25.idf(total, dfs[w]) for w in chosen}, avg)
+        # A word's idf scaled is its bm25 part scaled: the rare words weigh RARE_WEIGHT times the commoner.
+        idfs = {w: bm25.idf(total, dfs[w]) / (RARE_WEIGHT if w in common else 1) for w in lexemes}
+        scores = _bm25(cur, lexemes, idfs, avg)
         # More than k, then the same re-ranking as SQLite: a newer edition or another document just below
         # the cut may move up (store.ranking).
         best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[: max(4 * k, POOL)]
@@ -108,14 +98,14 @@ class PgSearchMixin(PgBase):
 
     async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
         """How many active sources contain each word (and its lexemes), one query for the uncached words;
-        RANK_BUDGET + 1 stands for "more than the budget"."""
+        COMMON_BUDGET + 1 stands for "more than any budget"."""
         if not hasattr(self, "_lexemes") or len(self._doc_counts) > DOC_COUNT_CACHE:
             self._lexemes = {}
             self._doc_counts.clear()
         missing = [w for w in words if w not in self._doc_counts]
         if missing:
             with self._errors():
-                rows = await self._conn.native(_WORDS, (_sqlite_sources.RANK_BUDGET + 1, missing))
+                rows = await self._conn.native(_WORDS, (COMMON_BUDGET + 1, missing))
             for w, lexemes, df in rows:
                 self._lexemes[w], self._doc_counts[w] = tuple(lexemes), int(df)
         return {w: self._doc_counts[w] for w in words if self._lexemes.get(w)}
