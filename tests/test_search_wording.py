@@ -195,3 +195,6 @@ async def test_a_word_and_what_names_which_one_are_searched_together(
 
 def test_what_names_which_one_is_a_number_or_a_letter_but_not_a_word() -> None:
     assert list(numbered("type 1 or type II diabetes, hepatitis b, a plan a, i know")) == ["type 1", "hepatitis b"]
+    # A count after a word names nothing, though searching it as a phrase still helps rank ("aspirin 300 mg").
+    assert list(numbered("bitten by a dog 3 days ago, type 1", names_only=True)) == ["type 1"]
+    assert "aspirin 300" in numbered("aspirin 300 mg")

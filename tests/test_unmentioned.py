@@ -103,3 +103,15 @@ def test_a_subject_the_knowledge_base_lacks_is_still_not_covered(answers, questi
     end = answers[question]
     assert not end.citations, end.text
     assert "does not cover" in end.text
+
+
+def test_a_word_followed_by_a_count_is_not_a_name_the_passages_must_say(tmp_path: Path):
+    # "an adult 65 years old" counts years; "type 1" names a diabetes. Only the name must be written together.
+    async def run() -> list[str]:
+        store = await _seeded(await Store.open(tmp_path / "hippo.db", seed=None))
+        try:
+            return await store.unmentioned("offer the vaccine to an adult 65 years old")
+        finally:
+            await store.close()
+
+    assert "adult 65" not in asyncio.run(run())

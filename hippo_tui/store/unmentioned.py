@@ -47,7 +47,7 @@ async def unmentioned(query: str, doc_frequencies: DocFrequencies) -> list[str]:
 async def _numbered(query: str, doc_frequencies: DocFrequencies) -> list[str]:
     """A word and the number that names which one ("type 1") that no passage says together: a knowledge base
     with "type" and "1" in its passages may still have nothing on type 1 diabetes."""
-    pairs = numbered(query)
+    pairs = numbered(query, names_only=True)
     if not pairs:
         return []
     dfs = await doc_frequencies(sorted(set(pairs.values())))

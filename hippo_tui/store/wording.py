@@ -17,7 +17,6 @@ import re
 import unicodedata
 from collections import Counter
 from functools import cache, lru_cache
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from hippo_tui import compiled_patterns
@@ -156,15 +155,27 @@ def search_terms(query: str) -> list[str]:
     return own + _expansions(query, set(own)) + list(dict.fromkeys(numbered(query).values()))
 
 
-def numbered(query: str) -> dict[str, str]:
+def numbered(query: str, *, names_only: bool = False) -> dict[str, str]:
     """Each word with the number that names which one ("type 1", "stage 4"), as typed -> folded: searched as
-    one phrase, since a passage on type 2 diabetes that writes "1" elsewhere is not about type 1."""
+    one phrase, since a passage on type 2 diabetes that writes "1" elsewhere is not about type 1. With
+    ``names_only``, not a word and a count ("a dog 3 days ago"): as a phrase it still ranks "aspirin 300 mg"
+    well, but it is not a name a passage must say."""
     typed = [w.lower() for w in _WORD.findall(query)]
     return {
         f"{a} {b}": f"{fold_word(a)} {fold_word(b)}"
-        for a, b in pairwise(typed)
-        if a.isalpha() and len(a) > 1 and _NAMES_WHICH.fullmatch(b)
+        for a, b, after in zip(typed, typed[1:], [*typed[2:], ""], strict=False)
+        if a.isalpha()
+        and len(a) > 1
+        and _NAMES_WHICH.fullmatch(b)
+        and not (names_only and _UNIT.fullmatch(after))
     }
+
+
+# A number followed by one of these counts something: it names nothing.
+_UNIT = re.compile(
+    r"(?:second|sec|minute|min|hour|hr|day|week|wk|month|mo|year|yr|time|dose|tablet|tab|puff|drop|unit|"
+    r"mg|g|kg|mcg|microgram|ml|l|mmol|iu|cm|mm|percent)s?|x|am|pm"
+)
 
 
 def fts_match(query: str) -> str | None:
