@@ -282,3 +282,13 @@ def test_an_abbreviation_with_a_number_in_its_name_reads_as_the_name_written_out
     assert judge_claim("For adults with T2DM, offer metformin first line.", written).supported
     assert judge_claim(written, "For adults with T2DM, offer metformin first line.").supported
     assert not judge_claim("For adults with T1DM, offer metformin first line.", written).supported
+
+
+def test_who_requires_something_says_what_they_need_not_how_strongly_to_act():
+    excerpt = "Give dexamethasone 6 mg once daily to patients with COVID-19 who need supplemental oxygen."
+    said = "Give dexamethasone 6 mg once daily to patients with COVID-19 who require supplemental oxygen."
+    assert judge_claim(said, excerpt).supported
+    # "Require" as advice is still as strong as "must".
+    assert not judge_claim(
+        "Patients with COVID-19 require dexamethasone.", "Consider dexamethasone in COVID-19."
+    ).supported

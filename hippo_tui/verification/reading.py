@@ -108,13 +108,17 @@ _DOING = re.compile(
 
 
 # "Should be considered" is a suggestion to consider, as weak as "consider": the "should" adds nothing.
+# "Patients who require oxygen", "likely to require admission" say what someone needs, not how strongly to act.
+_WHO_REQUIRE = re.compile(
+    r"\b(who|that|which|likely to|will|may|might|often|usually|sometimes)\s+requires?\b"
+)
 _SHOULD_CONSIDER = re.compile(r"\b(?:should|is recommended to|are recommended to)\s+(?:be\s+)?(?=consider)")
 
 
 def _modal(text: str) -> tuple[list[str], str]:
     """The words saying how strongly something is recommended, and the text without them."""
     pattern = lexicon().modality_pattern
-    weighed = _SHOULD_CONSIDER.sub("", text)
+    weighed = _SHOULD_CONSIDER.sub("", _WHO_REQUIRE.sub(r"\1 need", text))
     found = [
         m.group("p")
         for m in pattern.finditer(weighed)
