@@ -292,3 +292,8 @@ def test_who_requires_something_says_what_they_need_not_how_strongly_to_act():
     assert not judge_claim(
         "Patients with COVID-19 require dexamethasone.", "Consider dexamethasone in COVID-19."
     ).supported
+
+
+def test_a_verb_with_a_hyphenated_re_is_the_same_verb():
+    assert judge_claim("Re-evaluate the patient at 48 hours.", "Review the patient at 48 hours.").supported
+    assert judge_claim("Reassess the patient at 48 hours.", "Re-evaluate the patient at 48 hours.").supported

@@ -107,6 +107,7 @@ def stem(word: str) -> str:
 
 def respell(text: str) -> str:
     """``text`` (lower case) with every word in its US spelling, hyphens between letters as spaces."""
+    text = re.sub(r"\bre-(?=[aeiou])", "re", text)  # "re-evaluate" is one word, "reevaluate"
     text = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
     return SPELLED_WORD.sub(lambda m: spelling(m.group()), text)
 
