@@ -297,3 +297,9 @@ def test_who_requires_something_says_what_they_need_not_how_strongly_to_act():
 def test_a_verb_with_a_hyphenated_re_is_the_same_verb():
     assert judge_claim("Re-evaluate the patient at 48 hours.", "Review the patient at 48 hours.").supported
     assert judge_claim("Reassess the patient at 48 hours.", "Re-evaluate the patient at 48 hours.").supported
+
+
+def test_going_down_below_a_threshold_is_falling_below_it():
+    excerpt = "Stop metformin if the eGFR falls below 30."
+    assert judge_claim("Stop metformin if the eGFR goes down below 30.", excerpt).supported
+    assert judge_claim("Stop metformin if the eGFR goes up above 30.", excerpt).outcome == "contradicted"
