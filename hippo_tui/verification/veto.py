@@ -477,7 +477,7 @@ _VERB = re.compile(rf"\b(?:{_AUXILIARIES}|be|been|will|has|have)\b")
 _ITEM_WORDS = 3  # a piece this short with no verb of its own is an item of a list
 
 
-def _listed(pieces: list[Span]) -> list[Span]:
+def _listed(pieces: list[Span], text: str) -> list[Span]:
     """Items of a list said of together ("Live vaccines, including MMR, varicella and yellow fever, are
     contraindicated in pregnancy") each read with the predicate that follows them, so an item's polarity is
     the list's. An item with its own negation keeps it ("red flags: no urine output, mottled skin")."""
@@ -490,14 +490,15 @@ def _listed(pieces: list[Span]) -> list[Span]:
                 item = pieces[j]
                 out[j] = Span(f"{item.text} {p.text}", item.start, item.end, (), item.words)
         short = len(p.words) <= _ITEM_WORDS and not _NEGATION.search(p.text) and not _VERB.search(p.text)
-        if short and lead is not None:  # the list's later items, said of as its first is
-            out[i] = Span(f"{lead.group(1)} {p.text}", p.start, p.end, (), p.words)
+        if short and lead is not None and _LIST_SEPARATOR.fullmatch(text[pieces[i - 1].end : p.start]):
+            out[i] = Span(f"{lead.group(1)} {p.text}", p.start, p.end, (), p.words)  # said of as the first
         elif not short:
             lead = _LEADS_LIST.match(p.text) if _polarity(p) and _VERB.search(p.text) else None
         run = [*run, i] if short else []
     return out
 
 
+_LIST_SEPARATOR = re.compile(r"\s*(?:,|,?\s+(?:and|or))\s*")  # "A, B and C": not "because", "if", ";"
 _LEADS_LIST = re.compile(
     r"^(?!(?:if|unless|when)\b)(.*\b(?:in|with|for|including|such as))\s+[\w-]+(?:\s+[\w-]+){0,2}\W*$"
 )
@@ -517,7 +518,7 @@ def _statements(sentences: Sequence[Sentence]) -> list[Span]:
     """The excerpt's pieces as what they state: a label's words lent to what it heads, a list's items read with
     the predicate they share. Pieces, not whole clauses: "no urine output" in a list of red flags does not
     negate the list."""
-    return [c for s in sentences for c in _listed(_labelled(s))]
+    return [c for s in sentences for c in _listed(_labelled(s), s.text)]
 
 
 def _check_negation(pieces: Sequence[Span], excerpt: Sequence[Span]) -> str | None:
