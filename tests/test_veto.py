@@ -397,6 +397,8 @@ def test_to_avoid_says_what_advice_is_for_unless_it_is_the_advice():
     assert check_claim("Taper the prednisolone dose gradually to prevent an adrenal crisis.", steroid) is None
     skin = "Advise people taking isotretinoin to avoid waxing during treatment."
     assert check_claim("People taking isotretinoin should wax during treatment.", skin) is not None
+    told = "Inform people taking isotretinoin to avoid waxing during treatment."
+    assert check_claim(told, skin) is None
 
 
 def test_stopping_a_habit_is_not_stopping_a_treatment():

@@ -448,7 +448,9 @@ def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> 
 # "… gradually to avoid adrenal crisis" says what the advice is for (to prevent it), not what not to do; but
 # "advise them to avoid waxing" is advice not to.
 _PURPOSE = re.compile(r"\b(?:to|so as to|in order to)\s+avoid\b")
-_TOLD = re.compile(r"\b(?:advise|advised|tell|told|ask|asked|encourage|instruct|remind|counsel|warn)\b")
+_TOLD = re.compile(
+    r"\b(?:advise|advised|tell|told|ask|asked|encourage|instruct|remind|counsel|warn|inform|informed)\b"
+)
 
 
 def _polarity(span: Span) -> int:
