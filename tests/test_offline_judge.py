@@ -194,3 +194,14 @@ def test_a_claim_of_two_sentences_is_judged_a_sentence_at_a_time():
     ).supported
     # A sentence that speaks of the one before is read with it.
     assert judge_claim("Offer ramipril. It is first line.", excerpt).outcome == "contradicted"
+
+
+def test_a_quoted_line_is_read_against_itself_not_a_neighbour_sharing_its_words() -> None:
+    # A discharge list: the last line shares "injector" with a line that carries a condition of its own.
+    card = "Discharge advice:\nWhat to do if a reaction occurs (adrenaline injector, call for help)\nHow to use the injector"
+    assert judge_claim("How to use the injector", card).supported
+
+
+def test_etc_followed_by_more_of_the_sentence_does_not_end_it() -> None:
+    said = "Operative skills, ultrasound scanning, cannulation, etc. cannot be learned from a book."
+    assert judge_claim(said, said).supported

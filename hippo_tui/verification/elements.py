@@ -49,6 +49,10 @@ class Excerpt:
             )
             return shared + sum(2 for d in claim.drugs if d in s.drugs), groups
 
+        # A claim quoting one of its sentences is about that one, whatever the others share with it.
+        quoted = next((s for s in self.sentences if s.source.strip() == claim.source.strip()), None)
+        if quoted is not None:
+            return quoted
         best = max(self.sentences, key=score, default=None)
         return best if best is not None and score(best)[0] > 0 else self.whole
 

@@ -87,7 +87,7 @@ def _vetoed(claim: str, text: str) -> Verdict | None:
 
 # A claim that says two things ("A is first line; B is an alternative", "… 4 g in 24 hours. For children, …") is
 # judged a part at a time: each part's drugs, people and line of treatment are its own.
-_PARTS = re.compile(SENTENCE_STOP)
+_PARTS = re.compile(SENTENCE_STOP + r"(?=[A-Z0-9“\"(])")  # "etc. cannot be learned" goes on
 _HALVES = re.compile(r";\s+")
 # Elements read over the whole claim, which two statements joined may mix up; a number or a negation is read
 # where it is said, so its contradiction stands.
