@@ -303,3 +303,11 @@ def test_going_down_below_a_threshold_is_falling_below_it():
     excerpt = "Stop metformin if the eGFR falls below 30."
     assert judge_claim("Stop metformin if the eGFR goes down below 30.", excerpt).supported
     assert judge_claim("Stop metformin if the eGFR goes up above 30.", excerpt).outcome == "contradicted"
+
+
+def test_a_max_of_is_a_maximum_of():
+    excerpt = "Give colchicine 500 micrograms two to four times daily, to a maximum of 6 mg per course."
+    assert judge_claim(
+        "Give colchicine 500 micrograms two to four times daily, to a max of 6 mg per course.", excerpt
+    ).supported
+    assert judge_claim("Give colchicine to a max of 8 mg per course.", excerpt).outcome == "contradicted"

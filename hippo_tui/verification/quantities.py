@@ -131,7 +131,8 @@ _CMP_BEFORE = {
     UP: "no less than|not less than|no fewer than|not fewer than|more than|greater than|higher than|at least|"
     "over|above|beyond|exceeding|exceeds|older than|a minimum of|minimum of|in excess of|longer than",
     DOWN: "less than|fewer than|lower than|at most|no more than|not more than|up to|under|below|within|"
-    "no later than|not later than|not beyond|younger than|a maximum of|maximum of|not exceeding|no longer than|shorter than",
+    "no later than|not later than|not beyond|younger than|a maximum of|maximum of|a max of|max of|not exceeding|"
+    "no longer than|shorter than",
 }
 _CMP_AFTER = {
     UP: "or more|or over|or higher|or above|or greater|or longer|or older|and over|and above|plus",
