@@ -54,9 +54,12 @@ def _unattr(value: str) -> str:
     return value.replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
+_SOURCE_TAG = re.compile(r"</?source", re.I)
+
+
 def _body(value: str) -> str:
     # A source's text must not be able to close its own delimiter (or open a fake one).
-    return re.sub(r"</?source", lambda m: m.group(0).replace("<", "&lt;"), value, flags=re.I)
+    return _SOURCE_TAG.sub(lambda m: m.group(0).replace("<", "&lt;"), value)
 
 
 def format_source(source: SourceLike) -> str:

@@ -263,6 +263,7 @@ _LIST_PREFIX = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:[-*+•▪◦‣●]\s+|\d
 # A bullet between spaces starts a list item where a document's lines were run together ("… together • Do not
 # use …", as PDFs often come out): the item is its own sentence, as it is on the page.
 _INLINE_BULLET = re.compile(r"(?<=\s)[•▪◦‣●](?=\s)")
+_NEWLINE = re.compile(r"\n")
 _WS = re.compile(r"\s+")
 
 
@@ -283,6 +284,7 @@ _LETTER_NAMES = frozenset(
     "streptococcus step level zone table figure appendix section part schedule plan option".split()
 )
 _LAST_WORD = re.compile(r"[A-Za-z]+\Z")
+_DOTTED = re.compile(r"(?:[a-z]\.)+[a-z]")
 
 
 def _abbreviation(text: str, dot: int) -> int:
@@ -311,7 +313,7 @@ def _abbreviation(text: str, dot: int) -> int:
         if named and named.group().lower() in _LETTER_NAMES:
             return NOT_ABBREVIATION
         return ABBREVIATION
-    if re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):  # other dotted forms: "a.m", "u.s"
+    if _DOTTED.fullmatch(word):  # other dotted forms: "a.m", "u.s"
         return ABBREVIATION
     return NOT_ABBREVIATION
 
@@ -393,7 +395,7 @@ def _sentence_spans(
         if abbr == MAY_END and not (k < n and masked[k].isupper()):
             continue  # "t.i.d. for 5 days", "t.i.d. (with food)": the sentence goes on
         cuts.add(j)
-    for nl in re.finditer(r"\n", masked):
+    for nl in _NEWLINE.finditer(masked):
         cuts.add(run_end(line_trailing, masked, nl.start()))
     cuts.update(b.start() for b in _INLINE_BULLET.finditer(masked))
     spans: list[tuple[int, int]] = []

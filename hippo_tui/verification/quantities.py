@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from hippo_tui import compiled_patterns
 
@@ -228,59 +229,84 @@ def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     )
 
 
+# What ``normalize`` rewrites, in order, as (pattern, replacement). Compiled here, with the module: a pattern
+# first compiled in an answer's middle costs its reader the time (17 of them were ~2% of an offline ask's
+# time to its first text).
+_Rewrites = tuple[tuple[re.Pattern[str], Any], ...]
+_NAMED = re.compile(r"\b(type|stage|grade|step|class|phase|category) (?=\d\b)")
+
+
 def named_numbers(text: str) -> str:
     """ "type 2", "stage 3" written as one word: a name, not a number (the lexicon's phrases are written so too)."""
-    return re.sub(r"\b(type|stage|grade|step|class|phase|category) (?=\d\b)", r"\1", text)
+    return _NAMED.sub(r"\1", text)
+
+
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_WORDING: _Rewrites = (
+    (re.compile(r"(?<=[a-z])-(?=\d)"), ""),  # "CRB-65", "COVID-19": names, not numbers
+    (_NAMED, r"\1"),  # "type 2": a name too
+    (re.compile(r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute)s?\b)"), " "),  # "one-week" → "one week"
+    (re.compile(r"\s*(?:/|\bper\b)\s*(day|week)\b"), r" a \1"),  # "mg/day", "mL per day" are "a day"
+    (re.compile(r"\b(\w+?)-?fold\b"), r"\1 times"),  # "fivefold" is five times
+    (re.compile(r"\b(?:a )?single\b"), "one"),  # "a single dose" is one dose
+    (re.compile(r"\bone (?=of (?:the|these|those|them|its|their|several|many)\b)"), "any "),  # not a count
+    (re.compile(r"\bhalv(e|ed|es|ing)\b"), lambda m: f"reduc{m.group(1)} by 50%"),  # "halved" is by 50%
+    (
+        re.compile(r"\b(can|won|shan)[’']t\b"),
+        lambda m: {"won": "will", "shan": "shall"}.get(m[1], m[1]) + " not",
+    ),
+    (re.compile(r"n[’']t\b"), " not"),  # "shouldn't" is "should not": the negation a reading looks for
+)
+_EVERY_OTHER_DAY = re.compile(r"\b(?:every other|alternate) days?\b")
+# "3 consecutive weeks" is 3 weeks; "within the first hour" is within an hour.
+_PERIODS: _Rewrites = (
+    (re.compile(r"\b(?:consecutive|successive|further|additional)\s+(?=(?:hours?|days?|weeks?|months?|doses?)\b)"), ""),
+    (
+        re.compile(r"\b(within|during|in) the first (?=(?:\d+(?:\.\d+)? )?(?:hours?|days?|weeks?|months?|years?)\b)"),
+        r"\1 ",
+    ),
+    (re.compile(r"\b(within|during|in) (hour|day|week|month|year)\b"), r"\1 1 \2"),
+)  # fmt: skip
+# "should not take more than 4 g" is "should take no more than 4 g": a limit, not a negation.
+_LIMITS: _Rewrites = (
+    (
+        re.compile(
+            r"\b(?:not|never)\s+((?:take|give|use|exceed|be given|be used|receive|have)\s+)(more|less|fewer) than\b"
+        ),
+        r"\1no \2 than",
+    ),
+    (re.compile(r"\b(?:do|does|should|must) not exceed\b"), "no more than"),
+)
+_FAHRENHEIT = re.compile(r"(\d+(?:\.\d+)?)\s*°?\s*f\b")  # 100.4°F is 38 °C
+_DAY_HYPHEN = re.compile(r"(?<=\d)-(?=[a-z])")  # "7-day" → "7 day"
+
+
+def _rewritten(text: str, rewrites: _Rewrites) -> str:
+    for pattern, replacement in rewrites:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def normalize(text: str) -> str:
     """Lower case, one spelling for dashes, symbols and thousands separators. Positions in ``find`` refer to
     this text."""
     t = text.lower().replace("–", "-").replace("—", "-").replace("µg", "mcg").replace("\u00a0", " ")
-    t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", t)
+    t = _THOUSANDS.sub("", t)
     t = (
         t.replace("≥", " at least ")
         .replace("≤", " at most ")
         .replace(">", " more than ")
         .replace("<", " less than ")
     )
-    t = re.sub(r"(?<=[a-z])-(?=\d)", "", t)  # "CRB-65", "COVID-19": names, not numbers
-    t = named_numbers(t)
-    t = re.sub(r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute)s?\b)", " ", t)  # "one-week" → "one week"
-    t = re.sub(r"\s*(?:/|\bper\b)\s*(day|week)\b", r" a \1", t)  # "mg/day", "mL per day" are "a day"
-    t = re.sub(r"\b(\w+?)-?fold\b", r"\1 times", t)  # "fivefold" is five times
-    t = re.sub(r"\b(?:a )?single\b", "one", t)  # "a single dose" is one dose
-    t = re.sub(r"\bone (?=of (?:the|these|those|them|its|their|several|many)\b)", "any ", t)  # not a count
-    t = re.sub(r"\bhalv(e|ed|es|ing)\b", lambda m: f"reduc{m.group(1)} by 50%", t)  # "halved" is by 50%
-    t = re.sub(
-        r"\b(can|won|shan)[’']t\b", lambda m: {"won": "will", "shan": "shall"}.get(m[1], m[1]) + " not", t
-    )
-    t = re.sub(r"n[’']t\b", " not", t)  # "shouldn't" is "should not": the negation a reading looks for
+    t = _rewritten(t, _WORDING)
     t = _SPOKEN.sub(_spoken, t)
-    t = re.sub(r"\b(?:every other|alternate) days?\b", "every 2 days", t)
+    t = _EVERY_OTHER_DAY.sub("every 2 days", t)
     t = t.replace("m²", "m2")  # "30 kg/m²" is a BMI, not 30 kg
-    # "3 consecutive weeks" is 3 weeks; "within the first hour" is within an hour.
-    t = re.sub(
-        r"\b(?:consecutive|successive|further|additional)\s+(?=(?:hours?|days?|weeks?|months?|doses?)\b)",
-        "",
-        t,
-    )
-    t = re.sub(
-        r"\b(within|during|in) the first (?=(?:\d+(?:\.\d+)? )?(?:hours?|days?|weeks?|months?|years?)\b)",
-        r"\1 ",
-        t,
-    )
-    t = re.sub(r"\b(within|during|in) (hour|day|week|month|year)\b", r"\1 1 \2", t)
+    t = _rewritten(t, _PERIODS)
     t = _ONE_IN.sub(_as_percent, t)
-    # "should not take more than 4 g" is "should take no more than 4 g": a limit, not a negation.
-    t = re.sub(
-        r"\b(?:not|never)\s+((?:take|give|use|exceed|be given|be used|receive|have)\s+)(more|less|fewer) than\b",
-        r"\1no \2 than",
-        t,
-    )
-    t = re.sub(r"\b(?:do|does|should|must) not exceed\b", "no more than", t)
-    t = re.sub(r"(\d+(?:\.\d+)?)\s*°?\s*f\b", _celsius, t)  # 100.4°F is 38 °C
-    return re.sub(r"(?<=\d)-(?=[a-z])", " ", t)  # "7-day" → "7 day"
+    t = _rewritten(t, _LIMITS)
+    t = _FAHRENHEIT.sub(_celsius, t)
+    return _DAY_HYPHEN.sub(" ", t)
 
 
 # "1 in 4 adults" is 25% of them (only where the share is exact to a tenth: "1 in 6" stays as it is).
