@@ -77,6 +77,13 @@ def _run_app(args: argparse.Namespace) -> int:
     return run_app(settings_from_args(args))
 
 
+def _config_error(e: Exception) -> bool:
+    """``e`` is a ConfigError. The settings module is not imported here to ask: a command loads it with its own
+    modules (``startup.loading``), where loading costs less, and one that never loaded it raised none."""
+    config = sys.modules.get("hippo_tui.config")
+    return config is not None and isinstance(e, config.ConfigError)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:  # this process's own command line, not a test's or an embedder's call
         from hippo_tui import startup
@@ -85,13 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     named = argv[0] if argv and argv[0] in COMMANDS else None
     args = build_parser(named).parse_args(argv)  # --version and --help exit here, before any heavy import
-    from hippo_tui.config import ConfigError
-
     try:
         return int(args.func(args) or 0)
-    except ConfigError as e:
-        print(f"hippo-tui: {e}", file=sys.stderr)
-        return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -99,3 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # stdout at devnull so the interpreter's final flush does not raise the same thing again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_PIPE
+    except Exception as e:
+        if not _config_error(e):
+            raise
+        print(f"hippo-tui: {e}", file=sys.stderr)
+        return EXIT_USAGE

@@ -107,6 +107,29 @@ def test_an_offline_ask_answers_without_the_sdk_or_an_http_client(hippo_home):
     # Nor are the checks imported before the answer's text is out: see test_offline_in_process.
 
 
+def test_the_ask_commands_modules_and_the_engine_load_no_citation_check(tmp_path):
+    # What an offline `ask` loads before its text: its command's modules, the engine, the store and the
+    # answerer. The checks, both judges, the veto and the coverage count run once the answer has ended, and
+    # are imported there.
+    code = "import hippo_tui.commands.ask_run, hippo_tui.engine.local\n" + LIST_MODULES
+    modules, _ = loaded(tmp_path, code=code)
+    assert {"hippo_tui.config", "hippo_tui.store", "hippo_tui.backends.extractive"} <= modules
+    checks = {"checks", "offline_judge", "llm_judge", "veto", "elements", "reading", "coverage"}
+    assert modules & {f"hippo_tui.verification.{m}" for m in checks} == set()
+
+
+def test_a_bad_config_file_is_a_usage_error_where_the_command_loads_the_settings(hippo_home, tmp_path):
+    # The entry point does not load the settings to catch their error: the command loads them with its own
+    # modules, and a ConfigError from there still exits as a usage error, without a traceback.
+    bad = tmp_path / "config.toml"
+    bad.write_text("modle = 'x'\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HIPPO_", "OPENAI_"))}
+    env["HIPPO_HOME"] = str(hippo_home)
+    proc = subprocess.run([sys.executable, "-m", "hippo_tui", "kb", "list", "--config", str(bad)],
+                          capture_output=True, text=True, env=env, timeout=120, check=False)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.startswith("hippo-tui: ") and "modle" in proc.stderr
+
+
 def test_audit_list_imports_neither_the_model_client_nor_textual(hippo_home):
     modules, _ = loaded(hippo_home, "audit", "list")
     assert "aiosqlite" in modules
