@@ -18,8 +18,6 @@ from functools import cache, lru_cache
 from importlib import resources, util
 from typing import Any
 
-from hippo_tui.verification.quantities import named_numbers
-
 _ALONE = "_hippo_tui_snowball_english"  # the private name the English stemmer's folder is loaded under
 
 
@@ -103,6 +101,14 @@ def stem(word: str) -> str:
     for pattern, replacement in _DERIVED:
         s = pattern.sub(replacement, s)
     return s
+
+
+# "type 2", "stage 3": a name, not a number, written as one word here and by quantities.normalize alike.
+NAMED_NUMBER = re.compile(r"\b(type|stage|grade|step|class|phase|category) (?=\d\b)")
+
+
+def named_numbers(text: str) -> str:
+    return NAMED_NUMBER.sub(r"\1", text)
 
 
 def respell(text: str) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hippo_tui import compiled_patterns
+from hippo_tui.verification.lexicon import NAMED_NUMBER
 
 _SMALL = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -233,18 +234,10 @@ def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 # first compiled in an answer's middle costs its reader the time (17 of them were ~2% of an offline ask's
 # time to its first text).
 _Rewrites = tuple[tuple[re.Pattern[str], Any], ...]
-_NAMED = re.compile(r"\b(type|stage|grade|step|class|phase|category) (?=\d\b)")
-
-
-def named_numbers(text: str) -> str:
-    """ "type 2", "stage 3" written as one word: a name, not a number (the lexicon's phrases are written so too)."""
-    return _NAMED.sub(r"\1", text)
-
-
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _WORDING: _Rewrites = (
     (re.compile(r"(?<=[a-z])-(?=\d)"), ""),  # "CRB-65", "COVID-19": names, not numbers
-    (_NAMED, r"\1"),  # "type 2": a name too
+    (NAMED_NUMBER, r"\1"),  # "type 2": a name too (as the lexicon writes its phrases)
     (re.compile(r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute)s?\b)"), " "),  # "one-week" → "one week"
     (re.compile(r"\s*(?:/|\bper\b)\s*(day|week)\b"), r" a \1"),  # "mg/day", "mL per day" are "a day"
     (re.compile(r"\b(\w+?)-?fold\b"), r"\1 times"),  # "fivefold" is five times
