@@ -311,3 +311,16 @@ def test_a_max_of_is_a_maximum_of():
         "Give colchicine 500 micrograms two to four times daily, to a max of 6 mg per course.", excerpt
     ).supported
     assert judge_claim("Give colchicine to a max of 8 mg per course.", excerpt).outcome == "contradicted"
+
+
+def test_im_is_the_intramuscular_route():
+    excerpt = "In suspected meningococcal disease, give benzylpenicillin IV or IM before transfer."
+    assert judge_claim(
+        "In suspected meningococcal disease, give benzylpenicillin intramuscularly before transfer.", excerpt
+    ).supported
+    assert (
+        judge_claim(
+            "In suspected meningococcal disease, give benzylpenicillin orally before transfer.", excerpt
+        ).outcome
+        == "contradicted"
+    )

@@ -598,7 +598,7 @@ def _check_said_not(
 _ROUTE_NAMES = {
     "oral": "oral", "orally": "oral", "by mouth": "oral", "po": "oral",
     "intravenous": "intravenous", "intravenously": "intravenous", "iv": "intravenous",
-    "intramuscular": "intramuscular", "intramuscularly": "intramuscular",
+    "intramuscular": "intramuscular", "intramuscularly": "intramuscular", "im": "intramuscular",
     "subcutaneous": "subcutaneous", "subcutaneously": "subcutaneous", "subcut": "subcutaneous",
     "topical": "topical", "topically": "topical",
     "inhaled": "inhaled", "nebulised": "inhaled", "nebulized": "inhaled", "inhaler": "inhaled",
