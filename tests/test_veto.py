@@ -469,6 +469,12 @@ def test_the_same_thing_after_a_time_word_on_both_sides_is_no_swap():
 def test_a_list_after_a_negated_statement_is_negated_item_by_item():
     excerpt = "Beta-blockers are contraindicated in asthma, heart block, and severe sinus bradycardia."
     assert check_claim("Beta-blockers should not be used in severe sinus bradycardia.", excerpt) is None
+    # A negation in the subject ("without immunity") is not said of a list after the predicate.
+    exposed = (
+        "Pregnant women without immunity to measles who have had a significant exposure should be assessed for "
+        "human normal immunoglobulin or antiviral prophylaxis."
+    )
+    assert check_claim(exposed.replace("Pregnant women", "A pregnant woman"), exposed) is None
     # What follows "because" is a reason, not an item of the list.
     reason = "Aspirin is avoided in children under 16 because of the risk of Reye's syndrome."
     assert (

@@ -495,11 +495,21 @@ def _listed(pieces: list[Span], text: str) -> list[Span]:
         if short and lead is not None and _LIST_SEPARATOR.fullmatch(text[pieces[i - 1].end : p.start]):
             out[i] = Span(f"{lead.group(1)} {p.text}", p.start, p.end, (), p.words)  # said of as the first
         elif not short:
-            lead = _LEADS_LIST.match(p.text) if _polarity(p) and _VERB.search(p.text) else None
+            lead = _list_lead(p)
         run = [*run, i] if short else []
     return out
 
 
+def _list_lead(p: Span) -> re.Match[str] | None:
+    """``p`` opens a list its negation is said of ("… are contraindicated in heart disease"): the negation
+    in its predicate, a few words before the list, not in its subject ("women without immunity … should be
+    assessed for immunoglobulin")."""
+    m = _LEADS_LIST.match(p.text) if _polarity(p) and _VERB.search(p.text) else None
+    cues = list(_NEGATION.finditer(m.group(1))) if m else []
+    return m if cues and len(m.group(1)[cues[-1].end() :].split()) <= _LEAD_WORDS else None
+
+
+_LEAD_WORDS = 4  # words at most between a list's negation and its first item ("are not recommended for")
 _LIST_SEPARATOR = re.compile(r"\s*(?:,|,?\s+(?:and|or))\s*")  # "A, B and C": not "because", "if", ";"
 _LEADS_LIST = re.compile(
     r"^(?!(?:if|unless|when)\b)(.*\b(?:in|with|for|including|such as))\s+[\w-]+(?:\s+[\w-]+){0,2}\W*$"
