@@ -505,7 +505,9 @@ def _list_lead(p: Span) -> re.Match[str] | None:
     in its predicate, a few words before the list, not in its subject ("women without immunity … should be
     assessed for immunoglobulin")."""
     m = _LEADS_LIST.match(p.text) if _polarity(p) and _VERB.search(p.text) else None
-    cues = list(_NEGATION.finditer(m.group(1))) if m else []
+    if m is None:
+        return None
+    cues = list(_NEGATION.finditer(m.group(1)))
     return m if cues and len(m.group(1)[cues[-1].end() :].split()) <= _LEAD_WORDS else None
 
 
