@@ -299,28 +299,31 @@ def test_a_verb_with_a_hyphenated_re_is_the_same_verb():
     assert judge_claim("Reassess the patient at 48 hours.", "Re-evaluate the patient at 48 hours.").supported
 
 
-def test_going_down_below_a_threshold_is_falling_below_it():
-    excerpt = "Stop metformin if the eGFR falls below 30."
-    assert judge_claim("Stop metformin if the eGFR goes down below 30.", excerpt).supported
-    assert judge_claim("Stop metformin if the eGFR goes up above 30.", excerpt).outcome == "contradicted"
-
-
-def test_a_max_of_is_a_maximum_of():
-    excerpt = "Give colchicine 500 micrograms two to four times daily, to a maximum of 6 mg per course."
-    assert judge_claim(
-        "Give colchicine 500 micrograms two to four times daily, to a max of 6 mg per course.", excerpt
-    ).supported
-    assert judge_claim("Give colchicine to a max of 8 mg per course.", excerpt).outcome == "contradicted"
-
-
-def test_im_is_the_intramuscular_route():
-    excerpt = "In suspected meningococcal disease, give benzylpenicillin IV or IM before transfer."
-    assert judge_claim(
-        "In suspected meningococcal disease, give benzylpenicillin intramuscularly before transfer.", excerpt
-    ).supported
-    assert (
-        judge_claim(
-            "In suspected meningococcal disease, give benzylpenicillin orally before transfer.", excerpt
-        ).outcome
-        == "contradicted"
-    )
+@pytest.mark.parametrize(
+    ("excerpt", "same", "changed"),
+    [
+        # going down below a threshold is falling below it
+        (
+            "Stop metformin if the eGFR falls below 30.",
+            "Stop metformin if the eGFR goes down below 30.",
+            "Stop metformin if the eGFR goes up above 30.",
+        ),
+        # "a max of" is "a maximum of": a ceiling
+        (
+            "Give colchicine 500 micrograms two to four times daily, to a maximum of 6 mg per course.",
+            "Give colchicine 500 micrograms two to four times daily, to a max of 6 mg per course.",
+            "Give colchicine to a max of 8 mg per course.",
+        ),
+        # "IM" is the intramuscular route, as "IV" is intravenous
+        (
+            "In suspected meningococcal disease, give benzylpenicillin IV or IM before transfer.",
+            "In suspected meningococcal disease, give benzylpenicillin intramuscularly before transfer.",
+            "In suspected meningococcal disease, give benzylpenicillin orally before transfer.",
+        ),
+    ],
+)
+def test_a_form_the_judge_knows_is_the_same_and_another_value_contradicts(
+    excerpt: str, same: str, changed: str
+):
+    assert judge_claim(same, excerpt).supported
+    assert judge_claim(changed, excerpt).outcome == "contradicted"
