@@ -453,8 +453,13 @@ _TOLD = re.compile(
 )
 
 
+def _negatable(span: Span) -> str:
+    """The span's text with its numbers blanked and "n't" as "not": where its negations are read."""
+    return _blank(span.text, span.quantities, span.start).replace("n't", " not")
+
+
 def _polarity(span: Span) -> int:
-    text = _blank(span.text, span.quantities, span.start).replace("n't", " not")
+    text = _negatable(span)
     if not _TOLD.search(text):
         text = _PURPOSE.sub("to prevent", text)
     return len(_NEGATION.findall(text)) % 2
@@ -569,7 +574,7 @@ def _negated_words(c: Span) -> set[str]:
     """The words a piece's negation is said of: those after it and not before ("is not encouraged",
     "contraindicated in pregnancy", "in calculating % burn, do not include 1st degree burns"), or, when none
     are, all of the piece's."""
-    text = _blank(c.text, c.quantities, c.start).replace("n't", " not")
+    text = _negatable(c)
     m = _NEGATION.search(text)
     if m is None:
         return set(c.words)
