@@ -19,7 +19,7 @@ from typing import Literal
 from hippo_tui.safe_text import clip
 from hippo_tui.verification import thesaurus
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
-from hippo_tui.verification.reading import VETO_WORDS, Reading, has_concept, read, written_words
+from hippo_tui.verification.reading import VETO_WORDS, Reading, as_quoted, has_concept, read, written_words
 
 Outcome = Literal["supported", "contradicted", "not_established"]
 QUOTE = 60  # characters of text quoted in a reason
@@ -50,7 +50,8 @@ class Excerpt:
             return shared + sum(2 for d in claim.drugs if d in s.drugs), groups
 
         # A claim quoting one of its sentences is about that one, whatever the others share with it.
-        quoted = next((s for s in self.sentences if s.source.strip() == claim.source.strip()), None)
+        said = as_quoted(claim.source)
+        quoted = next((s for s in self.sentences if as_quoted(s.source) == said), None)
         if quoted is not None:
             return quoted
         best = max(self.sentences, key=score, default=None)

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from hippo_tui.verification.elements import Excerpt, Finding, Outcome, check_words, first_finding
-from hippo_tui.verification.reading import read, sentences
+from hippo_tui.verification.reading import as_quoted, read, sentences
 from hippo_tui.verification.veto import SENTENCE_STOP, check_claim
 
 # An excerpt's sentence that addresses whoever checks it is an injection, not evidence.
@@ -53,14 +53,10 @@ class Verdict:
 @lru_cache(maxsize=256)
 def _excerpt(excerpt: str) -> tuple[str, Excerpt, frozenset[str]]:
     """The excerpt read once: every claim citing it, and the check after a judge's verdict, use this reading.
-    With its sentences as written (``_plain``), to tell a claim that quotes them."""
+    With its sentences as written (``as_quoted``), to tell a claim that quotes them."""
     kept = [s for s in sentences(excerpt) if not _TO_THE_JUDGE.search(s)]
     text = "\n".join(kept)  # a line of a list stays its own sentence for the veto, as for the answerer
-    return text, Excerpt(read(text), tuple(read(s) for s in kept)), frozenset(map(_plain, kept))
-
-
-def _plain(sentence: str) -> str:
-    return " ".join(sentence.lower().split()).rstrip(" .;:")
+    return text, Excerpt(read(text), tuple(read(s) for s in kept)), frozenset(map(as_quoted, kept))
 
 
 def _quotes(claim: str, written: frozenset[str]) -> bool:
@@ -69,7 +65,7 @@ def _quotes(claim: str, written: frozenset[str]) -> bool:
     an offline answer, which quotes, would lose a true citation. What the quote leaves out (a condition put
     in a sentence before it) is still not established."""
     said = sentences(claim)
-    return bool(said) and all(_plain(s) in written for s in said)
+    return bool(said) and all(as_quoted(s) in written for s in said)
 
 
 def _finding(f: Finding) -> Verdict:

@@ -234,3 +234,8 @@ def has_concept(concept: str, among: dict[str, str] | frozenset[str] | set[str])
 
 def sentences(excerpt: str) -> list[str]:
     return [s for s in (split_sentences(strip_markers(excerpt)) or [excerpt]) if s.strip()]
+
+
+def as_quoted(sentence: str) -> str:
+    """A sentence as compared to tell a quote: case, spacing and closing punctuation aside."""
+    return " ".join(sentence.lower().split()).rstrip(" .;:")
