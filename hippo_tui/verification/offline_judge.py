@@ -92,24 +92,25 @@ _CLAIM_WIDE = frozenset({"population", "line of therapy", "modality", "condition
 
 def judge_claim(claim: str, excerpt: str) -> Verdict:
     """The offline judge's verdict on one claim."""
-    parts = _parts(claim, _PARTS)
+    parts = _parts(claim, _PARTS, ". ")
     if len(parts) > 1:
         return _worst([_judge_part(p, excerpt) for p in parts])
     whole = _judge_part(claim, excerpt)
     # Two statements joined by a semicolon, which the excerpt makes in two sentences: each as said there.
-    halves = _parts(claim, _HALVES)
+    halves = _parts(claim, _HALVES, "; ")
     if whole.supported or whole.element not in _CLAIM_WIDE or len(halves) < 2:
         return whole
     each = _worst([_judge_part(p, excerpt) for p in halves])
     return each if each.supported else whole
 
 
-def _parts(claim: str, boundary: re.Pattern[str]) -> list[str]:
-    """The claim's sentences, a sentence that speaks of the one before ("It is first line.") kept with it."""
+def _parts(claim: str, boundary: re.Pattern[str], joiner: str) -> list[str]:
+    """The claim's parts between ``boundary``s, one that speaks of the one before ("It is first line.") kept
+    with it, joined as the claim joins them."""
     parts: list[str] = []
     for p in boundary.split(claim):
         if parts and (_ANAPHOR.match(p) or len(p.split()) < 3):
-            parts[-1] = f"{parts[-1]}. {p}"
+            parts[-1] = f"{parts[-1]}{joiner}{p}"
         else:
             parts.append(p)
     return parts
