@@ -22,8 +22,58 @@ from hippo_tui.verification.offline_judge import judge_claim
             "Screen children aged 5 years and under for the condition.",
             "Screen children aged 5 years and older for the condition.",
         ),
+        # a negation put in or left out of a short piece, too short to be matched by its words alone
+        (
+            "The tablet is taken twice daily, with or without food.",
+            "The tablet is not taken twice daily, with or without food.",
+        ),
+        ("The usual dose is 0.2 mg/kg.", "The usual dose is not 0.2 mg/kg."),
+        ("Drug Q acts quickly and is given with meals.", "Drug Q acts quickly and is not given with meals."),
+        ("Do not give drug Q to children under 2.", "Give drug Q to children under 2."),
+        (
+            "When an antibiotic is needed: drug R 250 mg twice a day.",
+            "When an antibiotic is not needed: drug R 250 mg twice a day.",
+        ),
+        # one word for its opposite
+        ("Check the level 6 hours after the dose.", "Check the level 6 hours before the dose."),
+        (
+            "Refer if the marker stays above the reference range.",
+            "Refer if the marker stays below the reference range.",
+        ),
+        (
+            "Give the second dose when at least two of these apply.",
+            "Give the second dose when at most two of these apply.",
+        ),
+        (
+            "Drug S has a shorter action than drug T, so watch closely.",
+            "Drug S has a longer action than drug T, so watch closely.",
+        ),
+        # firmer than the source
+        (
+            "Drug U can be considered for women who decline surgery.",
+            "Drug U must be considered for women who decline surgery.",
+        ),
     ],
 )
 def test_a_sentence_changed_in_meaning_is_not_supported_by_its_source(excerpt: str, changed: str):
     assert judge_claim(excerpt, excerpt).supported
     assert not judge_claim(changed, excerpt).supported
+
+
+@pytest.mark.parametrize(
+    ("excerpt", "same"),
+    [
+        # the sides of a comparison given the other way round
+        ("Citalopram causes less nausea than sertraline.", "Sertraline causes more nausea than citalopram."),
+        # "without delay" is at once, not a negation
+        ("Start drug C as soon as possible after the bite.", "Start drug C without delay after the bite."),
+        # what a claim adds after the sentence it repeats is not part of the repeat
+        (
+            "Stop drug D at once if a rash appears.",
+            "Stop drug D at once if a rash appears, and do not restart it.",
+        ),
+    ],
+)
+def test_a_sentence_said_again_in_other_order_or_words_keeps_its_sense(excerpt: str, same: str):
+    verdict = judge_claim(same, excerpt)
+    assert verdict.outcome != "contradicted", verdict.reason

@@ -19,6 +19,7 @@ from typing import Literal
 from hippo_tui.safe_text import clip
 from hippo_tui.verification import thesaurus
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
+from hippo_tui.verification.near_quote import turned
 from hippo_tui.verification.reading import VETO_WORDS, Reading, as_quoted, has_concept, read, written_words
 
 Outcome = Literal["supported", "contradicted", "not_established"]
@@ -546,7 +547,14 @@ def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
+def check_near_quote(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A sentence of the excerpt repeated with its sense turned ("is not needed" for "is needed")."""
+    found = turned(claim.source, [s.source for s in excerpt.sentences])
+    return _contradicted(found.element, found.reason) if found is not None else None
+
+
 CHECKS = (
+    check_near_quote,
     check_drugs,
     check_populations,
     check_line,

@@ -1,0 +1,100 @@
+"""A claim that repeats an excerpt's sentence almost word for word, with its sense turned: a "not" put in or
+left out, or one word for its opposite ("over" for "under", "before" for "after", "must" for "may").
+
+The other checks match a claim to the excerpt by its words, and a piece of three or four words shares too few
+for its negation to be matched with confidence; a near quote is matched by the words around the change, in
+order. Only when the claim and the part of the sentence it repeats are the same words in the same order
+apart from a few: a reordered paraphrase ("B causes less bleeding than A" for "A causes more than B") is left
+to the checks that read comparisons.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from hippo_tui.verification.lexicon import lexicon, respell
+from hippo_tui.verification.quantities import normalize
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*|%")
+NEGATIONS = frozenset(
+    "not no never cannot without avoid avoided avoiding steer contraindicated neither nor none unless".split()
+)
+_AT_ONCE = re.compile(r"\bwithout delay\b")  # "at once", not a negation
+# Words whose opposite says the other thing of the same matter; the claim's word first.
+_PAIRS = (
+    ("over", "under"), ("above", "below"), ("more", "less"), ("more", "fewer"), ("higher", "lower"),
+    ("increase", "decrease"), ("increases", "decreases"), ("increase", "reduce"), ("increases", "reduces"),
+    ("increased", "reduced"), ("increased", "decreased"), ("before", "after"), ("longer", "shorter"),
+    ("older", "younger"), ("faster", "slower"), ("earlier", "later"), ("least", "most"), ("minimum", "maximum"),
+    ("rises", "falls"), ("rise", "fall"), ("start", "stop"), ("starting", "stopping"), ("greater", "smaller"),
+    ("upper", "lower"), ("positive", "negative"),
+)  # fmt: skip
+_OPPOSITE = {a: b for x, y in _PAIRS for a, b in ((x, y), (y, x))}
+# A claim firmer than its sentence: "must" where the excerpt says "may".
+_FIRMER = {"must": {"may", "can", "could", "might", "consider"}, "always": {"may", "can", "usually", "often"}}
+_STOP = frozenset("a an the of to in on at for and or is are be by with it its as".split())
+_SIMILAR = 0.75  # of the claim's words, and of the part of the sentence it repeats, in matching runs
+_MIN_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Turned:
+    element: str  # "negation", "direction" or "modality"
+    reason: str
+
+
+def tokens(text: str) -> list[str]:
+    # In the lexicon's words, so that an abbreviation or a lay term is the term it stands for ("no fever" is
+    # "afebrile", not a negation).
+    said = lexicon().replaced(respell(normalize(text).replace("n't", " not")))
+    return _TOKEN.findall(_AT_ONCE.sub("promptly", said))
+
+
+def turned(claim: str, sentences: list[str]) -> Turned | None:
+    """How ``claim`` turns the sense of the excerpt sentence it nearly quotes, if it does."""
+    mine = tokens(claim)
+    if len(mine) < _MIN_WORDS:
+        return None
+    for sentence in sentences:
+        theirs = tokens(sentence)
+        region = _repeated(mine, theirs)
+        if region is not None:
+            (a_lo, a_hi), (b_lo, b_hi) = region
+            found = _difference(mine[a_lo:a_hi], theirs[b_lo:b_hi])
+            if found is not None:
+                return Turned(found[0], f"{found[1]}: “{sentence.strip()[:120]}”")
+    return None
+
+
+def _repeated(mine: list[str], theirs: list[str]) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The spans of ``mine`` and ``theirs``, first matching word to last, in which ``mine`` repeats ``theirs``
+    in order, if nearly all of both is in matching runs and every word they share is in those runs (nothing
+    moved). What the claim adds before or after the repeated part is not compared ("…; do not rechallenge")."""
+    blocks = [b for b in SequenceMatcher(None, mine, theirs, autojunk=False).get_matching_blocks() if b.size]
+    if not blocks:
+        return None
+    lo, hi = blocks[0].b, blocks[-1].b + blocks[-1].size
+    a_lo, a_hi = blocks[0].a, blocks[-1].a + blocks[-1].size
+    matched = sum(b.size for b in blocks)
+    if matched < _SIMILAR * len(mine) or matched < _SIMILAR * (hi - lo):
+        return None
+    aligned = {mine[b.a + k] for b in blocks for k in range(b.size)}
+    shared = (set(mine) & set(theirs[lo:hi])) - _STOP
+    return ((a_lo, a_hi), (lo, hi)) if shared <= aligned else None
+
+
+def _difference(mine: list[str], theirs: list[str]) -> tuple[str, str] | None:
+    if sum(t in NEGATIONS for t in mine) % 2 != sum(t in NEGATIONS for t in theirs) % 2:
+        said = "adds a negation to" if sum(t in NEGATIONS for t in mine) % 2 else "drops the negation of"
+        return "negation", f"the claim {said} the excerpt's sentence"
+    own, other = set(mine), set(theirs)
+    for word in mine:
+        opposite = _OPPOSITE.get(word)
+        if opposite and opposite in other and word not in other and opposite not in own:
+            return "direction", f"the claim says “{word}” where the excerpt says “{opposite}”"
+    for word, weaker in _FIRMER.items():
+        if word in own and word not in other and own.isdisjoint(weaker) and other & weaker:
+            return "modality", f"the claim says “{word}” where the excerpt says “{sorted(other & weaker)[0]}”"
+    return None
