@@ -61,6 +61,104 @@ def _swaps() -> list[tuple[re.Pattern[str], str]]:
     return [(re.compile(rf"\b{re.escape(a)}\b", re.I), b) for a, b in sorted(both)]
 
 
+# One class's drugs, each standing in for another ("a drug swapped for another of its class").
+_SIBLINGS = [
+    g.split()
+    for g in (
+        "atorvastatin simvastatin rosuvastatin pravastatin",
+        "ramipril lisinopril enalapril perindopril",
+        "losartan candesartan valsartan irbesartan",
+        "bisoprolol atenolol propranolol metoprolol",
+        "omeprazole lansoprazole esomeprazole pantoprazole",
+        "amoxicillin flucloxacillin ampicillin",
+        "clarithromycin azithromycin erythromycin",
+        "doxycycline lymecycline minocycline",
+        "cefalexin ceftriaxone cefuroxime cefotaxime",
+        "ciprofloxacin levofloxacin ofloxacin",
+        "amlodipine nifedipine felodipine",
+        "enoxaparin dalteparin tinzaparin",
+        "sertraline citalopram fluoxetine",
+        "ibuprofen naproxen diclofenac",
+        "apixaban rivaroxaban edoxaban dabigatran",
+        "prednisolone hydrocortisone dexamethasone",
+        "morphine oxycodone codeine tramadol",
+    )
+]
+_OPPOSITES = [
+    ("more than", "less than"),
+    ("at least", "at most"),
+    ("above", "below"),
+    ("over", "under"),
+    ("higher", "lower"),
+    ("increases", "decreases"),
+    ("before", "after"),
+    ("longer", "shorter"),
+    ("older", "younger"),
+    ("greater", "smaller"),
+    ("faster", "slower"),
+    ("rises", "falls"),
+]
+_FLIPS = [
+    *(p for a, b in _OPPOSITES for p in ((a, b), (b, a))),
+    ("fewer than", "more than"),
+    ("reduces", "increases"),
+]
+_POPULATIONS = [("adults", "children"), ("children", "adults"), ("women", "men"), ("men", "women")]
+_FIRMER = [(r"\b(?:may|can|could) be\b", "must be"), (r"\bshould be considered\b", "must be given")]
+_NEGATED = re.compile(r"\b(do not|does not|should not|must not|is not|are not|cannot|never)\b")
+_UNNEGATED = {"do not": "", "does not": "", "should not": "should", "must not": "must", "is not": "is"}
+_UNNEGATED |= {"are not": "are", "cannot": "can", "never": "always"}
+
+
+def _negation_turned(s: str) -> str | None:
+    m = _NEGATED.search(s)
+    if m:
+        return re.sub(r"\s+", " ", s[: m.start()] + _UNNEGATED[m.group(1)] + s[m.end() :]).strip()
+    m = re.search(r"\b(should|must|is|are|can|will)\b", s)
+    return s[: m.end()] + " not" + s[m.end() :] if m else None
+
+
+def _first(s: str, pairs: list[tuple[str, str]], absent: str = "") -> str | None:
+    """``s`` with the first of ``pairs`` found put as its other (the other not already in ``absent``)."""
+    for a, b in pairs:
+        m = re.search(rf"\b{a}\b", s, re.I)
+        if m and b not in absent:
+            return s[: m.start()] + b + s[m.end() :]
+    return None
+
+
+def _drug_swapped(s: str, low: str) -> str | None:
+    for word in re.findall(r"[a-z]+", s.lower()):
+        group = next((g for g in _SIBLINGS if word in g), None)
+        other = next((o for o in group if o not in low), None) if group else None
+        if other:
+            return re.sub(rf"\b{word}\b", other, s, count=1, flags=re.I)
+    return None
+
+
+def _number_changed(s: str, excerpt: str) -> str | None:
+    m = re.search(r"(?<![\w.])(\d+)(?![\w.]*\d)(?!\s*(?:%|/))", s)
+    if m is None:
+        return None
+    n = int(m.group(1))
+    other = next((str(k) for k in (n * 3, n + 7, n * 5 + 1) if str(k) not in excerpt), None)
+    return s[: m.start()] + other + s[m.end() :] if other else None
+
+
+def changed(s: str, excerpt: str) -> Iterator[str]:
+    """``s`` changed in one place each way it can be, so that it says something else."""
+    low = excerpt.lower()
+    changes = [
+        _negation_turned(s),
+        _first(s, _FLIPS),
+        _number_changed(s, excerpt),
+        _first(s, _POPULATIONS, low),
+        next((re.sub(p, r, s, count=1) for p, r in _FIRMER if re.search(p, s)), None),
+        _drug_swapped(s, low),
+    ]
+    yield from (c for c in changes if c and c != s)
+
+
 def claims(excerpts: list[str]) -> Iterator[tuple[str, str, str]]:
     """(invariant, claim, excerpt) for every check."""
     swaps = _swaps()
@@ -68,6 +166,8 @@ def claims(excerpts: list[str]) -> Iterator[tuple[str, str, str]]:
         said = _said(excerpt)
         for s in said:
             yield "quote", s, excerpt
+            for c in changed(s, excerpt):
+                yield "changed", c, excerpt
             for pattern, other in swaps:
                 m = pattern.search(s)
                 if m:
@@ -85,16 +185,17 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=10, help="failures shown per invariant")
     args = parser.parse_args()
     total: Counter[str] = Counter()
-    failed: dict[str, list[str]] = {"quote": [], "joined": [], "swapped": []}
+    failed: dict[str, list[str]] = {"quote": [], "joined": [], "swapped": [], "changed": []}
     for name, claim, excerpt in claims(_excerpts(args)):
         total[name] += 1
         verdict = judge_claim(claim, excerpt)
-        if not verdict.supported:
+        if verdict.supported == (name == "changed"):
             failed[name].append(
                 f"{verdict.outcome} ({verdict.element}): {verdict.reason[:90]} | {claim[:140]}"
             )
     for name, wrong in failed.items():
-        print(f"{name:8} {len(wrong):5} of {total[name]:6} not supported")
+        said = "supported" if name == "changed" else "not supported"
+        print(f"{name:8} {len(wrong):5} of {total[name]:6} {said}")
         for line in wrong[: args.show]:
             print(f"    {line}")
     return 0
