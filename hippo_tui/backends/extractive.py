@@ -424,8 +424,13 @@ class Context:
             for w in ws
         )
 
-    def rank_sources(self, part: Part, among: Sequence[Source] | None = None) -> list[tuple[float, Source]]:
-        """Sources that touch the part's own words, by coverage of the part (retrieval rank breaks near-ties)."""
+    def rank_sources(
+        self, part: Part, among: Sequence[Source] | None = None, *, pooled: bool = True
+    ) -> list[tuple[float, Source]]:
+        """Sources that touch the part's own words, by coverage of the part (retrieval rank breaks near-ties).
+        A section split in several passages is read whole (``pooled``): its passages cover what any of them
+        says, as the section does."""
+        sections = _sections(self.sources) if pooled else {}
         total = self._source_mass(part.want, part.inherited) or 1.0
         subjects = {w for w in part.want if not _aspect(w)}
         needs = part.want & ANSWER_TYPES
@@ -435,7 +440,7 @@ class Context:
         names = [n for name in tool_names(part.text) for n in name]
         scored = []
         for s in among if among is not None else self.sources:
-            hit = part.want & s.words
+            hit = part.want & sections.get(s.title, s.words)
             if asked_classes:
                 hit |= _classes_met(asked_classes - s.words, s.classes)
             if _calls_tool(s, names):
@@ -549,6 +554,14 @@ class Context:
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
+
+
+def _sections(sources: Sequence[Source]) -> dict[str, frozenset[str]]:
+    """Each title's words: all its passages' together."""
+    out: dict[str, frozenset[str]] = {}
+    for s in sources:
+        out[s.title] = out.get(s.title, frozenset()) | s.words
+    return out
 
 
 def _idf(sources: Sequence[Source]) -> dict[str, float]:
@@ -715,7 +728,7 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     missing = {w for w in part.own - main.words if not generic(w) and w not in FACETS}
     if missing and ctx._mass(missing) >= SECOND_SOURCE_SHARE * ctx._mass(part.want):
         rest = Part(part.text, part.want, missing, part.subject, part.inherited)
-        for coverage, other in ctx.rank_sources(rest, [s for _, s in ranked[1:]]):
+        for coverage, other in ctx.rank_sources(rest, [s for _, s in ranked[1:]], pooled=False):
             if coverage >= COVERED:
                 picked += [(s.text, other.id) for s in ctx.sentences_for(rest, other, 2)]
                 break
