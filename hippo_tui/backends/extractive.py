@@ -51,16 +51,16 @@ def as_sources_say(text: str) -> str:
     """``text`` in the words the lexicon reads for it: one spelling, abbreviations and lay terms as a source
     writes them ("pt on a blood thinner" as "patient on an anticoagulant"). Questions and sources are both
     read so, so that neither side's wording decides what matches."""
-    text = lexicon().replaced(respell(_NON.sub(r"\1", _POSSESSIVE.sub("", text.lower()))))
+    text = lexicon().replaced(respell(_NON.sub(r"\1\2", _POSSESSIVE.sub("", text.lower()))))
     return _TYPE.sub(r"type\1", text)
 
 
 # "Bell's palsy" and "bells palsey" are one name: the possessive is no part of it.
 _POSSESSIVE = re.compile(r"(?<=[a-z])['’]s?\b")
 
-# "Non-pregnant" is one word, not "pregnant" (a card on non-pregnant women does not answer for pregnancy); and
-# "pre-eclampsia" is "preeclampsia", as either is written.
-_NON = re.compile(r"\b(non|pre|post)-(?=[a-z])")
+# "Non-pregnant" is one word, not "pregnant" (a card on non-pregnant women does not answer for pregnancy), however
+# it is written ("non pregnant"); and "pre-eclampsia" is "preeclampsia", as either is written.
+_NON = re.compile(r"\b(non)[- ](?=[a-z])|\b(pre|post)-(?=[a-z])")
 
 
 # "Type 1" and "type 2" diabetes are two conditions, not a condition and a number.
@@ -79,6 +79,14 @@ def _lexicon_words(phrases: Iterable[str]) -> frozenset[str]:
 @cache
 def _age_words() -> frozenset[str]:
     return _axis_words("age")
+
+
+@cache
+def _default_population_words() -> frozenset[str]:
+    """The lexicon's populations that are everyone but a group ("non-pregnant"): what guidance is for unless
+    it says otherwise, so no subject a source must name."""
+    pops = lexicon().populations.items()
+    return frozenset(w for phrase, (_axis, group) in pops if group.startswith("not ") for w in content_words(phrase))
 
 
 @cache
@@ -675,7 +683,13 @@ def _member_named(word: str, known: set[str]) -> bool:
 def _aspect(word: str) -> bool:
     # An age group qualifies a subject (checked against a source's title: ``_age_groups``), never is one; nor
     # is a qualifier ("severe") or a word of giving a treatment.
-    return word in FACETS or generic(word) or word in _age_words() or word in _not_subjects()
+    return (
+        word in FACETS
+        or generic(word)
+        or word in _age_words()
+        or word in _not_subjects()
+        or word in _default_population_words()
+    )
 
 
 def _directions(source: Source) -> set[str]:
