@@ -439,6 +439,7 @@ class Context:
         A section split in several passages is read whole (``pooled``): its passages cover what any of them
         says, as the section does."""
         sections = _sections(self.sources) if pooled else {}
+        first_rank = {s.title: s.rank for s in reversed(self.sources)} if pooled else {}
         total = self._source_mass(part.want, part.inherited) or 1.0
         subjects = {w for w in part.want if not _aspect(w)}
         needs = part.want & ANSWER_TYPES
@@ -467,9 +468,13 @@ class Context:
             if needs and not needs & s.words:
                 coverage *= UNANSWERED
             titled = self._mass(subjects & s.topic) / (self._mass(subjects) or 1.0)
-            scored.append((coverage + TITLE_WEIGHT * titled - RANK_PENALTY * s.rank, coverage, s))
-        scored.sort(key=lambda x: (x[0], -x[2].rank), reverse=True)
-        return [(coverage, s) for _, coverage, s in scored]
+            # A section's passages rank as its best-ranked one, those whose own lines name a subject of the
+            # part first: a passage saying nothing of it but its section's title answers nothing.
+            rank = first_rank.get(s.title, s.rank)
+            says = any(subjects & x.words for x in s.sentences) if subjects else True
+            scored.append((coverage + TITLE_WEIGHT * titled - RANK_PENALTY * rank, says, -s.rank, coverage, s))
+        scored.sort(key=lambda x: x[:3], reverse=True)
+        return [(coverage, s) for *_, coverage, s in scored]
 
     def sentences_for(self, part: Part, source: Source, limit: int, chars: int = 10_000) -> list[Sentence]:
         """The best sentence for the part, its antecedents, then the same source's sentences on its topic."""
