@@ -268,3 +268,15 @@ def test_the_answerer_never_fails_and_cites_only_sources_it_was_given(question, 
         reply = extractive.answer(msgs, tools=tools)
         assert reply.sentences or reply.search
         assert {sid for _, sid in reply.sentences} <= {A, B, None}
+
+
+@pytest.mark.parametrize("asked", ["non-pregnant", "non pregnant"])
+def test_not_being_pregnant_is_no_subject_a_source_must_name(asked):
+    # Guidance is for women who are not pregnant unless it says otherwise: a definitions page that happens to
+    # say "non-pregnant" is not the better answer to a treatment question than the treatment card.
+    guide = Src(A, "Antibiotic guide › Definitions",
+                "Uncomplicated cystitis means a bladder infection in a non-pregnant woman with a normal urinary tract.")
+    card = Src(B, "Cystitis in women › Treatment",
+               "Nitrofurantoin 100 mg twice daily for 5 days is the first line antibiotic.")  # fmt: skip
+    reply = extractive.answer(messages(f"first line antibiotic for cystitis in a {asked} woman", guide, card))
+    assert extractive.render(reply) == "Nitrofurantoin 100 mg twice daily for 5 days is the first line antibiotic. [" + B + "]"

@@ -124,3 +124,33 @@ def test_a_better_ranked_source_that_does_not_cover_the_part_does_not_hide_one_t
     monkeypatch.setattr(ctx, "rank_sources", lambda part, among=None: [(0.48, first), (0.65, regimen)])
     part = extractive.parts_of(question)[0]
     assert extractive._answer_part(ctx, part, set()) == [("Day 1: methotrexate 50 mg/m2 IM.", "regimen")]
+
+
+def test_a_section_split_in_two_passages_answers_as_one_section():
+    # Seen on a real card: the condition asked about in one passage of a section, what to do about it in
+    # the next; each passage alone covered less than another document's passage, which answered instead.
+    # A passage of the section that says nothing of the question but its title does not answer, however
+    # well retrieval ranked it.
+    from types import SimpleNamespace
+
+    from hippo_tui.backends import extractive
+    from hippo_tui.prompts import system_message
+
+    blocks = [
+        SimpleNamespace(id="ready", title="Snakebite › Antivenom", excerpt="Keep adrenaline drawn up while it runs."),
+        SimpleNamespace(id="first-aid", title="Bites › First aid",
+                        excerpt="After a snake bite keep the bitten leg still and splinted. "
+                                "Swelling of the leg after a bite is common and is watched."),
+        SimpleNamespace(id="when", title="Snakebite › Antivenom",
+                        excerpt="Antivenom is given when the swelling spreads fast."),
+        SimpleNamespace(id="fast", title="Snakebite › Antivenom",
+                        excerpt="Swelling up the leg past the knee within 6 hours counts as fast."),
+    ]  # fmt: skip
+    question = "snake bite with leg swelling past the knee - is antivenom needed"
+    messages = [
+        {"role": "system", "content": system_message("p", "c", blocks)},
+        {"role": "user", "content": question},
+    ]
+    text = extractive.render(extractive.answer(messages))
+    assert text.startswith("Antivenom is given when the swelling spreads fast. [when]"), text
+    assert "past the knee" in text and "[first-aid]" not in text and "[ready]" not in text

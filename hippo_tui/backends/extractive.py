@@ -51,16 +51,16 @@ def as_sources_say(text: str) -> str:
     """``text`` in the words the lexicon reads for it: one spelling, abbreviations and lay terms as a source
     writes them ("pt on a blood thinner" as "patient on an anticoagulant"). Questions and sources are both
     read so, so that neither side's wording decides what matches."""
-    text = lexicon().replaced(respell(_NON.sub(r"\1", _POSSESSIVE.sub("", text.lower()))))
+    text = lexicon().replaced(respell(_NON.sub(r"\1\2", _POSSESSIVE.sub("", text.lower()))))
     return _TYPE.sub(r"type\1", text)
 
 
 # "Bell's palsy" and "bells palsey" are one name: the possessive is no part of it.
 _POSSESSIVE = re.compile(r"(?<=[a-z])['’]s?\b")
 
-# "Non-pregnant" is one word, not "pregnant" (a card on non-pregnant women does not answer for pregnancy); and
-# "pre-eclampsia" is "preeclampsia", as either is written.
-_NON = re.compile(r"\b(non|pre|post)-(?=[a-z])")
+# "Non-pregnant" is one word, not "pregnant" (a card on non-pregnant women does not answer for pregnancy), however
+# it is written ("non pregnant"); and "pre-eclampsia" is "preeclampsia", as either is written.
+_NON = re.compile(r"\b(non)[- ](?=[a-z])|\b(pre|post)-(?=[a-z])")
 
 
 # "Type 1" and "type 2" diabetes are two conditions, not a condition and a number.
@@ -79,6 +79,14 @@ def _lexicon_words(phrases: Iterable[str]) -> frozenset[str]:
 @cache
 def _age_words() -> frozenset[str]:
     return _axis_words("age")
+
+
+@cache
+def _default_population_words() -> frozenset[str]:
+    """The lexicon's populations that are everyone but a group ("non-pregnant"): what guidance is for unless
+    it says otherwise, so no subject a source must name."""
+    pops = lexicon().populations.items()
+    return frozenset(w for phrase, (_axis, group) in pops if group.startswith("not ") for w in content_words(phrase))
 
 
 @cache
@@ -424,8 +432,14 @@ class Context:
             for w in ws
         )
 
-    def rank_sources(self, part: Part, among: Sequence[Source] | None = None) -> list[tuple[float, Source]]:
-        """Sources that touch the part's own words, by coverage of the part (retrieval rank breaks near-ties)."""
+    def rank_sources(
+        self, part: Part, among: Sequence[Source] | None = None, *, pooled: bool = True
+    ) -> list[tuple[float, Source]]:
+        """Sources that touch the part's own words, by coverage of the part (retrieval rank breaks near-ties).
+        A section split in several passages is read whole (``pooled``): its passages cover what any of them
+        says, as the section does."""
+        sections = _sections(self.sources) if pooled else {}
+        first_rank = {s.title: s.rank for s in reversed(self.sources)} if pooled else {}
         total = self._source_mass(part.want, part.inherited) or 1.0
         subjects = {w for w in part.want if not _aspect(w)}
         needs = part.want & ANSWER_TYPES
@@ -435,7 +449,7 @@ class Context:
         names = [n for name in tool_names(part.text) for n in name]
         scored = []
         for s in among if among is not None else self.sources:
-            hit = part.want & s.words
+            hit = part.want & sections.get(s.title, s.words)
             if asked_classes:
                 hit |= _classes_met(asked_classes - s.words, s.classes)
             if _calls_tool(s, names):
@@ -454,9 +468,13 @@ class Context:
             if needs and not needs & s.words:
                 coverage *= UNANSWERED
             titled = self._mass(subjects & s.topic) / (self._mass(subjects) or 1.0)
-            scored.append((coverage + TITLE_WEIGHT * titled - RANK_PENALTY * s.rank, coverage, s))
-        scored.sort(key=lambda x: (x[0], -x[2].rank), reverse=True)
-        return [(coverage, s) for _, coverage, s in scored]
+            # A section's passages rank as its best-ranked one, those whose own lines name a subject of the
+            # part first: a passage saying nothing of it but its section's title answers nothing.
+            rank = first_rank.get(s.title, s.rank)
+            says = any(subjects & x.words for x in s.sentences) if subjects else True
+            scored.append((coverage + TITLE_WEIGHT * titled - RANK_PENALTY * rank, says, -s.rank, coverage, s))
+        scored.sort(key=lambda x: x[:3], reverse=True)
+        return [(coverage, s) for *_, coverage, s in scored]
 
     def sentences_for(self, part: Part, source: Source, limit: int, chars: int = 10_000) -> list[Sentence]:
         """The best sentence for the part, its antecedents, then the same source's sentences on its topic."""
@@ -549,6 +567,14 @@ class Context:
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
+
+
+def _sections(sources: Sequence[Source]) -> dict[str, frozenset[str]]:
+    """Each title's words: all its passages' together."""
+    out: dict[str, frozenset[str]] = {}
+    for s in sources:
+        out[s.title] = out.get(s.title, frozenset()) | s.words
+    return out
 
 
 def _idf(sources: Sequence[Source]) -> dict[str, float]:
@@ -662,7 +688,13 @@ def _member_named(word: str, known: set[str]) -> bool:
 def _aspect(word: str) -> bool:
     # An age group qualifies a subject (checked against a source's title: ``_age_groups``), never is one; nor
     # is a qualifier ("severe") or a word of giving a treatment.
-    return word in FACETS or generic(word) or word in _age_words() or word in _not_subjects()
+    return (
+        word in FACETS
+        or generic(word)
+        or word in _age_words()
+        or word in _not_subjects()
+        or word in _default_population_words()
+    )
 
 
 def _directions(source: Source) -> set[str]:
@@ -715,7 +747,7 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     missing = {w for w in part.own - main.words if not generic(w) and w not in FACETS}
     if missing and ctx._mass(missing) >= SECOND_SOURCE_SHARE * ctx._mass(part.want):
         rest = Part(part.text, part.want, missing, part.subject, part.inherited)
-        for coverage, other in ctx.rank_sources(rest, [s for _, s in ranked[1:]]):
+        for coverage, other in ctx.rank_sources(rest, [s for _, s in ranked[1:]], pooled=False):
             if coverage >= COVERED:
                 picked += [(s.text, other.id) for s in ctx.sentences_for(rest, other, 2)]
                 break
