@@ -46,6 +46,8 @@ PASSAGES = {
     ),
     "stemi": ("STEMI › Management", "Prasugel is an option for primary PCI in people under 75."),  # sic: the card's typo
     "flu": ("Influenza › Vaccination", "Offer the influenza vaccine every autumn to adults aged 65 and over."),
+    "torsion": ("Testicular torsion › Management", "Suspected testicular torsion needs surgical exploration within 6 hours of the onset of pain."),
+    "mdma": ("Ecstacy › Management", "Treat hyperthermia after MDMA (ecstacy) with rapid external cooling."),
 }  # fmt: skip
 IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
 
@@ -65,6 +67,9 @@ CASES = [
     # A class word answered by a passage naming a member of it; an age is an age group, not words to find.
     ("first line antihypertensive for a 62 year old Afro-Caribbean man", "htn", "amlodipine 5 mg"),
     ("whooping cough in a 6 week old - which antibiotic and dose", "pertussis", "10 mg/kg"),
+    # a lay term, and a misspelling of a street name, for what the card calls it
+    ("management of a twisted testicle", "torsion", "within 6 hours"),
+    ("treatment of hyperthermia after extasy", "mdma", "rapid external cooling"),
 ]
 UNCOVERED = "semaglutide dose for severe obesity in a young adult"
 TXA = "What is the dose of tranexamic acid in trauma?"
@@ -73,7 +78,9 @@ PRASUGREL = "prasugrel loading dose for STEMI going to PCI"
 
 @pytest.fixture(scope="module")
 def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EndEvent]:
-    return answers_over(tmp_path_factory.mktemp("home"), PASSAGES, IDS, [q for q, *_ in CASES] + [UNCOVERED, TXA, PRASUGREL])
+    return answers_over(
+        tmp_path_factory.mktemp("home"), PASSAGES, IDS, [q for q, *_ in CASES] + [UNCOVERED, TXA, PRASUGREL]
+    )
 
 
 @pytest.mark.parametrize(("question", "source", "fact"), CASES)
