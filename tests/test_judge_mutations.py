@@ -22,6 +22,11 @@ from hippo_tui.verification.offline_judge import judge_claim
             "Screen children aged 5 years and under for the condition.",
             "Screen children aged 5 years and older for the condition.",
         ),
+        # a length written against its unit
+        (
+            "The skin test is positive at 10mm or more of induration.",
+            "The skin test is positive at 15mm or more of induration.",
+        ),
         # a negation put in or left out of a short piece, too short to be matched by its words alone
         (
             "The tablet is taken twice daily, with or without food.",
@@ -65,6 +70,8 @@ def test_a_sentence_changed_in_meaning_is_not_supported_by_its_source(excerpt: s
     [
         # the sides of a comparison given the other way round
         ("Citalopram causes less nausea than sertraline.", "Sertraline causes more nausea than citalopram."),
+        # a length in another unit
+        ("Refer a wound deeper than 10 mm.", "Refer a wound deeper than 1 cm."),
         # "without delay" is at once, not a negation
         ("Start drug C as soon as possible after the bite.", "Start drug C without delay after the bite."),
         # what a claim adds after the sentence it repeats is not part of the repeat

@@ -71,6 +71,8 @@ for _names, _dim, _factor in (
     ("% percent per cent", "percent", 1.0),
     ("iu unit units", "units", 1.0),
     ("mmhg", "mmhg", 1.0),
+    ("mm millimetre millimetres millimeter millimeters", "length", 1.0),  # an induration, a wound, a lesion
+    ("cm centimetre centimetres centimeter centimeters", "length", 10.0),
     ("°c degrees", "celsius", 1.0),
     ("dose doses", "doses", 1.0),
     ("tablet tablets", "tablets", 1.0),
