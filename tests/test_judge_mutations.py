@@ -22,6 +22,7 @@ from hippo_tui.verification.offline_judge import judge_claim
             "Screen children aged 5 years and under for the condition.",
             "Screen children aged 5 years and older for the condition.",
         ),
+        ("Refer a mole of 6 mm or larger.", "Refer a mole of 6 mm or smaller."),
         # a length written against its unit
         (
             "The skin test is positive at 10mm or more of induration.",

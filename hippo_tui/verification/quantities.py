@@ -139,8 +139,9 @@ _CMP_BEFORE = {
     "no longer than|shorter than",
 }
 _CMP_AFTER = {
-    UP: "or more|or over|or higher|or above|or greater|or longer|or older|and over|and above|and older|plus",
-    DOWN: "or less|or fewer|or lower|or below|or under|or shorter|or younger|and under|and below|and younger",
+    UP: "or more|or over|or higher|or above|or greater|or larger|or longer|or older|and over|and above|and older|plus",
+    DOWN: "or less|or fewer|or lower|or below|or under|or smaller|or shorter|or younger|and under|and below|"
+    "and younger",
 }
 _BEFORE_RE = "|".join(f"(?P<b{d}>{p})" for d, p in _CMP_BEFORE.items())
 _AFTER_RE = "|".join(f"(?P<a{d}>{p})" for d, p in _CMP_AFTER.items())
