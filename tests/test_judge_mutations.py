@@ -36,6 +36,8 @@ from hippo_tui.verification.offline_judge import judge_claim
         ("The usual dose is 0.2 mg/kg.", "The usual dose is not 0.2 mg/kg."),
         ("Drug Q acts quickly and is given with meals.", "Drug Q acts quickly and is not given with meals."),
         ("Do not give drug Q to children under 2.", "Give drug Q to children under 2."),
+        ("Do not give it to children under 2.", "Give it to children under 2."),
+        ("Give it to children under 2.", "Never give it to children under 2."),
         (
             "When an antibiotic is needed: drug R 250 mg twice a day.",
             "When an antibiotic is not needed: drug R 250 mg twice a day.",
@@ -75,6 +77,11 @@ def test_a_sentence_changed_in_meaning_is_not_supported_by_its_source(excerpt: s
         ("Refer a wound deeper than 10 mm.", "Refer a wound deeper than 1 cm."),
         # "without delay" is at once, not a negation
         ("Start drug C as soon as possible after the bite.", "Start drug C without delay after the bite."),
+        # "No." before a number is no negation, where a claim's sentence breaks after it
+        (
+            "Only an officer registered under the Act (Act No. 5 of 1999) may inspect the premises.",
+            "Only an officer registered under the Act (Act No. 5 of 1999) may inspect the premises.",
+        ),
         # what a claim adds after the sentence it repeats is not part of the repeat
         (
             "Stop drug D at once if a rash appears.",

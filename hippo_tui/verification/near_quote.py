@@ -57,21 +57,26 @@ def turned(claim: str, sentences: list[str]) -> Turned | None:
     mine = tokens(claim)
     if len(mine) < _MIN_WORDS:
         return None
+    # The sentence it repeats most closely: another that shares most of its words ("not all …" after "all …")
+    # is not the one it quotes.
+    best = None
     for sentence in sentences:
         theirs = tokens(sentence)
         region = _repeated(mine, theirs)
-        if region is not None:
-            (a_lo, a_hi), (b_lo, b_hi) = region
-            found = _difference(mine[a_lo:a_hi], theirs[b_lo:b_hi])
-            if found is not None:
-                return Turned(found[0], f"{found[1]}: “{sentence.strip()[:120]}”")
-    return None
+        if region is not None and (best is None or region[2] > best[0]):
+            best = (region[2], sentence, theirs, region)
+    if best is None:
+        return None
+    _, sentence, theirs, ((a_lo, a_hi), (b_lo, b_hi), _) = best
+    found = _difference(mine[_led(mine, a_lo) : a_hi], theirs[_led(theirs, b_lo) : b_hi])
+    return Turned(found[0], f"{found[1]}: “{sentence.strip()[:120]}”") if found is not None else None
 
 
-def _repeated(mine: list[str], theirs: list[str]) -> tuple[tuple[int, int], tuple[int, int]] | None:
+def _repeated(mine: list[str], theirs: list[str]) -> tuple[tuple[int, int], tuple[int, int], int] | None:
     """The spans of ``mine`` and ``theirs``, first matching word to last, in which ``mine`` repeats ``theirs``
     in order, if nearly all of both is in matching runs and every word they share is in those runs (nothing
-    moved). What the claim adds before or after the repeated part is not compared ("…; do not rechallenge")."""
+    moved), with the number of words matched. What the claim adds before or after the repeated part is not
+    compared ("…; do not rechallenge")."""
     blocks = [b for b in SequenceMatcher(None, mine, theirs, autojunk=False).get_matching_blocks() if b.size]
     if not blocks:
         return None
@@ -82,7 +87,21 @@ def _repeated(mine: list[str], theirs: list[str]) -> tuple[tuple[int, int], tupl
         return None
     aligned = {mine[b.a + k] for b in blocks for k in range(b.size)}
     shared = (set(mine) & set(theirs[lo:hi])) - _STOP
-    return ((a_lo, a_hi), (lo, hi)) if shared <= aligned else None
+    return ((a_lo, a_hi), (lo, hi), matched) if shared <= aligned else None
+
+
+# What a repeated instruction may be led by and reversed: "do not", "never", "avoid" before "give it …" ("No."
+# before a number is no negation).
+_NEGATING_LEADS = frozenset({"not", "never", "cannot", "avoid", "steer"})
+_LEADS = _NEGATING_LEADS | {"do", "does", "did", "should", "must", "is", "are", "please"}
+
+
+def _led(words: list[str], start: int) -> int:
+    """Where the repeated part begins counting the negation that leads it: "do not" before "give it …"."""
+    at = start
+    while at > 0 and words[at - 1] in _LEADS:
+        at -= 1
+    return at if _NEGATING_LEADS.intersection(words[at:start]) else start
 
 
 def _difference(mine: list[str], theirs: list[str]) -> tuple[str, str] | None:
