@@ -577,6 +577,19 @@ async def test_word_counts_follow_writes(store: Store) -> None:
     assert (await store._doc_frequencies(["zebrafish"]))["zebrafish"] == 0
 
 
+async def test_the_rows_a_word_is_weighed_against_are_the_active_sources(store: Store, tmp_path: Path) -> None:
+    # A word in more than half of them is left out of the ranking (budget.ranked_words): the count is read
+    # from the search index's own record, which must agree with the sources after every kind of write.
+    sqlite_only(store, "the search index's own record")
+    assert await store._active_rows() == await store.count() > 0
+    await store.upsert([_source(1), _source(2)])
+    assert await store._active_rows() == await store.count()
+    await store.retire(_source(1).id, "gone")
+    assert await store._active_rows() == await store.count()
+    async with Store.open(tmp_path / "empty.db", seed=None) as empty:
+        assert await empty._active_rows() == 0
+
+
 async def test_a_new_migration_upgrades_an_existing_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

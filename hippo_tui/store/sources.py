@@ -16,6 +16,7 @@ import aiosqlite
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.budget import RARE_WEIGHT, ranked_words
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
+from hippo_tui.store.fts5 import AVERAGES_SQL, indexed_rows
 from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition
@@ -281,9 +282,13 @@ class SourcesMixin(StoreBase):
         return quoted_or(rare), both
 
     async def _active_rows(self) -> int:
-        """The rows the index holds (cached with the word counts, which every write clears)."""
+        """The rows the index holds, as the index records it (``fts5``; cached with the word counts, which
+        every write clears)."""
         if _ROWS not in self._doc_counts:
-            self._doc_counts[_ROWS] = await self.count()
+            with self._errors():
+                cur = await self._db.execute(AVERAGES_SQL)
+                row = await cur.fetchone()
+            self._doc_counts[_ROWS] = indexed_rows(row[0] if row else None)
         return self._doc_counts[_ROWS]
 
     async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
