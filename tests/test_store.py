@@ -577,6 +577,14 @@ async def test_word_counts_follow_writes(store: Store) -> None:
     assert (await store._doc_frequencies(["zebrafish"]))["zebrafish"] == 0
 
 
+async def test_a_word_the_tokenizer_would_change_is_counted_too(store: Store) -> None:
+    # Plain lower-case ASCII words are looked up in the index's vocabulary; any other by matching it.
+    sqlite_only(store, "FTS5's vocabulary")
+    await store.upsert([_source(1, excerpt="Zolmiprofen: see the αλφα table.")])
+    counts = await store._doc_frequencies(["zolmiprofen", "αλφα", "zebrafish"])
+    assert counts == {"zolmiprofen": 1, "αλφα": 1, "zebrafish": 0}
+
+
 async def test_the_rows_a_word_is_weighed_against_are_the_active_sources(store: Store, tmp_path: Path) -> None:
     # A word in more than half of them is left out of the ranking (budget.ranked_words): the count is read
     # from the search index's own record, which must agree with the sources after every kind of write.

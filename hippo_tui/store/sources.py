@@ -16,7 +16,7 @@ import aiosqlite
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.budget import RARE_WEIGHT, ranked_words
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
-from hippo_tui.store.fts5 import AVERAGES_SQL, indexed_rows
+from hippo_tui.store.fts5 import AVERAGES_SQL, MATCH_COUNT_SQL, ROWS_HOLDING_SQL, indexed_rows, plain_token
 from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition
@@ -292,19 +292,24 @@ class SourcesMixin(StoreBase):
         return self._doc_counts[_ROWS]
 
     async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
-        """How many active sources contain each word: one query for the words not already cached."""
+        """How many active sources contain each word: one query (two with a word the vocabulary cannot hold as
+        it is) for the words not already cached."""
         if len(self._doc_counts) > DOC_COUNT_CACHE:
             # Before reading what is missing: cleared after, the words found cached would be gone (KeyError).
             self._doc_counts.clear()
         missing = [w for w in words if w not in self._doc_counts]
-        if missing:
-            counts = ", ".join(
-                "(SELECT count(*) FROM sources_fts WHERE sources_fts MATCH ?)" for _ in missing
-            )
-            with self._errors():
-                cur = await self._db.execute(f"SELECT {counts}", [f'"{w}"' for w in missing])
-                row = await cur.fetchone() or ()
-            self._doc_counts.update(zip(missing, row, strict=True))
+        plain = [w for w in missing if plain_token(w)]
+        other = [w for w in missing if not plain_token(w)]
+        found: dict[str, int] = {}
+        with self._errors():
+            if plain:  # the index's vocabulary: one lookup a word (fts5.py)
+                cur = await self._db.execute(ROWS_HOLDING_SQL, (json.dumps(plain),))
+                found.update((str(w), int(n)) for w, n in await cur.fetchall())
+            if other:
+                cur = await self._db.execute(f"SELECT {', '.join(MATCH_COUNT_SQL for _ in other)}",
+                                             [f'"{w}"' for w in other])  # fmt: skip
+                found.update(zip(other, await cur.fetchone() or (), strict=True))
+        self._doc_counts.update((w, found.get(w, 0)) for w in missing)
         return {w: self._doc_counts[w] for w in words}
 
     async def get_many(self, ids: Iterable[str]) -> dict[str, Lookup]:
