@@ -229,6 +229,11 @@ class HitRow(NamedTuple):
 
 class SourcesMixin(StoreBase):
     async def count(self, status: str | None = "active") -> int:
+        """Sources of that status (None: all). The active ones are the search index's rows, as it records them
+        (``fts5``): counted, they walked an index of 100,000 entries, and had the connection's closing ANALYZE
+        the table (``PRAGMA optimize``, for a query that used an index)."""
+        if status == "active":
+            return await self._indexed_rows()
         with self._errors():
             if status is None:
                 cur = await self._db.execute("SELECT count(*) FROM sources")
@@ -282,14 +287,17 @@ class SourcesMixin(StoreBase):
         return quoted_or(rare), both
 
     async def _active_rows(self) -> int:
-        """The rows the index holds, as the index records it (``fts5``; cached with the word counts, which
-        every write clears)."""
+        """``_indexed_rows``, cached with the word counts, which every write clears."""
         if _ROWS not in self._doc_counts:
-            with self._errors():
-                cur = await self._db.execute(AVERAGES_SQL)
-                row = await cur.fetchone()
-            self._doc_counts[_ROWS] = indexed_rows(row[0] if row else None)
+            self._doc_counts[_ROWS] = await self._indexed_rows()
         return self._doc_counts[_ROWS]
+
+    async def _indexed_rows(self) -> int:
+        """The rows the search index holds (the active sources), as the index records them (``fts5``)."""
+        with self._errors():
+            cur = await self._db.execute(AVERAGES_SQL)
+            row = await cur.fetchone()
+        return indexed_rows(row[0] if row else None)
 
     async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
         """How many active sources contain each word: one query (two with a word the vocabulary cannot hold as
