@@ -48,6 +48,14 @@ def test_only_the_command_line_of_the_process_is_its_own(monkeypatch):
     assert startup._own_process
 
 
+def test_in_its_own_process_pydantic_looks_for_no_plugins(monkeypatch):
+    monkeypatch.delitem(sys.modules, startup.PYDANTIC_PLUGINS, raising=False)
+    startup.without_pydantic_plugins()
+    loader = sys.modules[startup.PYDANTIC_PLUGINS]
+    assert tuple(loader.get_plugins()) == ()
+    assert loader.PYDANTIC_ENTRY_POINT_GROUP == "pydantic"  # anything else asked is the real loader's
+
+
 def test_in_its_own_process_a_command_loads_with_the_collector_off_then_frozen(own_process, no_user_folders):
     frozen = gc.get_freeze_count()
     with startup.loading("ask"):

@@ -107,6 +107,14 @@ def test_an_offline_ask_answers_without_the_sdk_or_an_http_client(hippo_home):
     # Nor are the checks imported before the answer's text is out: see test_offline_in_process.
 
 
+def test_in_its_own_process_an_ask_reads_no_installed_packages_metadata(hippo_home):
+    # Pydantic would, to look for plugins, when it builds the first validator: a tenth of an offline ask.
+    own = "import sys\nfrom hippo_tui.cli import main\nsys.argv[1:] = ['ask', 'What is the first-line drug for hypertension?']\n"
+    modules, output = loaded(hippo_home, code=own + "main()\n" + LIST_MODULES)
+    assert "Verification:" in output  # a real answer ran, and was checked
+    assert "pydantic" in modules and "importlib.metadata" not in modules
+
+
 def test_the_ask_commands_modules_and_the_engine_load_no_citation_check(tmp_path):
     # What an offline `ask` loads before its text: its command's modules, the engine, the store and the
     # answerer. The checks, both judges, the veto and the coverage count run once the answer has ended, and

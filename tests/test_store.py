@@ -577,6 +577,40 @@ async def test_word_counts_follow_writes(store: Store) -> None:
     assert (await store._doc_frequencies(["zebrafish"]))["zebrafish"] == 0
 
 
+async def test_a_word_the_tokenizer_would_change_is_counted_too(store: Store) -> None:
+    # Plain lower-case ASCII words are looked up in the index's vocabulary; any other by matching it.
+    sqlite_only(store, "FTS5's vocabulary")
+    await store.upsert([_source(1, excerpt="Zolmiprofen: see the αλφα table.")])
+    counts = await store._doc_frequencies(["zolmiprofen", "αλφα", "zebrafish"])
+    assert counts == {"zolmiprofen": 1, "αλφα": 1, "zebrafish": 0}
+
+
+async def _counted(store: Store) -> tuple[int, int, int]:
+    """(active, retired, all) sources, counted row by row."""
+    cur = await store.db.execute(
+        "SELECT coalesce(sum(status = 'active'), 0), coalesce(sum(status = 'retired'), 0), count(*) FROM sources"
+    )
+    return tuple(await cur.fetchone())  # type: ignore[return-value]
+
+
+async def test_the_counts_of_sources_follow_every_kind_of_write(store: Store, tmp_path: Path) -> None:
+    # The active ones are read from the search index's own record (it holds them only), which must agree with
+    # the sources after every kind of write: it is also what a word is weighed against (budget.ranked_words).
+    sqlite_only(store, "the search index's own record")
+
+    async def counts() -> tuple[int, int, int]:
+        return await store.count(), await store.count("retired"), await store.count(None)
+
+    assert await counts() == await _counted(store)
+    await store.upsert([_source(1), _source(2)])
+    assert await counts() == await _counted(store)
+    await store.retire(_source(1).id, "gone")
+    assert await counts() == await _counted(store)
+    assert await store._active_rows() == await store.count()
+    async with Store.open(tmp_path / "empty.db", seed=None) as empty:
+        assert (await empty.count(), await empty.count(None), await empty._active_rows()) == (0, 0, 0)
+
+
 async def test_a_new_migration_upgrades_an_existing_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,6 +16,7 @@ from hippo_tui.store.audit import AuditMixin
 from hippo_tui.store.base import COMPACT_ROWS
 from hippo_tui.store.documents import SET_META, DocumentsMixin
 from hippo_tui.store.errors import StoreCorrupt, StoreError, StoreReadOnly, translate
+from hippo_tui.store.fts5 import VOCABULARY_SQL
 from hippo_tui.store.paths import DEMO_KB
 from hippo_tui.store.schema import MIGRATIONS, OUR_TABLES, REINDEX_SQL, SCHEMA_VERSION
 from hippo_tui.store.sources import UPSERT_SQL, SourcesMixin, parse_jsonl, source_to_row
@@ -164,6 +165,8 @@ class Store(SourcesMixin, DocumentsMixin, AuditMixin):
                     # The index was just built (or rebuilt by v7) with today's folding.
                     await tx.execute(SET_META, ("fold", fold_signature()))
             await store._reindex_if_folding_changed()
+            with store._errors():
+                await db.execute(VOCABULARY_SQL)  # search counts its words there (fts5.py)
             store.kb_name = await store.get_meta("kb_name") or ""
         except BaseException:
             await db.close()

@@ -16,6 +16,7 @@ import aiosqlite
 from hippo_tui.store.base import StoreBase
 from hippo_tui.store.budget import RARE_WEIGHT, ranked_words
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
+from hippo_tui.store.fts5 import AVERAGES_SQL, MATCH_COUNT_SQL, ROWS_HOLDING_SQL, indexed_rows, plain_token
 from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition
@@ -228,6 +229,11 @@ class HitRow(NamedTuple):
 
 class SourcesMixin(StoreBase):
     async def count(self, status: str | None = "active") -> int:
+        """Sources of that status (None: all). The active ones are the search index's rows, as it records them
+        (``fts5``): counted, they walked an index of 100,000 entries, and had the connection's closing ANALYZE
+        the table (``PRAGMA optimize``, for a query that used an index)."""
+        if status == "active":
+            return await self._indexed_rows()
         with self._errors():
             if status is None:
                 cur = await self._db.execute("SELECT count(*) FROM sources")
@@ -281,25 +287,37 @@ class SourcesMixin(StoreBase):
         return quoted_or(rare), both
 
     async def _active_rows(self) -> int:
-        """The rows the index holds (cached with the word counts, which every write clears)."""
+        """``_indexed_rows``, cached with the word counts, which every write clears."""
         if _ROWS not in self._doc_counts:
-            self._doc_counts[_ROWS] = await self.count()
+            self._doc_counts[_ROWS] = await self._indexed_rows()
         return self._doc_counts[_ROWS]
 
+    async def _indexed_rows(self) -> int:
+        """The rows the search index holds (the active sources), as the index records them (``fts5``)."""
+        with self._errors():
+            cur = await self._db.execute(AVERAGES_SQL)
+            row = await cur.fetchone()
+        return indexed_rows(row[0] if row else None)
+
     async def _doc_frequencies(self, words: list[str]) -> dict[str, int]:
-        """How many active sources contain each word: one query for the words not already cached."""
+        """How many active sources contain each word: one query (two with a word the vocabulary cannot hold as
+        it is) for the words not already cached."""
         if len(self._doc_counts) > DOC_COUNT_CACHE:
             # Before reading what is missing: cleared after, the words found cached would be gone (KeyError).
             self._doc_counts.clear()
         missing = [w for w in words if w not in self._doc_counts]
-        if missing:
-            counts = ", ".join(
-                "(SELECT count(*) FROM sources_fts WHERE sources_fts MATCH ?)" for _ in missing
-            )
-            with self._errors():
-                cur = await self._db.execute(f"SELECT {counts}", [f'"{w}"' for w in missing])
-                row = await cur.fetchone() or ()
-            self._doc_counts.update(zip(missing, row, strict=True))
+        plain = [w for w in missing if plain_token(w)]
+        other = [w for w in missing if not plain_token(w)]
+        found: dict[str, int] = {}
+        with self._errors():
+            if plain:  # the index's vocabulary: one lookup a word (fts5.py)
+                cur = await self._db.execute(ROWS_HOLDING_SQL, (json.dumps(plain),))
+                found.update((str(w), int(n)) for w, n in await cur.fetchall())
+            if other:
+                cur = await self._db.execute(f"SELECT {', '.join(MATCH_COUNT_SQL for _ in other)}",
+                                             [f'"{w}"' for w in other])  # fmt: skip
+                found.update(zip(other, await cur.fetchone() or (), strict=True))
+        self._doc_counts.update((w, found.get(w, 0)) for w in missing)
         return {w: self._doc_counts[w] for w in words}
 
     async def get_many(self, ids: Iterable[str]) -> dict[str, Lookup]:

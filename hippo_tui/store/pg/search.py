@@ -110,6 +110,12 @@ class PgSearchMixin(PgBase):
                 self._lexemes[w], self._doc_counts[w] = tuple(lexemes), int(df)
         return {w: self._doc_counts[w] for w in words if self._lexemes.get(w)}
 
+    async def _indexed_rows(self) -> int:
+        """The active sources (``SourcesMixin.count``): counted, as no index here records how many it holds."""
+        with self._errors():
+            rows = await self._conn.native("SELECT count(*) FROM sources WHERE status = 'active'", ())
+        return int(rows[0][0])
+
     async def _corpus(self) -> tuple[int, float]:
         """Active sources and their average length in tokens: BM25's N and avgdl (cached with the counts)."""
         if _CORPUS not in self._doc_counts:
