@@ -92,3 +92,10 @@ def test_a_sentence_changed_in_meaning_is_not_supported_by_its_source(excerpt: s
 def test_a_sentence_said_again_in_other_order_or_words_keeps_its_sense(excerpt: str, same: str):
     verdict = judge_claim(same, excerpt)
     assert verdict.outcome != "contradicted", verdict.reason
+
+
+def test_the_reason_quotes_the_sentence_made_inert():
+    # The excerpt is a document's text: a terminal escape sequence in it is not passed on to the screen.
+    verdict = judge_claim("Give it to children under 2.", "Do not give it to \x1b[2Jchildren under 2.")
+    assert verdict.outcome == "contradicted" and verdict.element == "negation"
+    assert "\x1b" not in verdict.reason and "Do not give it to" in verdict.reason

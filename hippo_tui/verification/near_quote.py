@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from hippo_tui.safe_text import clip
 from hippo_tui.verification.lexicon import lexicon, respell
 from hippo_tui.verification.quantities import normalize
 
@@ -37,6 +38,7 @@ _FIRMER = {"must": {"may", "can", "could", "might", "consider"}, "always": {"may
 _STOP = frozenset("a an the of to in on at for and or is are be by with it its as".split())
 _SIMILAR = 0.75  # of the claim's words, and of the part of the sentence it repeats, in matching runs
 _MIN_WORDS = 4
+_QUOTED = 120  # characters of the excerpt's sentence a reason quotes (sanitised: it is untrusted text)
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,9 @@ def turned(claim: str, sentences: list[str]) -> Turned | None:
         return None
     _, sentence, theirs, ((a_lo, a_hi), (b_lo, b_hi), _) = best
     found = _difference(mine[_led(mine, a_lo) : a_hi], theirs[_led(theirs, b_lo) : b_hi])
-    return Turned(found[0], f"{found[1]}: “{sentence.strip()[:120]}”") if found is not None else None
+    return (
+        Turned(found[0], f"{found[1]}: “{clip(sentence, _QUOTED, flat=True)}”") if found is not None else None
+    )
 
 
 def _repeated(mine: list[str], theirs: list[str]) -> tuple[tuple[int, int], tuple[int, int], int] | None:
