@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from hippo_tui.safe_text import clip
 from hippo_tui.verification.lexicon import lexicon, respell
@@ -38,6 +39,7 @@ _FIRMER = {"must": {"may", "can", "could", "might", "consider"}, "always": {"may
 _STOP = frozenset("a an the of to in on at for and or is are be by with it its as".split())
 _SIMILAR = 0.75  # of the claim's words, and of the part of the sentence it repeats, in matching runs
 _MIN_WORDS = 4
+Words = tuple[str, ...]
 _QUOTED = 120  # characters of the excerpt's sentence a reason quotes (sanitised: it is untrusted text)
 
 
@@ -47,11 +49,12 @@ class Turned:
     reason: str
 
 
-def tokens(text: str) -> list[str]:
-    # In the lexicon's words, so that an abbreviation or a lay term is the term it stands for ("no fever" is
-    # "afebrile", not a negation).
+@lru_cache(maxsize=1024)
+def tokens(text: str) -> tuple[str, ...]:
+    """The words compared, in the lexicon's words, so that an abbreviation or a lay term is the term it stands
+    for ("no fever" is "afebrile", not a negation). Cached: every claim citing an excerpt reads its sentences."""
     said = lexicon().replaced(respell(normalize(text).replace("n't", " not")))
-    return _TOKEN.findall(_AT_ONCE.sub("promptly", said))
+    return tuple(_TOKEN.findall(_AT_ONCE.sub("promptly", said)))
 
 
 def turned(claim: str, sentences: list[str]) -> Turned | None:
@@ -61,22 +64,22 @@ def turned(claim: str, sentences: list[str]) -> Turned | None:
         return None
     # The sentence it repeats most closely: another that shares most of its words ("not all …" after "all …")
     # is not the one it quotes.
-    best = None
+    repeats = []
     for sentence in sentences:
         theirs = tokens(sentence)
         region = _repeated(mine, theirs)
-        if region is not None and (best is None or region[2] > best[0]):
-            best = (region[2], sentence, theirs, region)
-    if best is None:
+        if region is not None:
+            repeats.append((region, sentence, theirs))
+    if not repeats:
         return None
-    _, sentence, theirs, ((a_lo, a_hi), (b_lo, b_hi), _) = best
+    ((a_lo, a_hi), (b_lo, b_hi), _), sentence, theirs = max(repeats, key=lambda x: x[0][2])
     found = _difference(mine[_led(mine, a_lo) : a_hi], theirs[_led(theirs, b_lo) : b_hi])
     return (
         Turned(found[0], f"{found[1]}: “{clip(sentence, _QUOTED, flat=True)}”") if found is not None else None
     )
 
 
-def _repeated(mine: list[str], theirs: list[str]) -> tuple[tuple[int, int], tuple[int, int], int] | None:
+def _repeated(mine: Words, theirs: Words) -> tuple[tuple[int, int], tuple[int, int], int] | None:
     """The spans of ``mine`` and ``theirs``, first matching word to last, in which ``mine`` repeats ``theirs``
     in order, if nearly all of both is in matching runs and every word they share is in those runs (nothing
     moved), with the number of words matched. What the claim adds before or after the repeated part is not
@@ -100,7 +103,7 @@ _NEGATING_LEADS = frozenset({"not", "never", "cannot", "avoid", "steer"})
 _LEADS = _NEGATING_LEADS | {"do", "does", "did", "should", "must", "is", "are", "please"}
 
 
-def _led(words: list[str], start: int) -> int:
+def _led(words: Words, start: int) -> int:
     """Where the repeated part begins counting the negation that leads it: "do not" before "give it …"."""
     at = start
     while at > 0 and words[at - 1] in _LEADS:
@@ -108,7 +111,7 @@ def _led(words: list[str], start: int) -> int:
     return at if _NEGATING_LEADS.intersection(words[at:start]) else start
 
 
-def _difference(mine: list[str], theirs: list[str]) -> tuple[str, str] | None:
+def _difference(mine: Words, theirs: Words) -> tuple[str, str] | None:
     if sum(t in NEGATIONS for t in mine) % 2 != sum(t in NEGATIONS for t in theirs) % 2:
         said = "adds a negation to" if sum(t in NEGATIONS for t in mine) % 2 else "drops the negation of"
         return "negation", f"the claim {said} the excerpt's sentence"
