@@ -36,6 +36,9 @@ def one(text: str):
         ("within the first hour", "within an hour"),
         ("about 1 in 4", "25%"),
         ("one in four", "25%"),
+        ("roughly one in six", "about 16%"),  # a share rounded either way
+        ("1 in 6", "17%"),
+        ("one in three", "33%"),
         ("not more than 4 g", "no more than 4 g"),
         ("do not take more than 4 g", "at most 4 g"),
         ("must not exceed 4 g", "a maximum of 4 g"),
@@ -54,6 +57,9 @@ def test_spellings_of_one_quantity_match(a: str, b: str):
     ("a", "b"),
     [
         ("5 days", "5 weeks"),
+        ("one in six", "20%"),  # a rounded share is still that share
+        ("1 in 6", "15%"),
+        ("2.5%", "2%"),  # written percentages are compared as written
         ("3 months", "12 weeks"),  # months are not weeks: a source's "3 months" is not checked as 12 weeks
         ("over 80", "under 80"),
         ("55 or more", "below 55"),

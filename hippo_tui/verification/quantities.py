@@ -213,6 +213,8 @@ class Quantity:
             return (_close(a[0], b[0]) and _close(a[1], b[1])) or (_close(a[0], a[1]) and _close(a[0], b[1]))
         if _close(self.low, other.low) and _close(self.high, other.high):
             return True
+        if self.dim == other.dim == "percent" and _rounded_ratio(self, other):
+            return True
         # "50 mg" stands for one end of "50 to 100 mg". A threshold points into the range from its end ("below
         # 1.0" is its top, "at least 0.4" its bottom); "above 1.0" lies outside "0.4-1.0" and is not said.
         if not _close(self.low, self.high):
@@ -225,6 +227,14 @@ class Quantity:
     def matches(self, other: Quantity) -> bool:
         """Same value, and the comparators (when both have one) point the same way."""
         return self.same_value(other) and not (self.cmp and other.cmp and self.cmp != other.cmp)
+
+
+def _rounded_ratio(a: Quantity, b: Quantity) -> bool:
+    """One side is a share like "1 in 6" (more than one decimal place: no one writes 16.67%) and the other the
+    same share rounded to a whole percent or a tenth."""
+    x, y = a.low[0], b.low[0]
+    single = a.low == a.high and b.low == b.high
+    return single and (round(x, 1) != x or round(y, 1) != y) and abs(x - y) < 1
 
 
 def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -305,7 +315,8 @@ def normalize(text: str) -> str:
     return _DAY_HYPHEN.sub(" ", t)
 
 
-# "1 in 4 adults" is 25% of them (only where the share is exact to a tenth: "1 in 6" stays as it is).
+# "1 in 4 adults" is 25% of them. A share not exact to a tenth ("1 in 6", 16.67%) is written to four places, so
+# that ``same_value`` knows it for a ratio, which a clinician rounds either way ("16%", "17%").
 _COUNT_WORD = r"\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty|a hundred"
 _ONE_IN = re.compile(
     rf"\b({_COUNT_WORD}) in ({_COUNT_WORD})\b(?!\s*(?:mg|ml|g|l|kg|mmol|micrograms?|mcg|units?)\b)"
@@ -318,8 +329,10 @@ def _count_of(word: str) -> float:
 
 def _as_percent(m: re.Match[str]) -> str:
     n, d = _count_of(m.group(1)), _count_of(m.group(2))
-    share = 100 * n / d if 0 < n < d else None
-    return f"{share:g}%" if share is not None and round(share, 1) == share else m.group(0)
+    if not 0 < n < d:
+        return m.group(0)
+    share = 100 * n / d
+    return f"{share:g}%" if round(share, 1) == share else f"{share:.4f}%"
 
 
 def _spoken(m: re.Match[str]) -> str:
