@@ -77,6 +77,9 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ("Offer an ARB in CKD.", "Offer an angiotensin receptor blocker in chronic kidney disease."),
         ("Food reduces how much is absorbed.", "Food reduces absorption."),  # a derived form
         ("Gentamicin is toxic to hearing.", "Gentamicin is ototoxic."),  # a combining form
+        ("Lower the dose when kidney function is impaired.", "Reduce the dose in renal impairment."),
+        ("Paracetamol overdose can cause liver damage.", "Paracetamol overdose can cause hepatic injury."),
+        ("Children with lung infections need antibiotics.", "Children with pneumonia need antibiotics."),
     ],
 )
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):
@@ -89,6 +92,7 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
         ("Gentamicin can damage the liver.", "Gentamicin is ototoxic."),  # the form says ear, not liver
         ("Antiplatelet therapy is given.", "Give a platelet transfusion."),  # "anti" is not a combining form
         ("Offer an ARB in CKD.", "Offer an angiotensin receptor blocker in acute kidney injury."),
+        ("Lower the dose when liver function is impaired.", "Reduce the dose in renal impairment."),
     ],
 )
 def test_what_the_knowledge_does_not_say_stays_unsupported(claim, excerpt):
