@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bench.bench_judge import DEV, STRICT, TEST, TEST2, TEST3, TEST4, TEST5
+from bench.bench_judge import DEV, STRICT, TEST, TEST2, TEST3, TEST4, TEST5, TEST6
 from hippo_tui.evaluation.judging import load_pairs
 from hippo_tui.verification.offline_judge import judge_claim, supports
 from hippo_tui.verification.quantities import WORD_NUMBERS
@@ -26,6 +26,7 @@ SETS = {
     "test3": TEST3_PAIRS,
     "test4": TEST4_PAIRS,
     "test5": load_pairs(TEST5),
+    "test6": load_pairs(TEST6),
 }
 
 
@@ -33,7 +34,7 @@ def test_the_sets_are_whole_and_well_formed():
     assert (
         len(PAIRS) >= 150
         and len(TEST_PAIRS) >= 150
-        and all(len(SETS[n]) >= 100 for n in ("test2", "test3", "test4", "test5"))
+        and all(len(SETS[n]) >= 100 for n in ("test2", "test3", "test4", "test5", "test6"))
     )
     for pairs in SETS.values():
         assert len({p.id for p in pairs}) == len(pairs)
@@ -47,7 +48,11 @@ def test_the_sets_are_whole_and_well_formed():
 # test2, test3 and test4 are halves of sets written outside the project in rounds four to six (their other
 # halves joined dev, which is why dev fell in rounds five and six): recall on wording never seen is what it lacks.
 # test5 is a whole set written in round seven from general clinical knowledge, measured before any change.
-FLOORS = [("dev", 0.83), ("test", 0.84), ("test2", 0.64), ("test3", 0.70), ("test4", 0.65), ("test5", 0.68)]
+# test6 is half of round nine's 240 (61.7% before any change; the other half, p9-…, joined dev at 56.7%).
+FLOORS = [
+    ("dev", 0.81), ("test", 0.84), ("test2", 0.64), ("test3", 0.70), ("test4", 0.65), ("test5", 0.68),
+    ("test6", 0.60),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("name", "target"), FLOORS)
@@ -61,12 +66,13 @@ def test_the_offline_judge_is_right_often_enough(name: str, target: float):
 KNOWN_FALSE_GROUNDED = {
     # r7-…: round seven's development pairs, written before any change for them (61% right, 15 false
     # grounded then): a drug the other sentence is about (r7-086, r7-117), "within 48 hours" taken as "only" (r7-171).
-    "dev": {"x034", "x113", "x160", "x181", "c11", "n139", "r7-086", "r7-117", "r7-171"},
+    "dev": {"x034", "x113", "x160", "x181", "c11", "n139", "r7-086", "r7-117", "r7-171", "p9-112", "p9-124"},
     "test": 1,
     "test2": 1,
     "test3": 3,
     "test4": 1,
     "test5": 4,
+    "test6": 2,
 }
 
 
@@ -98,6 +104,9 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     # "do not give … receiving").
     known |= {"r7-010", "r7-022", "r7-042", "r7-062", "r7-080", "r7-082", "r7-091", "r7-104"}
     known |= {"r7-123", "r7-178"}
+    # Round nine's (p9-…), as written, before any change for them.
+    known |= {"p9-001", "p9-017", "p9-025", "p9-053", "p9-069", "p9-109", "p9-125", "p9-145", "p9-149"}
+    known |= {"p9-165", "p9-197", "p9-217"}
     assert vetoed <= known, sorted(vetoed)
 
 
