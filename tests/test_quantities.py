@@ -87,3 +87,10 @@ def test_identifiers_are_not_numbers_and_ranges_hold_together():
         "below 30",
         "below 45",
     ]
+
+
+def test_a_dose_per_dose_is_still_a_dose():
+    # "per dose" says the amount is one dose's; read as part of the unit, it hid "15 mg/kg" from every check.
+    found = find("ibuprofen 15 mg/kg per dose up to three times daily")
+    assert [q.text for q in found] == ["15 mg/kg", "per dose", "up to three times daily"]
+    assert not find("15 mg/kg per dose")[0].matches(find("10 mg/kg per dose")[0])

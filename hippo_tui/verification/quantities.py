@@ -85,8 +85,10 @@ for _names, _dim, _factor in (
         _UNITS[_n] = (_dim, _factor)
 _UNIT_WORDS = sorted(_UNITS, key=len, reverse=True)
 _UNIT = r"(?:" + "|".join(re.escape(u) for u in _UNIT_WORDS) + r")"
-# "mL/min/1.73 m2", "mg/kg", "micrograms per kg", "breaths per minute": the per-part is part of the unit.
-_PER = rf"(?:\s*(?:/|\bper\b)\s*(?:1\.73\s*m2|m2|{_UNIT}))*"
+# "mL/min/1.73 m2", "mg/kg", "micrograms per kg", "breaths per minute": the per-part is part of the unit. "Per
+# dose" is not: it says the amount is one dose's ("10 mg/kg per dose"), read on its own by _PER_DOSE.
+_PER_UNIT = r"(?:" + "|".join(re.escape(u) for u in _UNIT_WORDS if _UNITS[u][0] != "doses") + r")"
+_PER = rf"(?:\s*(?:/|\bper\b)\s*(?:1\.73\s*m2|m2|{_PER_UNIT}))*"
 
 _PERIOD_DAYS: dict[str, float] = {
     "daily": 1,
