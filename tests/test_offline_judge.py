@@ -209,3 +209,25 @@ def test_a_quoted_line_is_read_against_itself_not_a_neighbour_sharing_its_words(
 def test_etc_followed_by_more_of_the_sentence_does_not_end_it() -> None:
     said = "Operative skills, ultrasound scanning, cannulation, etc. cannot be learned from a book."
     assert judge_claim(said, said).supported
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "supported"),
+    [
+        (
+            "Vitamin B12 is replaced with hydroxocobalamin tablets.",
+            "Give hydroxocobalamin by IM injection.",
+            False,
+        ),
+        ("Paracetamol suppositories can be used.", "Give paracetamol orally every 6 hours.", False),
+        ("Give paracetamol tablets every 6 hours.", "Give paracetamol orally every 6 hours.", True),
+        # A form named beside a route is what the patient takes, not how this dose is given.
+        (
+            "Give furosemide 40 mg intravenously to people not already taking a water tablet.",
+            "Give furosemide 40 mg intravenously to people not already taking a diuretic.",
+            True,
+        ),
+    ],
+)
+def test_a_form_given_one_way_names_its_route(claim: str, excerpt: str, supported: bool) -> None:
+    assert judge_claim(claim, excerpt).supported == supported, judge_claim(claim, excerpt)

@@ -611,8 +611,17 @@ def _check_said_not(
     return None
 
 
+# A form given one way only names its route ("tablets" are oral, "suppositories" rectal) where no route is named
+# ("IV furosemide for someone taking a water tablet"); "injection" and "gel" do not (an injection is IV, IM or
+# SC; a gel may be oral).
+_FORMS = {
+    "tablet": "oral", "tablets": "oral", "capsule": "oral", "capsules": "oral",
+    "suppository": "rectal", "suppositories": "rectal", "patch": "transdermal", "patches": "transdermal",
+    "cream": "topical", "creams": "topical", "ointment": "topical", "ointments": "topical",
+}  # fmt: skip
 # How a drug is given, each spelling to one name. Abbreviations only where they are not also common words.
 _ROUTE_NAMES = {
+    **_FORMS,
     "oral": "oral", "orally": "oral", "by mouth": "oral", "po": "oral",
     "intravenous": "intravenous", "intravenously": "intravenous", "iv": "intravenous",
     "intramuscular": "intramuscular", "intramuscularly": "intramuscular", "im": "intramuscular",
@@ -634,9 +643,9 @@ _DOSES = ("mass", "volume", "amount", "units", "tablets")
 
 def _routes(text: str) -> dict[str, str]:
     """The routes ``text`` names: name -> the spelling used."""
-    return {
-        _ROUTE_NAMES[m.group()]: m.group() for m in _ROUTE.finditer(text) if not _PRODUCT.match(text, m.end())
-    }
+    found = [m.group() for m in _ROUTE.finditer(text) if not _PRODUCT.match(text, m.end())]
+    named = [w for w in found if w not in _FORMS]
+    return {_ROUTE_NAMES[w]: w for w in named or found}
 
 
 def _dose_given_otherwise(piece: Span, name: str, spelled: str, sentences: Sequence[Sentence]) -> str | None:
