@@ -314,6 +314,34 @@ BLEEDING = "Apixaban causes less major bleeding than warfarin in atrial fibrilla
             "Give tranexamic acid as soon as possible to adults with major trauma and bleeding.",
             False,
         ),
+        # A negative word says "not": "cannot be tolerated" is "intolerable", "has not helped" "ineffective".
+        (
+            "Stop the statin if the muscle symptoms cannot be tolerated.",
+            "Stop the statin if muscle symptoms are intolerable.",
+            False,
+        ),
+        (
+            "Stop the statin if the muscle symptoms can be tolerated.",
+            "Stop the statin if muscle symptoms are intolerable.",
+            True,
+        ),
+        (
+            "Offer antimuscarinics when bladder training has not helped.",
+            "Antimuscarinics are offered if bladder training is ineffective.",
+            False,
+        ),
+        # A "not" in the condition a claim leaves out is not the statement's.
+        (
+            "Methylnaltrexone is given by subcutaneous injection for opioid-induced constipation.",
+            "Methylnaltrexone is given by subcutaneous injection for opioid-induced constipation when laxatives "
+            "have not worked.",
+            False,
+        ),
+        (
+            "Methylnaltrexone is given by subcutaneous injection when laxatives have worked.",
+            "Methylnaltrexone is given by subcutaneous injection when laxatives have not worked.",
+            True,
+        ),
     ],
 )
 def test_a_claim_worded_another_way_keeps_its_negation_and_direction(claim: str, excerpt: str, vetoed: bool):
@@ -399,6 +427,10 @@ def test_to_avoid_says_what_advice_is_for_unless_it_is_the_advice():
     assert check_claim("People taking isotretinoin should wax during treatment.", skin) is not None
     told = "Inform people taking isotretinoin to avoid waxing during treatment."
     assert check_claim(told, skin) is None
+    # After a verb of need, "to avoid" is the advice: "do not need to avoid" is "need not be avoided".
+    juice = "Grapefruit juice does not need to be avoided with pravastatin."
+    assert check_claim("People taking pravastatin do not need to avoid grapefruit juice.", juice) is None
+    assert check_claim("People taking pravastatin need to avoid grapefruit juice.", juice) is not None
 
 
 def test_stopping_a_habit_is_not_stopping_a_treatment():

@@ -43,9 +43,12 @@ _PIECE = re.compile(
     rf"{SENTENCE_STOP}|[,;:()]|\s+(?:{_AND}|or|but|then|whereas|while|although|because|so)\s+|\s+(?=unless\b)"
 )
 # "Without delay" is "at once", not a negation.
+# "Non-pregnant" names a group, as "non-smokers" does: a hyphenated "non" is part of its word, not a negation of
+# the clause. A negative word ("intolerable", "ineffective") says "not" as "cannot be tolerated" does.
 _NEGATION = re.compile(
     r"\b(?:not|no|never|without(?! delay)|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
     r"unless|unable|unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none|non|unexplained|"
+    r"intolerable|ineffective|inadequate|insufficient|unsuccessful|"
     r"rather than|instead of|in preference to)\b"
 )
 # Direction words (after stemming): an axis and a sign.
@@ -447,7 +450,11 @@ def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> 
 
 # "… gradually to avoid adrenal crisis" says what the advice is for (to prevent it), not what not to do; but
 # "advise them to avoid waxing" is advice not to.
-_PURPOSE = re.compile(r"\b(?:to|so as to|in order to)\s+avoid\b")
+# "To avoid" gives a purpose ("taper it to avoid adrenal crisis"), except after a verb of need ("do not need to
+# avoid grapefruit": what is needed is the avoiding).
+_PURPOSE = re.compile(
+    r"(?<!\bneed )(?<!\bneeds )(?<!\bhave )(?<!\bhas )\b(?:to|so as to|in order to)\s+avoid\b"
+)
 _TOLD = re.compile(
     r"\b(?:advise|advised|tell|told|ask|asked|encourage|instruct|remind|counsel|warn|inform|informed)\b"
 )
@@ -554,7 +561,7 @@ def _check_negation(pieces: Sequence[Span], excerpt: Sequence[Span]) -> str | No
         joined = [p for p, m in zip(pieces, matched, strict=True) if m is c]
         if sum(map(_polarity, joined)) % 2 == _polarity(c):
             continue
-        if _polarity(c) and _denied_elsewhere(joined, c, pieces):
+        if _polarity(c) and (_denied_elsewhere(joined, c, pieces) or _denied_in_condition(joined, c)):
             continue
         return f"claim {'negates' if _polarity(piece) else 'drops the negation of'} {_quote(c.text)}"
     return None
@@ -568,6 +575,21 @@ def _denied_elsewhere(joined: Sequence[Span], c: Span, pieces: Sequence[Span]) -
     if set().union(*(p.words for p in joined)) & denied:
         return False
     return any(_negated_words(p) & denied for p in pieces if _polarity(p))
+
+
+# A clause that sets the condition of a statement ("… by subcutaneous injection when laxatives have not worked").
+_CONDITION_LEAD = re.compile(r"\b(?:when|if|once|after|until|because|since|where)\b")
+
+
+def _denied_in_condition(joined: Sequence[Span], c: Span) -> bool:
+    """Whether the excerpt piece's only negation is in a condition the claim does not restate: the claim
+    leaves the condition out (another check's business), it does not deny the statement."""
+    text = _negatable(c)
+    cues = list(_NEGATION.finditer(text))
+    lead = _CONDITION_LEAD.search(text)
+    if len(cues) != 1 or lead is None or lead.start() == 0 or lead.end() > cues[0].start():
+        return False
+    return not set().union(*(p.words for p in joined)) & set(judge_words(text[lead.end() :]))
 
 
 def _negated_words(c: Span) -> set[str]:
