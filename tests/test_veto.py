@@ -513,3 +513,19 @@ def test_a_list_after_a_negated_statement_is_negated_item_by_item():
         check_claim("Aspirin is avoided in kids under 16 because of the risk of Reye's syndrome.", reason)
         is None
     )
+
+
+SCREENING = "Cervical screening is offered every 3 years to people aged 25 to 49, and every 5 years to those aged 50 to 64."
+
+
+@pytest.mark.parametrize(
+    ("claim", "vetoed"),
+    [
+        # The claim's two numbers go together in the second half, which shares fewer words with it than the first.
+        ("Between the ages of 50 and 64, cervical screening happens once every five years.", False),
+        ("Between the ages of 25 and 49, cervical screening happens once every five years.", True),
+        ("Cervical screening is offered every 3 years to people aged 50 to 64.", True),
+    ],
+)
+def test_numbers_that_go_together_where_the_match_is_are_not_taken_for_the_rivals(claim: str, vetoed: bool):
+    assert (check_claim(claim, SCREENING) is not None) is vetoed

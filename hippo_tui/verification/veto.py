@@ -218,9 +218,20 @@ def _anchor_conflict(
     # Only on evidence that the match is about something else: words of its own ("review the dose below 45"),
     # a rival piece that shares clearly more with the claim, or the claim's comparator where the match has none.
     _, m, m_piece = max(((n, e, p) for n, e, p in scored if q.matches(e)), key=lambda x: x[0])
+    if _borne_out(m_piece, piece, claimed):
+        return None
     own = _anchors(m_piece.words) - clause.words
     closer = len(want & _anchors(piece.words)) >= len(want & _anchors(m_piece.words)) + MIN_SHARED
     return (e, piece) if own or closer or (q.cmp and not m.cmp and e.cmp == q.cmp) else None
+
+
+def _borne_out(match: Span, rival: Span, claimed: Sequence[Quantity]) -> bool:
+    """Another of the claim's numbers is in the match's piece and not in the rival's: the claim's numbers go
+    together where the match is ("aged 50 to 64 … every five years" of "… every 3 years to people aged 25 to
+    49, and every 5 years to those aged 50 to 64"), whatever words the rival shares with it."""
+    return any(
+        any(map(c.matches, match.quantities)) and not any(map(c.matches, rival.quantities)) for c in claimed
+    )
 
 
 def _between(chosen: Sequence[Quantity], claim: Sequence[Quantity], sentence: Sentence) -> Quantity | None:
