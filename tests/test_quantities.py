@@ -94,3 +94,15 @@ def test_a_dose_per_dose_is_still_a_dose():
     found = find("ibuprofen 15 mg/kg per dose up to three times daily")
     assert [q.text for q in found] == ["15 mg/kg", "per dose", "up to three times daily"]
     assert not find("15 mg/kg per dose")[0].matches(find("10 mg/kg per dose")[0])
+
+
+def test_a_volume_of_a_percentage_solution_holds_its_mass():
+    # w/v: 10% is 10 g in 100 mL, so 10 mL of it holds 1 g, in either order of the words.
+    one_gram = [q for q in find("give 10 mL of 10% calcium gluconate IV") if q.dim == "mass"]
+    three_grams = [q for q in find("give 30 mL of calcium gluconate 10% IV") if q.dim == "mass"]
+    assert one_gram[0].matches(find("1 g")[0]) and three_grams[0].matches(find("3 g")[0])
+    assert not one_gram[0].matches(find("3 g")[0])
+    assert [q.text for q in find("10 mL of 10% calcium gluconate")][:2] == [
+        "10 ml",
+        "10%",
+    ]  # both still there

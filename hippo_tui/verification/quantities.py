@@ -434,9 +434,22 @@ def find(text: str) -> list[Quantity]:
         q = _quantity(m)
         if q is not None and claim(m):
             out.append(q)
+    out += [_solution_mass(m) for m in _SOLUTION.finditer(t)]
     if _GLUCOSE.search(t):
         out = [_as_glucose_molar(q) for q in out]
     return sorted(out, key=lambda q: q.start)
+
+
+# "10 mL of 10% calcium gluconate" holds 1 g: a percentage solution is so many grams in 100 mL (w/v), as a
+# prescriber reads it. The mass is added to what the text says, not put in place of the volume or percentage.
+_SOLUTION = re.compile(r"\b(\d+(?:\.\d+)?)\s*ml of (?:[a-z]+ ){0,3}?(\d+(?:\.\d+)?)\s*%")
+
+
+def _solution_mass(m: re.Match[str]) -> Quantity:
+    grams = float(m.group(1)) * float(m.group(2)) / 100
+    mass = (grams * _UNITS["g"][1],)
+    # Placed at the end of the words that say it, taking none of them: they are the volume's and the percentage's.
+    return Quantity(mass, mass, "mass", None, m.end(), m.end(), f"{grams:g} g in {m.group(0)}")
 
 
 # Blood glucose in mg/dL is mmol/L times 18 (glucose's molar mass, 180 g/mol): 126 mg/dL is 7.0 mmol/L.
