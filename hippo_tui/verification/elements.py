@@ -20,6 +20,7 @@ from hippo_tui.safe_text import clip
 from hippo_tui.verification import thesaurus
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
 from hippo_tui.verification.near_quote import turned
+from hippo_tui.verification.opposites import opposite
 from hippo_tui.verification.reading import VETO_WORDS, Reading, as_quoted, has_concept, read, written_words
 
 Outcome = Literal["supported", "contradicted", "not_established"]
@@ -553,8 +554,22 @@ def check_near_quote(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return _contradicted(found.element, found.reason) if found is not None else None
 
 
+def check_opposite(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """One side of a quality where the excerpt's sentence about the claim says the other ("the same day" for
+    "a different day")."""
+    near = excerpt.about(claim)
+    found = opposite(claim.source, near.source) if near is not excerpt.whole else None
+    if found is None:
+        return None
+    word, other = found
+    return _contradicted(
+        "opposite", f"the claim says “{word}”; the excerpt says “{other}”: {quote(near.source)}"
+    )
+
+
 CHECKS = (
     check_near_quote,
+    check_opposite,
     check_drugs,
     check_populations,
     check_line,
