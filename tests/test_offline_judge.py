@@ -80,6 +80,23 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ("Lower the dose when kidney function is impaired.", "Reduce the dose in renal impairment."),
         ("Paracetamol overdose can cause liver damage.", "Paracetamol overdose can cause hepatic injury."),
         ("Children with lung infections need antibiotics.", "Children with pneumonia need antibiotics."),
+        ("Thiazides can raise urate.", "Thiazides can raise uric acid."),
+        (
+            "Paracetamol poisoning is treated with acetylcysteine.",
+            "Paracetamol overdose is treated with acetylcysteine.",
+        ),
+        ("Remove the stitches after 5 days.", "Remove the sutures after 5 days."),
+        (
+            "Warfarin need not be stopped for a tooth extraction.",
+            "Warfarin need not be stopped for a dental extraction.",
+        ),
+        ("The leaflet says to take it with food.", "Take it with food."),  # the answer naming its source
+        # Iron turns stools black without any bleeding: only black tarry stools are melaena.
+        (
+            "Black stools while taking ferrous sulfate are harmless.",
+            "Ferrous sulfate often turns stools black; this is harmless.",
+        ),
+        ("Black tarry stools suggest an upper GI bleed.", "Melaena suggests an upper GI bleed."),
     ],
 )
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):

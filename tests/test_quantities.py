@@ -106,3 +106,14 @@ def test_a_volume_of_a_percentage_solution_holds_its_mass():
         "10 ml",
         "10%",
     ]  # both still there
+
+
+@pytest.mark.parametrize(
+    "text", ["it should not be newly started during one.", "no one should drive", "a new one, then"]
+)
+def test_one_standing_for_a_noun_is_no_number(text: str):
+    assert find(text) == []
+
+
+def test_one_of_a_dose_is_still_a_number():
+    assert [q.text for q in find("give one dose; take one tablet")] == ["one dose", "one tablet"]

@@ -491,7 +491,7 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
             None  # only digits are written against their unit ("5mg"): "as" is not "a s", "ones" not "one s"
         )
     low = _number(word)
-    if low is None or (word == "half" and not unit):
+    if low is None or (word == "half" and not unit) or _pronoun(m):
         return None
     if m.group("half") or m.group("half2"):  # "two and a half hours", "an hour and a half"
         low = (low[0] + 0.5,)
@@ -519,6 +519,18 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
         m.group(0).strip(),
         written=(low, high),
     )
+
+
+# "One" standing for a noun said before ("not started during one", "a new one,") is no number: a word that
+# leads a noun, then the end of the clause.
+def _pronoun(m: re.Match[str]) -> bool:
+    if m.group("num") != "one" or m.group("unit") or m.group("num2"):
+        return False
+    before, after = m.string[: m.start("num")].rstrip(), m.string[m.end() :].lstrip()
+    if re.search(r"\bno$", before):
+        return True  # "no one"
+    led = re.search(r"\b(?:any|each|every|this|that|which|another|new|the|a|during)$", before)
+    return bool(led) and (not after or after[0] in ".,;:)")
 
 
 def describe(q: Quantity) -> str:
