@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hippo_tui.verification.offline_judge import judge_claim
+from hippo_tui.verification.opposites import opposite
 
 FOLATE = (
     "Methotrexate is taken once a week, on the same day each week. "
@@ -49,3 +50,15 @@ def test_the_other_side_of_a_quality_is_contradicted(claim: str, excerpt: str, w
 )
 def test_the_same_side_is_not_an_opposite(claim: str, excerpt: str):
     assert judge_claim(claim, excerpt).element != "opposite"
+
+
+def test_a_claim_repeating_the_sentence_that_says_its_side_is_not_contradicted_by_another():
+    # The sentence most about the claim says "same"; the claim repeats another that says "different".
+    same = "NTM are cultured in the same way as TB bacilli, and differentiated by biochemical tests."
+    different = (
+        "It is important to tell NTM from TB bacilli because they require a different approach to care."
+    )
+    claim = f"Some biochemical tests take weeks to complete; {different[0].lower()}{different[1:]}"
+    assert opposite(claim, same) == ("different", "same")
+    assert opposite(claim, same, [different]) is None
+    assert judge_claim(claim, f"Some biochemical tests take weeks to complete. {same} {different}").supported

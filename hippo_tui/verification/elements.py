@@ -558,7 +558,8 @@ def check_opposite(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """One side of a quality where the excerpt's sentence about the claim says the other ("the same day" for
     "a different day")."""
     near = excerpt.about(claim)
-    found = opposite(claim.source, near.source) if near is not excerpt.whole else None
+    others = [s.source for s in excerpt.sentences if s is not near]
+    found = opposite(claim.source, near.source, others) if near is not excerpt.whole else None
     if found is None:
         return None
     word, other = found

@@ -9,6 +9,7 @@ about the claim saying the other one, and never the claim's, is enough.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # Each pair names the two sides of one quality; a word is read whole (stems would join "lateral" to
 # "bilateral").
@@ -22,12 +23,25 @@ _OPPOSITE = {a: b for x, y in _PAIRS for a, b in ((x, y), (y, x))}
 _WORD = re.compile(r"[a-z]+")
 
 
-def opposite(claim: str, sentence: str) -> tuple[str, str] | None:
+_REPEATED = 0.75  # of a sentence's words in the claim: the claim repeats that sentence
+
+
+def opposite(claim: str, sentence: str, others: Sequence[str] = ()) -> tuple[str, str] | None:
     """(the claim's word, the sentence's opposite) when the claim says one side of a quality that the
-    sentence says only the other side of; None otherwise."""
-    mine, theirs = set(_WORD.findall(claim.lower())), set(_WORD.findall(sentence.lower()))
+    sentence says only the other side of, and the claim repeats none of the ``others`` sentences that say
+    the claim's side (a claim joining two sentences may take its word from the other one)."""
+    mine, theirs = _words(claim), _words(sentence)
     for word in sorted(mine & _OPPOSITE.keys()):
         other = _OPPOSITE[word]
-        if other in theirs and word not in theirs and other not in mine:
+        if other in theirs and word not in theirs and other not in mine and not _repeats(mine, word, others):
             return word, other
     return None
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def _repeats(mine: set[str], word: str, others: Sequence[str]) -> bool:
+    said = (w for w in map(_words, others) if word in w)
+    return any(len(w & mine) >= _REPEATED * len(w) for w in said)
