@@ -141,7 +141,19 @@ _HOW_SOON = re.compile(
 
 
 def sentence_words(text: str) -> set[str]:
-    return _grouped(lexical.sentence_words(as_sources_say(text)))
+    words = _grouped(lexical.sentence_words(as_sources_say(text)))
+    # "Patients age > 50 years" gives an age, not how long: it answers no "how long" question.
+    if "long" in words and _AGED.search(text) and "long" not in lexical.sentence_words(_AGED.sub(" ", text)):
+        words -= {"long", "duration"} - content_words(text)
+    return words
+
+
+_AGED = re.compile(
+    r"\b(?:age[ds]?|elderly|older|younger|over|under)\s*\(?\s*(?:[<>≥≤]=?|of|over|under|above|below)?\s*"
+    r"\d+\s*(?:years?|yrs?|y)(?:\s+(?:old|of age))?\b"
+    r"|\(?[<>≥≤]=?\s*\d+\s*(?:years?|yrs?)\s+(?:old|of age)\b",
+    re.I,
+)
 
 
 MIN_SUPPORT_WORDS = 2  # a supporting sentence with fewer content words is a heading, not a statement
@@ -161,6 +173,7 @@ RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the o
 # Between sources that cover a part about equally, the one whose title names its subjects ("Type 1 diabetes ›
 # Monitoring" for an HbA1c target in type 1 diabetes, over a lipid card that mentions type 1 and HbA1c).
 TITLE_WEIGHT = 0.1
+LONG_SLIP = 5  # letters of a slip of a word of asking read so even where some passage spells it
 SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
 
 _PART_SPLIT = re.compile(
@@ -408,10 +421,18 @@ class Context:
         named = {JUDGE_SYNONYMS.get(w, w) for w in vocabulary}  # "men" names men
         sexes = _sex_words() if not _sex_words() & named else frozenset()
         for p in parts:
-            slips = {w for w in p.want if w in self.absent and slip_of_asking(w)} | (p.want & sexes)
+            slips = {w for w in p.want if self._slip_of_asking(w, vocabulary)} | (p.want & sexes)
             p.want -= slips
             p.own = (p.own - slips) or p.own
         return parts
+
+    def _slip_of_asking(self, word: str, vocabulary: frozenset[str]) -> bool:
+        """A slip of a word of asking ("wich") that no passage contains; or a longer one ("befor") that no source
+        here uses, though some passage of the knowledge base spells it so by a slip of its own. A short one a
+        passage uses may be a word ("cold" is one letter from "could")."""
+        if not slip_of_asking(word):
+            return False
+        return word in self.absent or (len(word) >= LONG_SLIP and word not in vocabulary)
 
     def untitled(self, words: set[str]) -> bool:
         """Some source uses each of ``words``, and no source's title names any: words said about a subject,

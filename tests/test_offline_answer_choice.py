@@ -1,0 +1,82 @@
+"""Which passage and which sentences the offline answer chooses, for shapes the real corpora showed (a small
+knowledge base of our own words): "rule out" asked as a verb, not a named rule; an age in years that is no
+duration; a slip of a word of asking that some unrelated passage happens to spell the same way.
+
+Every question runs through the real engine, as `hippo-tui ask` runs it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hippo_tui.backends import extractive
+from hippo_tui.events import EndEvent
+from hippo_tui.prompts import system_message
+from hippo_tui.verification.markers import cited_ids
+from tests.support.asking import answers_over
+from tests.support.asking import cited as _cited
+
+PASSAGES = {
+    "torsion": (
+        "Testis ultrasound › Pitfalls",
+        "A normal Doppler ultrasound does not exclude testicular torsion: explore surgically when the story fits.",
+    ),
+    "legion-bg": (
+        "Legionnaires disease › Background",
+        "Legionnaires disease is a pneumonia seen most often in smokers and in patients aged over 50 years.",
+    ),
+    "legion-tx": (
+        "Legionnaires disease › Treatment",
+        "Azithromycin is the first antibiotic for Legionnaires disease, and the course is 14 days.",
+    ),
+    "colic": ("Renal colic › Imaging", "A CT scan confirms the stone; treat the pain first."),
+}
+A, B = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"
+IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
+
+TORSION = "can a normal scan rule out testicular torsion"
+LEGION = "legionnaires pneumonia how long do i treat for"
+QUESTIONS = [TORSION, LEGION]
+
+
+class Src:
+    def __init__(self, id: str, title: str, excerpt: str) -> None:
+        self.id, self.title, self.excerpt = id, title, excerpt
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EndEvent]:
+    return answers_over(tmp_path_factory.mktemp("home"), PASSAGES, IDS, QUESTIONS)
+
+
+def test_rule_out_is_asked_as_a_verb_not_a_named_rule(answers):
+    # "scan rule" is no rule a card must name: the card on torsion and ultrasound answers.
+    end = answers[TORSION]
+    assert "does not exclude testicular torsion" in end.text, end.text
+    assert _cited(end) == {IDS["torsion"]}
+
+
+def test_an_age_in_years_does_not_answer_how_long(answers):
+    # "aged over 50 years" is who gets it, not how long to treat: the course comes from the antibiotics card.
+    end = answers[LEGION]
+    assert "the course is 14 days" in end.text, end.text
+    assert IDS["legion-tx"] in _cited(end)
+
+
+def test_a_slip_of_a_word_of_asking_is_no_subject_even_where_some_passage_spells_it():
+    # The search found "befor" in some passage (a card's own slip), so it is not among the words the knowledge
+    # base lacks; no source given here uses it: asked, it is "before", not a subject the answer must name.
+    tap = Src(
+        A, "Ascites › Paracentesis", "Paracentesis is safe without checking the INR or platelets first."
+    )
+    other = Src(
+        B, "Wound care › Dressings", "Leave a clot in a surgical wound alone when changing its dressing."
+    )
+    question = "do i need to check clotting befor an ascitic tap"
+    messages = [
+        {"role": "system", "content": system_message("prompt", "CANARY", [tap, other])},
+        {"role": "user", "content": question},
+    ]
+    text = extractive.render(extractive.answer(messages))
+    assert text.startswith("Paracentesis is safe without checking the INR"), text
+    assert cited_ids(text) == [A]
