@@ -7,11 +7,13 @@ Every question runs through the real engine, as `hippo-tui ask` runs it.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from hippo_tui.backends import extractive
 from hippo_tui.events import EndEvent
-from hippo_tui.prompts import system_message
+from hippo_tui.prompts import system_message, tool_result
 from hippo_tui.verification.markers import cited_ids
 from tests.support.asking import answers_over
 from tests.support.asking import cited as _cited
@@ -80,3 +82,29 @@ def test_a_slip_of_a_word_of_asking_is_no_subject_even_where_some_passage_spells
     text = extractive.render(extractive.answer(messages))
     assert text.startswith("Paracentesis is safe without checking the INR"), text
     assert cited_ids(text) == [A]
+
+
+def _searched(query: str, found: list[Src]) -> list[dict]:
+    """The assistant's call of the search tool, and its result."""
+    args = json.dumps({"query": query})
+    call = {"id": "c1", "type": "function", "function": {"name": "search_kb", "arguments": args}}
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": tool_result(query, found)},
+    ]
+
+
+def test_a_card_that_names_the_subject_but_not_the_duration_asked_makes_it_search_for_the_duration():
+    # Seen on a real card: the passages given were its overview and background; how long to treat was in its
+    # section on treatment, which never says the disease's name. The answerer searches for the subject and the
+    # facet, as a source heads it, and answers from what that finds.
+    overview = Src(A, "Q fever", "Q fever is a pneumonia caught from sheep and goats, with a high fever.")
+    treatment = Src(B, "Q fever › Antibiotic treatment", "Doxycycline 100 mg twice daily; duration 14 days.")
+    question = "q fever pneumonia, how long do i treat for"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [overview])}
+    first = extractive.answer([system, {"role": "user", "content": question}], tools=["search_kb"])
+    assert first.search is not None and "duration" in first.search and "fever" in first.search, first.search
+    found = _searched(first.search, [treatment])
+    second = extractive.answer([system, {"role": "user", "content": question}, *found], tools=["search_kb"])
+    text = extractive.render(second)
+    assert second.search is None and "duration 14 days" in text and B in cited_ids(text), text

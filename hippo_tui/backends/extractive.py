@@ -163,6 +163,7 @@ INHERITED = 0.5  # a follow-on's inherited subject helps choose its source but n
 ASPECT_WEIGHT = 0.35  # facets and numbers choose among a subject's sentences; subjects choose the source
 UNANSWERED = 0.6  # a source with no dose for a dose question (no duration for "how long") counts for less
 ANSWER_TYPES = frozenset({"dose", "long"})  # what sentence_words derives from quantities
+FACET_QUERY = {"dose": "dose", "long": "duration"}  # each answer type as a source heads it
 # Asking what to treat with is asking for a regimen: among a source's sentences, the one with a dose.
 TREATMENT = frozenset(
     normal(stem(w)) for w in "treat antibiotic drug medicine medication therapy prescribe".split()
@@ -508,7 +509,7 @@ class Context:
         if not usable:
             return []
 
-        needs = part.want & ANSWER_TYPES | ({"dose"} if part.own & TREATMENT else set())
+        needs = _needs(part)
 
         def score(i: int) -> tuple[bool, float, float, int]:
             # A dose question is answered by a sentence with a dose in it, before any other.
@@ -748,10 +749,36 @@ def _answering(part: Part, ranked: list[tuple[float, Source]]) -> Source:
     return ranked[0][1]
 
 
-def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[tuple[str, str]] | None:
-    """The cited sentences answering ``part`` (possibly none new), or None when no source covers it."""
+def _needs(part: Part) -> set[str]:
+    """What a sentence must give to answer the part: a dose, a duration; a regimen (a dose) for a treatment."""
+    return part.want & ANSWER_TYPES | ({"dose"} if part.own & TREATMENT else set())
+
+
+def _facet_query(ctx: Context, part: Part) -> str | None:
+    """A search for what the part asks of its subject, for when the sources on the subject do not give it
+    ("pertussis dose treatment" when the card's passages given are on its phases): the part's most telling
+    subject as the question names it (not "pneumonia" beside "legionnaires": a search for both finds the
+    passages that name both, not the card's section on treatment), and the facet as a source heads it."""
+    needs = _needs(part)
+    subjects = {w for w in part.want if not _aspect(w) and w not in TREATMENT}
+    # Only where a source names the whole subject, and only the facet is missing.
+    if not needs or not subjects or not any(subjects <= s.words for s in ctx.sources):
+        return None
+    top = max(ctx.weight(w) for w in subjects)
+    subjects = {w for w in subjects if ctx.weight(w) >= top}
+    text = as_sources_say(f"{part.subject} {part.text}" if part.subject else part.text)
+    named = [w for w in WORD.findall(text) if w not in STOP and content_words(w) & subjects]
+    facets = [FACET_QUERY[n] for n in sorted(needs)] + (["treatment"] if part.own & TREATMENT else [])
+    return " ".join(dict.fromkeys(named + facets))[:120] if named else None
+
+
+def _answer_part(
+    ctx: Context, part: Part, used: set[tuple[str, str]]
+) -> tuple[list[tuple[str, str]] | None, bool]:
+    """The cited sentences answering ``part`` (possibly none new), or None when no source covers it; and
+    whether the source that answers lacks what the part asks for (a dose, a duration)."""
     if ctx.unknown_subjects(part):
-        return None  # nothing on a key term ("semaglutide"): answering from its neighbours would mislead
+        return None, False  # nothing on a key term ("semaglutide"): answering from its neighbours would mislead
     # A part naming drugs is answered from a source naming one of them: not from a card on their neighbours
     # ("prasugrel loading dose" is not answered by the clopidogrel and aspirin loading doses).
     drugs = _drugs_of(part)
@@ -760,8 +787,10 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
     # source that does not cover it hide one further down that does.
     ranked = [(c, s) for c, s in ranked if c >= COVERED]
     if not ranked:
-        return None
+        return None, False
     main = _answering(part, ranked)
+    needs = _needs(part)
+    lacking = bool(needs) and not any(needs & x.words for x in main.sentences)
     chars = quotation_chars(ctx.question)
     picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES, chars)]
     # What the main source leaves out of the part's own words, a second source may cover.
@@ -779,7 +808,7 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
         if text not in said and (text, sid) not in used:
             said.add(text)
             out.append((text, sid))
-    return out
+    return out, lacking
 
 
 def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) -> Reply:
@@ -788,14 +817,22 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
     out: list[tuple[str, str | None]] = []
     used: set[tuple[str, str]] = set()
     uncovered: list[Part] = []
-    parts = ctx.parts()
-    for part in parts:
-        picked = _answer_part(ctx, part, used)
+    lacking: list[Part] = []
+    for part in ctx.parts():
+        picked, short = _answer_part(ctx, part, used)
         if picked is None:
             uncovered.append(part)
             continue
+        if short:
+            lacking.append(part)
         used.update(picked)
         out += picked
+    if can_search and not ctx.searched:
+        # First what the sources on a subject leave out (its dose, how long), searched as a source heads it.
+        for part in [*uncovered, *lacking]:
+            query = _facet_query(ctx, part)
+            if query and query not in ctx.searched:
+                return Reply(out, search=query)
     for part in uncovered:
         if can_search and not ctx.was_searched(part):
             return Reply(out, search=part.query())
