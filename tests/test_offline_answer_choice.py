@@ -33,7 +33,7 @@ PASSAGES = {
     ),
     "colic": ("Renal colic › Imaging", "A CT scan confirms the stone; treat the pain first."),
 }
-A, B = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"
+A, B, C = (f"{n}{n * 7}-{n * 4}-4{n * 3}-8{n * 3}-{n * 12}" for n in "123")
 IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
 
 TORSION = "can a normal scan rule out testicular torsion"
@@ -108,3 +108,46 @@ def test_a_card_that_names_the_subject_but_not_the_duration_asked_makes_it_searc
     second = extractive.answer([system, {"role": "user", "content": question}, *found], tools=["search_kb"])
     text = extractive.render(second)
     assert second.search is None and "duration 14 days" in text and B in cited_ids(text), text
+
+
+def _answer(question: str, *sources: Src) -> str:
+    system = {"role": "system", "content": system_message("prompt", "CANARY", list(sources))}
+    return extractive.render(extractive.answer([system, {"role": "user", "content": question}]))
+
+
+def test_a_section_split_in_two_passages_is_quoted_from_either():
+    # Seen on a real card: "Start acetylcysteine if:" and its first rows in the passage retrieval ranked first,
+    # the row that answers in the next passage of the same section, given after another document's passage
+    # on the same words. Each line is cited to its own passage.
+    first = Src(
+        A,
+        "Paracetamol overdose › Treatment",
+        "Activated charcoal within 1 hour of ingestion\nStart acetylcysteine within 8 hours if:\n"
+        "A single ingestion of more than 150 mg/kg",
+    )
+    other = Src(
+        C,
+        "Poisoning › Drug levels",
+        "Take the paracetamol level 4 hours after ingestion; an unknown time of ingestion makes a level hard to read.",
+    )
+    second = Src(
+        B,
+        "Paracetamol overdose › Treatment",
+        "Time of ingestion unknown and a paracetamol level over 10 mg/L\nSigns of liver injury after an overdose",
+    )
+    question = "paracetamol overdose, time of ingestion unknown, level is 14 - start acetylcysteine?"
+    text = _answer(question, first, other, second)
+    assert f"Time of ingestion unknown and a paracetamol level over 10 mg/L. [{B}]" in text, text
+
+
+def test_an_older_patients_age_finds_the_line_on_the_elderly():
+    card = Src(
+        A,
+        "Diverticulitis › Outpatient treatment",
+        "Uncomplicated diverticulitis may be treated at home with oral antibiotics if:\n"
+        "The patient can take oral fluids and oral antibiotics\nThe pain is controlled with oral analgesia\n"
+        "There are no significant comorbidities at home\nThe patient can get the oral antibiotics at home\n"
+        "Still admit patients who are elderly (over 80 years old).",
+    )
+    text = _answer("85 yo with uncomplicated diverticulitis, ok to treat at home on oral antibiotics?", card)
+    assert "Still admit patients who are elderly" in text, text

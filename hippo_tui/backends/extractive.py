@@ -130,7 +130,13 @@ def part_words(text: str) -> set[str]:
     """What a question part asks about, without the everyday words of asking ("can I keep giving …"); an age
     ("a 6 week old", "62 years old") is its age group, not a number and a unit a source must repeat."""
     words = _grouped(lexical.part_words(as_sources_say(ages.as_groups(text))) - _everyday())
+    # "An 85 yo" is an adult, and one of the older people a source may single out ("elderly (>80 years old)").
+    if any(int(m.group(1) or m.group(2)) >= OLDER_AGE for m in ages.AGE.finditer(text)):
+        words |= content_words("older")
     return words | {"long"} if _HOW_SOON.search(text) else words
+
+
+OLDER_AGE = 65  # from this age a question is also about older people
 
 
 # Asking for a time as "how long" does: the answer is a sentence with a time in it.
@@ -222,6 +228,7 @@ class Sentence:
     words: frozenset[str]
     refers_back: bool  # needs the sentence before it to make sense
     label: frozenset[str] = frozenset()  # its line's label ("Trauma: …"), or the label of the lines it follows
+    sid: str = ""  # the passage it is quoted from
 
 
 @dataclass(frozen=True)
@@ -287,6 +294,7 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
             frozenset(sentence_words(passage_text.expanded(t, key))),
             _refers_back(t, texts[i - 1] if i else None, topic),
             label,
+            sid,
         )
         for i, (t, label) in enumerate(zip(texts, _labels(texts), strict=True))
     )
@@ -549,6 +557,9 @@ class Context:
         # A question about the source's whole topic ("How do I treat a UTI in pregnancy?") takes all of it;
         # a narrower one ("What dose of amlodipine?") only the sentences that share its words.
         whole = {w for w in part.own if not generic(w) and w not in FACETS} <= source.topic
+        # A line that singles out the age group asked about ("elderly" for an 85 year old) before the others,
+        # where neither the title nor the best line is about that group already.
+        singled = part.want & _age_words() - source.topic - anchor
         support = []
         for i in candidates:
             s = source.sentences[i]
@@ -561,7 +572,7 @@ class Context:
             if _off_topic(part, source.sentences[best], s, follows):
                 continue
             if whole or shares or follows or alternative or answers:
-                support.append((-self._mass(part.want & s.words), abs(i - best), i))
+                support.append((not singled & s.words, -self._mass(part.want & s.words), abs(i - best), i))
         return [i for *_, i in sorted(support)]
 
     def unknown_subjects(self, part: Part) -> set[str]:
@@ -589,6 +600,14 @@ class Context:
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
+
+
+def _section(sources: Sequence[Source], main: Source) -> Source:
+    """``main`` with the lines of the other passages of its section (its title) after its own: a section split in
+    passages is read whole ("Start N-acetylcysteine if:" in one passage, the row that answers in the next);
+    each line is cited to its own passage."""
+    others = [x for s in sources if s.title == main.title and s.id != main.id for x in s.sentences]
+    return replace(main, sentences=main.sentences + tuple(others)) if others else main
 
 
 def _sections(sources: Sequence[Source]) -> dict[str, frozenset[str]]:
@@ -792,7 +811,8 @@ def _answer_part(
     needs = _needs(part)
     lacking = bool(needs) and not any(needs & x.words for x in main.sentences)
     chars = quotation_chars(ctx.question)
-    picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES, chars)]
+    section = _section(ctx.sources, main)
+    picked = [(s.text, s.sid) for s in ctx.sentences_for(part, section, MAX_SENTENCES, chars)]
     # What the main source leaves out of the part's own words, a second source may cover.
     missing = {w for w in part.own - main.words if not generic(w) and w not in FACETS}
     if missing and ctx._mass(missing) >= SECOND_SOURCE_SHARE * ctx._mass(part.want):
