@@ -151,3 +151,27 @@ def test_an_older_patients_age_finds_the_line_on_the_elderly():
     )
     text = _answer("85 yo with uncomplicated diverticulitis, ok to treat at home on oral antibiotics?", card)
     assert "Still admit patients who are elderly" in text, text
+
+
+def test_a_subject_no_source_given_names_is_searched_on_its_own_and_answered_only_from_one_naming_it():
+    # Seen on the real corpora: the card that answers ranked seventh for the question's many words; searched on
+    # its most telling word alone it ranks first.
+    knee = Src(A, "Knee pain › Exercise", "Offer exercise and weight loss to everyone with knee arthritis.")
+    hip = Src(B, "Hip pain › Tablets", "Paracetamol tablets help hip arthritis pain for a few weeks.")
+    card = Src(
+        C, "Knee arthritis › Supplements", "Do not offer glucosamine or chondroitin for knee arthritis."
+    )
+    question = "do glucosamine tablets help knee arthritis"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [knee, hip])}
+    asked = [system, {"role": "user", "content": question}]
+    first = extractive.answer(asked, tools=["search_kb"])
+    assert first.search == "glucosamine", first.search
+    found = extractive.answer([*asked, *_searched("glucosamine", [card])], tools=["search_kb"])
+    text = extractive.render(found)
+    assert "Do not offer glucosamine" in text and cited_ids(text) == [C], text
+    # What that search finds without naming glucosamine answers nothing, however it reweighs the rest.
+    other = Src(
+        C, "Arthritis › Help at home", "Tablets and aids at home help people with arthritis of the knee."
+    )
+    missed = extractive.answer([*asked, *_searched("glucosamine", [other])], tools=[])
+    assert "does not cover" in extractive.render(missed) and not cited_ids(extractive.render(missed))

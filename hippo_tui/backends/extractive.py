@@ -597,6 +597,16 @@ class Context:
             and w in self.absent
         }
 
+    def searched_alone(self, part: Part) -> set[str]:
+        """The words of the part that a search asked for on their own: a query of fewer than half the part's
+        own words and nothing else (``_subject_query``)."""
+        out: set[str] = set()
+        for q in self.searched:
+            words = content_words(q)
+            if words and words <= part.own and 2 * len(words) < len(part.own):
+                out |= words
+        return out
+
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
@@ -776,19 +786,38 @@ def _needs(part: Part) -> set[str]:
 def _facet_query(ctx: Context, part: Part) -> str | None:
     """A search for what the part asks of its subject, for when the sources on the subject do not give it
     ("pertussis dose treatment" when the card's passages given are on its phases): the part's most telling
-    subject as the question names it (not "pneumonia" beside "legionnaires": a search for both finds the
-    passages that name both, not the card's section on treatment), and the facet as a source heads it."""
+    subject (``_telling``) and the facet as a source heads it."""
     needs = _needs(part)
     subjects = {w for w in part.want if not _aspect(w) and w not in TREATMENT}
     # Only where a source names the whole subject, and only the facet is missing.
     if not needs or not subjects or not any(subjects <= s.words for s in ctx.sources):
         return None
-    top = max(ctx.weight(w) for w in subjects)
-    subjects = {w for w in subjects if ctx.weight(w) >= top}
-    text = as_sources_say(f"{part.subject} {part.text}" if part.subject else part.text)
-    named = [w for w in WORD.findall(text) if w not in STOP and content_words(w) & subjects]
+    named = _telling(ctx, part, subjects)
     facets = [FACET_QUERY[n] for n in sorted(needs)] + (["treatment"] if part.own & TREATMENT else [])
     return " ".join(dict.fromkeys(named + facets))[:120] if named else None
+
+
+def _subject_query(ctx: Context, part: Part) -> str | None:
+    """A search for the part's most telling subject alone, for a part no source covers whose own words were
+    already searched (the whole question), where no source given names that subject: "glucosamine" finds the
+    card that a search on "do glucosamine tablets help knee arthritis" ranks below the first few."""
+    if _query(part.text) != _query(ctx.question):
+        return None
+    subjects = {w for w in part.own if not _aspect(w) and w not in TREATMENT}
+    named = _telling(ctx, part, subjects) if subjects else []
+    # Only for a subject no source here names: one they do name is not what the search missed.
+    if not named or any(content_words(w) & s.words for w in named for s in ctx.sources):
+        return None
+    return " ".join(dict.fromkeys(named))[:120]
+
+
+def _telling(ctx: Context, part: Part, subjects: set[str]) -> list[str]:
+    """The part's subjects that tell its sources apart best (the rarest among them), as the question names
+    them: not "pneumonia" beside "legionnaires", as a search for both finds the passages that name both."""
+    top = max(ctx.weight(w) for w in subjects)
+    best = {w for w in subjects if ctx.weight(w) >= top}
+    text = as_sources_say(f"{part.subject} {part.text}" if part.subject else part.text)
+    return [w for w in WORD.findall(text) if w not in STOP and content_words(w) & best]
 
 
 def _answer_part(
@@ -801,7 +830,10 @@ def _answer_part(
     # A part naming drugs is answered from a source naming one of them: not from a card on their neighbours
     # ("prasugrel loading dose" is not answered by the clopidogrel and aspirin loading doses).
     drugs = _drugs_of(part)
-    ranked = [(c, s) for c, s in ctx.rank_sources(part) if not drugs or drugs & s.words]
+    # A part whose most telling subject was searched on its own (``_subject_query``) is answered from a source
+    # naming it: not from one the search's other finds merely reweighed into covering it.
+    alone = ctx.searched_alone(part)
+    ranked = [(c, s) for c, s in ctx.rank_sources(part) if (not drugs or drugs & s.words) and alone <= s.words]
     # The rank penalty breaks near-ties among sources that cover the part; it never lets a better-ranked
     # source that does not cover it hide one further down that does.
     ranked = [(c, s) for c, s in ranked if c >= COVERED]
@@ -850,7 +882,7 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
     if can_search and not ctx.searched:
         # First what the sources on a subject leave out (its dose, how long), searched as a source heads it.
         for part in [*uncovered, *lacking]:
-            query = _facet_query(ctx, part)
+            query = _facet_query(ctx, part) or (_subject_query(ctx, part) if part in uncovered else None)
             if query and query not in ctx.searched:
                 return Reply(out, search=query)
     for part in uncovered:
