@@ -175,3 +175,25 @@ def test_a_subject_no_source_given_names_is_searched_on_its_own_and_answered_onl
     )
     missed = extractive.answer([*asked, *_searched("glucosamine", [other])], tools=[])
     assert "does not cover" in extractive.render(missed) and not cited_ids(extractive.render(missed))
+
+
+def test_a_follow_on_part_is_answered_from_the_section_that_answered_the_part_before(monkeypatch):
+    # Seen on a real card: "…, how long to immobilise after reduction" asks about the elbow dislocation; a
+    # fracture card's cast covered its words a little better than the dislocation section's sling did.
+    elbow = Src(
+        A, "Elbow dislocation › Management", "Simple posterior elbow dislocation: reduce under sedation."
+    )
+    fracture = Src(
+        B, "Supracondylar fracture › Management", "After reduction, immobilise in a cast for 3 weeks."
+    )
+    sling = Src(C, "Elbow dislocation › Management", "After reduction, 1 week in a sling.")
+    question = "simple posterior elbow dislocation, how long to immobilise after reduction"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [elbow, fracture, sling])}
+    ctx = extractive.Context.from_messages([system, {"role": "user", "content": question}])
+    first, follow_on = ctx.parts()
+    by_id = {s.id: s for s in ctx.sources}
+    ranked = {first.text: [(1.0, by_id[A])], follow_on.text: [(0.73, by_id[B]), (0.72, by_id[C])]}
+    monkeypatch.setattr(ctx, "rank_sources", lambda part, among=None: ranked[part.text])
+    assert extractive._answer_part(ctx, first, set())[0] == [(elbow.excerpt, A)]
+    picked, _lacking = extractive._answer_part(ctx, follow_on, set())
+    assert (sling.excerpt, C) in (picked or []) and B not in {sid for _text, sid in picked or []}, picked

@@ -378,6 +378,7 @@ class Context:
     earlier: list[str] = field(default_factory=list)  # the conversation's questions before this one
     idf: dict[str, float] = field(default_factory=dict)
     absent: frozenset[str] = frozenset()  # words the search says no passage of the whole KB contains
+    answered_by: dict[str, str] = field(default_factory=dict)  # a part's text -> the title of what answered it
 
     @classmethod
     def from_messages(cls, messages: Sequence[Mapping[str, Any]]) -> Context:
@@ -765,10 +766,14 @@ class Reply:
     search: str | None = None
 
 
-def _answering(part: Part, ranked: list[tuple[float, Source]]) -> Source:
-    """Of the sources that cover the part as well as the first, the first with one sentence that says all the
-    part asks ("vasospasm" and when), over one that says each in another sentence. Only a tie: the rank and
-    the title decide among sources that cover it differently."""
+def _answering(part: Part, ranked: list[tuple[float, Source]], before: str | None = None) -> Source:
+    """A follow-on part ("…, how long to immobilise?") from the section that answered the part it follows,
+    where that section covers it too. Otherwise, of the sources that cover the part as well as the first, the
+    first with one sentence that says all the part asks ("vasospasm" and when), over one that says each in
+    another sentence. Only a tie: the rank and the title decide among sources that cover it differently."""
+    same = [s for _c, s in ranked if s.title == before]
+    if same:
+        return same[0]
     first = ranked[0][0]
     for coverage, s in ranked:
         if coverage < first:
@@ -839,7 +844,8 @@ def _answer_part(
     ranked = [(c, s) for c, s in ranked if c >= COVERED]
     if not ranked:
         return None, False
-    main = _answering(part, ranked)
+    main = _answering(part, ranked, ctx.answered_by.get(part.subject or ""))
+    ctx.answered_by[part.text] = main.title
     needs = _needs(part)
     lacking = bool(needs) and not any(needs & x.words for x in main.sentences)
     chars = quotation_chars(ctx.question)
