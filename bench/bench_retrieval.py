@@ -22,8 +22,10 @@ round six added 100 (80 answerable over 79 documents, 20 not covered), written b
 neither the retrieval code nor the answers (``"round": 6``), halved that way before any change was measured.
 
 ``--home DIR`` keeps the ingested data folder there and reuses it on the next run (ingest takes minutes);
-``--search-only`` skips `ask`; ``--round 6`` measures only round six's questions, which no search or answer
-change had seen when they were written (a fairer figure than the earlier 90, on which both were tuned).
+``--search-only`` skips `ask`; ``--misses`` lists the development half's misses, question by question
+(never the held-back half's, which is read as totals only); ``--round 6`` measures only round six's
+questions, which no search or answer change had seen when they were written (a fairer figure than the
+earlier 90, on which both were tuned).
 """
 
 from __future__ import annotations
@@ -94,15 +96,27 @@ async def _ask(store: Store, home: Path, question: str) -> EndEvent:
     return end
 
 
-async def _score_ask(store: Store, r: dict, end: EndEvent, t: dict[str, float]) -> None:
+async def _score_ask(store: Store, r: dict, end: EndEvent, t: dict[str, float]) -> tuple[bool, list[str]]:
+    """Scores the answer into ``t``; whether it cites the right document and has the fact, and what it cites."""
     cited = await store.get_many([c.id for c in end.citations])
     docs = [lk.source.provenance.document for lk in cited.values() if lk.source and lk.source.provenance]
-    t["ask cites doc"] += any(d.replace("\\", "/").endswith(r["document"]) for d in docs)
-    t["ask has fact"] += _has_fact(end.text, r["fact"] or "")
+    right = any(d.replace("\\", "/").endswith(r["document"]) for d in docs)
+    fact = _has_fact(end.text, r["fact"] or "")
+    t["ask cites doc"] += right
+    t["ask has fact"] += fact
     t["ask junk"] += bool(_JUNK.search(end.text))
+    return right and fact, docs
 
 
-async def _run(rows: list[dict], home: Path, *, ask: bool) -> Tally:
+def _show_miss(r: dict, rank: int | None, docs: list[str], end: EndEvent | None) -> None:
+    """One development question the search ranks below 3 or the answer misses (``--misses``)."""
+    print(f"- [{r['kind']}] {r['question']}\n  wants {r['document']} (search rank {rank})")
+    if end is not None:
+        names = sorted({d.replace("\\", "/").rsplit("/", 1)[-1] for d in docs})
+        print(f"  cites {names}: {end.text[:300]!r}")
+
+
+async def _run(rows: list[dict], home: Path, *, ask: bool, misses: bool = False) -> Tally:
     store = await Store.open(home / "hippo.db")
     passages = await _passages(store)
     tally: Tally = defaultdict(lambda: defaultdict(float))
@@ -114,6 +128,8 @@ async def _run(rows: list[dict], home: Path, *, ask: bool) -> Tally:
             end = await _ask(store, home, r["question"]) if ask else None
             if r["expect_abstain"]:
                 t["abstained"] += end is not None and not end.citations
+                if misses and r["half"] == "dev" and end is not None and end.citations:
+                    print(f"- [not covered, answered] {r['question']}\n  {end.text[:300]!r}")
                 continue
             rank = _rank(hits, r["document"])
             naive = _naive_rank(passages, r["question"], r["document"])
@@ -121,8 +137,10 @@ async def _run(rows: list[dict], home: Path, *, ask: bool) -> Tally:
             for k in (1, 3, 10):
                 t[f"hit@{k}"] += bool(rank and rank <= k)
             t["mrr"] += 1 / rank if rank else 0.0
-            if end is not None:
-                await _score_ask(store, r, end, t)
+            answered, docs = await _score_ask(store, r, end, t) if end is not None else (True, [])
+            # Only the development half's: the held-back half is read as totals, never question by question.
+            if misses and r["half"] == "dev" and not (answered and rank and rank <= 3):
+                _show_miss(r, rank, docs, end)
     finally:
         await store.close()
     return tally
@@ -210,7 +228,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--home", type=Path, help="keep (and reuse) the ingested data folder here")
     parser.add_argument("--search-only", action="store_true", help="measure kb search only, not ask")
     parser.add_argument(
-        "--round", type=int, help="only the questions of this round (6: those written after the search was tuned)"
+        "--misses",
+        action="store_true",
+        help="list the development half's misses (never the held-back half's)",
+    )
+    parser.add_argument(
+        "--round",
+        type=int,
+        help="only the questions of this round (6: those written after the search was tuned)",
     )
     args = parser.parse_args(argv)
     if args.corpus is None:  # `make bench` runs every bench without arguments: this one needs the documents
@@ -224,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         home = args.home or Path(tmp)
         if not _ingest(args.corpus, home):
             return 1
-        _print(asyncio.run(_run(rows, home, ask=not args.search_only)))
+        _print(asyncio.run(_run(rows, home, ask=not args.search_only, misses=args.misses)))
     return 0
 
 

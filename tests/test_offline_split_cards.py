@@ -123,7 +123,8 @@ def test_a_better_ranked_source_that_does_not_cover_the_part_does_not_hide_one_t
     first, regimen = ctx.sources
     monkeypatch.setattr(ctx, "rank_sources", lambda part, among=None: [(0.48, first), (0.65, regimen)])
     part = extractive.parts_of(question)[0]
-    assert extractive._answer_part(ctx, part, set()) == [("Day 1: methotrexate 50 mg/m2 IM.", "regimen")]
+    picked, _lacking = extractive._answer_part(ctx, part, set())
+    assert picked == [("Day 1: methotrexate 50 mg/m2 IM.", "regimen")]
 
 
 def test_a_section_split_in_two_passages_answers_as_one_section():

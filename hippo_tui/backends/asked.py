@@ -19,9 +19,9 @@ _LIST = re.compile(
 # A named score, rule or criteria ("HEART score", "Centor criteria"): its name is the subject, and a source
 # without it is on another tool. A name of two ("Truelove and Witts criteria") is either of its words.
 TOOL_KINDS = ("score", "rule", "criteria", "index", "scale", "classification", "staging", "tool")
-_NAMED_TOOL = re.compile(
-    rf"\b(?:([A-Za-z][\w'’-]*)\s+(?:and|&)\s+)?([A-Za-z][\w'’-]*)\s+(?:{'|'.join(TOOL_KINDS)})\b", re.I
-)
+# "Rule out" is a verb, not a rule: "can a normal scan rule out torsion" names no tool.
+_KIND = "|".join(k if k != "rule" else r"rule(?!\s+out\b)" for k in TOOL_KINDS)
+_NAMED_TOOL = re.compile(rf"\b(?:([A-Za-z][\w'’-]*)\s+(?:and|&)\s+)?([A-Za-z][\w'’-]*)\s+(?:{_KIND})\b", re.I)
 TYPES = frozenset({"type1", "type2"})  # the answerer's words for "type 1" and "type 2"
 
 

@@ -130,7 +130,13 @@ def part_words(text: str) -> set[str]:
     """What a question part asks about, without the everyday words of asking ("can I keep giving …"); an age
     ("a 6 week old", "62 years old") is its age group, not a number and a unit a source must repeat."""
     words = _grouped(lexical.part_words(as_sources_say(ages.as_groups(text))) - _everyday())
+    # "An 85 yo" is an adult, and one of the older people a source may single out ("elderly (>80 years old)").
+    if any(int(m.group(1) or m.group(2)) >= OLDER_AGE for m in ages.AGE.finditer(text)):
+        words |= content_words("older")
     return words | {"long"} if _HOW_SOON.search(text) else words
+
+
+OLDER_AGE = 65  # from this age a question is also about older people
 
 
 # Asking for a time as "how long" does: the answer is a sentence with a time in it.
@@ -141,7 +147,19 @@ _HOW_SOON = re.compile(
 
 
 def sentence_words(text: str) -> set[str]:
-    return _grouped(lexical.sentence_words(as_sources_say(text)))
+    words = _grouped(lexical.sentence_words(as_sources_say(text)))
+    # "Patients age > 50 years" gives an age, not how long: it answers no "how long" question.
+    if "long" in words and _AGED.search(text) and "long" not in lexical.sentence_words(_AGED.sub(" ", text)):
+        words -= {"long", "duration"} - content_words(text)
+    return words
+
+
+_AGED = re.compile(
+    r"\b(?:age[ds]?|elderly|older|younger|over|under)\s*\(?\s*(?:[<>≥≤]=?|of|over|under|above|below)?\s*"
+    r"\d+\s*(?:years?|yrs?|y)(?:\s+(?:old|of age))?\b"
+    r"|\(?[<>≥≤]=?\s*\d+\s*(?:years?|yrs?)\s+(?:old|of age)\b",
+    re.I,
+)
 
 
 MIN_SUPPORT_WORDS = 2  # a supporting sentence with fewer content words is a heading, not a statement
@@ -151,6 +169,7 @@ INHERITED = 0.5  # a follow-on's inherited subject helps choose its source but n
 ASPECT_WEIGHT = 0.35  # facets and numbers choose among a subject's sentences; subjects choose the source
 UNANSWERED = 0.6  # a source with no dose for a dose question (no duration for "how long") counts for less
 ANSWER_TYPES = frozenset({"dose", "long"})  # what sentence_words derives from quantities
+FACET_QUERY = {"dose": "dose", "long": "duration"}  # each answer type as a source heads it
 # Asking what to treat with is asking for a regimen: among a source's sentences, the one with a dose.
 TREATMENT = frozenset(
     normal(stem(w)) for w in "treat antibiotic drug medicine medication therapy prescribe".split()
@@ -161,6 +180,7 @@ RANK_PENALTY = 0.04  # per retrieval rank: between two near-equal sources, the o
 # Between sources that cover a part about equally, the one whose title names its subjects ("Type 1 diabetes ›
 # Monitoring" for an HbA1c target in type 1 diabetes, over a lipid card that mentions type 1 and HbA1c).
 TITLE_WEIGHT = 0.1
+LONG_SLIP = 5  # letters of a slip of a word of asking read so even where some passage spells it
 SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
 
 _PART_SPLIT = re.compile(
@@ -208,6 +228,7 @@ class Sentence:
     words: frozenset[str]
     refers_back: bool  # needs the sentence before it to make sense
     label: frozenset[str] = frozenset()  # its line's label ("Trauma: …"), or the label of the lines it follows
+    sid: str = ""  # the passage it is quoted from
 
 
 @dataclass(frozen=True)
@@ -273,6 +294,7 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
             frozenset(sentence_words(passage_text.expanded(t, key))),
             _refers_back(t, texts[i - 1] if i else None, topic),
             label,
+            sid,
         )
         for i, (t, label) in enumerate(zip(texts, _labels(texts), strict=True))
     )
@@ -356,6 +378,7 @@ class Context:
     earlier: list[str] = field(default_factory=list)  # the conversation's questions before this one
     idf: dict[str, float] = field(default_factory=dict)
     absent: frozenset[str] = frozenset()  # words the search says no passage of the whole KB contains
+    answered_by: dict[str, str] = field(default_factory=dict)  # a part's text -> the title of what answered it
 
     @classmethod
     def from_messages(cls, messages: Sequence[Mapping[str, Any]]) -> Context:
@@ -408,10 +431,18 @@ class Context:
         named = {JUDGE_SYNONYMS.get(w, w) for w in vocabulary}  # "men" names men
         sexes = _sex_words() if not _sex_words() & named else frozenset()
         for p in parts:
-            slips = {w for w in p.want if w in self.absent and slip_of_asking(w)} | (p.want & sexes)
+            slips = {w for w in p.want if self._slip_of_asking(w, vocabulary)} | (p.want & sexes)
             p.want -= slips
             p.own = (p.own - slips) or p.own
         return parts
+
+    def _slip_of_asking(self, word: str, vocabulary: frozenset[str]) -> bool:
+        """A slip of a word of asking ("wich") that no passage contains; or a longer one ("befor") that no source
+        here uses, though some passage of the knowledge base spells it so by a slip of its own. A short one a
+        passage uses may be a word ("cold" is one letter from "could")."""
+        if not slip_of_asking(word):
+            return False
+        return word in self.absent or (len(word) >= LONG_SLIP and word not in vocabulary)
 
     def untitled(self, words: set[str]) -> bool:
         """Some source uses each of ``words``, and no source's title names any: words said about a subject,
@@ -487,7 +518,7 @@ class Context:
         if not usable:
             return []
 
-        needs = part.want & ANSWER_TYPES | ({"dose"} if part.own & TREATMENT else set())
+        needs = _needs(part)
 
         def score(i: int) -> tuple[bool, float, float, int]:
             # A dose question is answered by a sentence with a dose in it, before any other.
@@ -527,6 +558,9 @@ class Context:
         # A question about the source's whole topic ("How do I treat a UTI in pregnancy?") takes all of it;
         # a narrower one ("What dose of amlodipine?") only the sentences that share its words.
         whole = {w for w in part.own if not generic(w) and w not in FACETS} <= source.topic
+        # A line that singles out the age group asked about ("elderly" for an 85 year old) before the others,
+        # where neither the title nor the best line is about that group already.
+        singled = part.want & _age_words() - source.topic - anchor
         support = []
         for i in candidates:
             s = source.sentences[i]
@@ -539,7 +573,7 @@ class Context:
             if _off_topic(part, source.sentences[best], s, follows):
                 continue
             if whole or shares or follows or alternative or answers:
-                support.append((-self._mass(part.want & s.words), abs(i - best), i))
+                support.append((not singled & s.words, -self._mass(part.want & s.words), abs(i - best), i))
         return [i for *_, i in sorted(support)]
 
     def unknown_subjects(self, part: Part) -> set[str]:
@@ -564,9 +598,27 @@ class Context:
             and w in self.absent
         }
 
+    def searched_alone(self, part: Part) -> set[str]:
+        """The words of the part that a search asked for on their own: a query of fewer than half the part's
+        own words and nothing else (``_subject_query``)."""
+        out: set[str] = set()
+        for q in self.searched:
+            words = content_words(q)
+            if words and words <= part.own and 2 * len(words) < len(part.own):
+                out |= words
+        return out
+
     def was_searched(self, part: Part) -> bool:
         want = content_words(part.query())
         return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in self.searched)
+
+
+def _section(sources: Sequence[Source], main: Source) -> Source:
+    """``main`` with the lines of the other passages of its section (its title) after its own: a section split in
+    passages is read whole ("Start N-acetylcysteine if:" in one passage, the row that answers in the next);
+    each line is cited to its own passage."""
+    others = [x for s in sources if s.title == main.title and s.id != main.id for x in s.sentences]
+    return replace(main, sentences=main.sentences + tuple(others)) if others else main
 
 
 def _sections(sources: Sequence[Source]) -> dict[str, frozenset[str]]:
@@ -714,10 +766,14 @@ class Reply:
     search: str | None = None
 
 
-def _answering(part: Part, ranked: list[tuple[float, Source]]) -> Source:
-    """Of the sources that cover the part as well as the first, the first with one sentence that says all the
-    part asks ("vasospasm" and when), over one that says each in another sentence. Only a tie: the rank and
-    the title decide among sources that cover it differently."""
+def _answering(part: Part, ranked: list[tuple[float, Source]], before: str | None = None) -> Source:
+    """A follow-on part ("…, how long to immobilise?") from the section that answered the part it follows,
+    where that section covers it too. Otherwise, of the sources that cover the part as well as the first, the
+    first with one sentence that says all the part asks ("vasospasm" and when), over one that says each in
+    another sentence. Only a tie: the rank and the title decide among sources that cover it differently."""
+    same = [s for _c, s in ranked if s.title == before]
+    if same:
+        return same[0]
     first = ranked[0][0]
     for coverage, s in ranked:
         if coverage < first:
@@ -727,22 +783,74 @@ def _answering(part: Part, ranked: list[tuple[float, Source]]) -> Source:
     return ranked[0][1]
 
 
-def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[tuple[str, str]] | None:
-    """The cited sentences answering ``part`` (possibly none new), or None when no source covers it."""
+def _needs(part: Part) -> set[str]:
+    """What a sentence must give to answer the part: a dose, a duration; a regimen (a dose) for a treatment."""
+    return part.want & ANSWER_TYPES | ({"dose"} if part.own & TREATMENT else set())
+
+
+def _facet_query(ctx: Context, part: Part) -> str | None:
+    """A search for what the part asks of its subject, for when the sources on the subject do not give it
+    ("pertussis dose treatment" when the card's passages given are on its phases): the part's most telling
+    subject (``_telling``) and the facet as a source heads it."""
+    needs = _needs(part)
+    subjects = {w for w in part.want if not _aspect(w) and w not in TREATMENT}
+    # Only where a source names the whole subject, and only the facet is missing.
+    if not needs or not subjects or not any(subjects <= s.words for s in ctx.sources):
+        return None
+    named = _telling(ctx, part, subjects)
+    facets = [FACET_QUERY[n] for n in sorted(needs)] + (["treatment"] if part.own & TREATMENT else [])
+    return " ".join(dict.fromkeys(named + facets))[:120] if named else None
+
+
+def _subject_query(ctx: Context, part: Part) -> str | None:
+    """A search for the part's most telling subject alone, for a part no source covers whose own words were
+    already searched (the whole question), where no source given names that subject: "glucosamine" finds the
+    card that a search on "do glucosamine tablets help knee arthritis" ranks below the first few."""
+    if _query(part.text) != _query(ctx.question):
+        return None
+    subjects = {w for w in part.own if not _aspect(w) and w not in TREATMENT}
+    named = _telling(ctx, part, subjects) if subjects else []
+    # Only for a subject no source here names: one they do name is not what the search missed.
+    if not named or any(content_words(w) & s.words for w in named for s in ctx.sources):
+        return None
+    return " ".join(dict.fromkeys(named))[:120]
+
+
+def _telling(ctx: Context, part: Part, subjects: set[str]) -> list[str]:
+    """The part's subjects that tell its sources apart best (the rarest among them), as the question names
+    them: not "pneumonia" beside "legionnaires", as a search for both finds the passages that name both."""
+    top = max(ctx.weight(w) for w in subjects)
+    best = {w for w in subjects if ctx.weight(w) >= top}
+    text = as_sources_say(f"{part.subject} {part.text}" if part.subject else part.text)
+    return [w for w in WORD.findall(text) if w not in STOP and content_words(w) & best]
+
+
+def _answer_part(
+    ctx: Context, part: Part, used: set[tuple[str, str]]
+) -> tuple[list[tuple[str, str]] | None, bool]:
+    """The cited sentences answering ``part`` (possibly none new), or None when no source covers it; and
+    whether the source that answers lacks what the part asks for (a dose, a duration)."""
     if ctx.unknown_subjects(part):
-        return None  # nothing on a key term ("semaglutide"): answering from its neighbours would mislead
+        return None, False  # nothing on a key term ("semaglutide"): answering from its neighbours would mislead
     # A part naming drugs is answered from a source naming one of them: not from a card on their neighbours
     # ("prasugrel loading dose" is not answered by the clopidogrel and aspirin loading doses).
     drugs = _drugs_of(part)
-    ranked = [(c, s) for c, s in ctx.rank_sources(part) if not drugs or drugs & s.words]
+    # A part whose most telling subject was searched on its own (``_subject_query``) is answered from a source
+    # naming it: not from one the search's other finds merely reweighed into covering it.
+    alone = ctx.searched_alone(part)
+    ranked = [(c, s) for c, s in ctx.rank_sources(part) if (not drugs or drugs & s.words) and alone <= s.words]
     # The rank penalty breaks near-ties among sources that cover the part; it never lets a better-ranked
     # source that does not cover it hide one further down that does.
     ranked = [(c, s) for c, s in ranked if c >= COVERED]
     if not ranked:
-        return None
-    main = _answering(part, ranked)
+        return None, False
+    main = _answering(part, ranked, ctx.answered_by.get(part.subject or ""))
+    ctx.answered_by[part.text] = main.title
+    needs = _needs(part)
+    lacking = bool(needs) and not any(needs & x.words for x in main.sentences)
     chars = quotation_chars(ctx.question)
-    picked = [(s.text, main.id) for s in ctx.sentences_for(part, main, MAX_SENTENCES, chars)]
+    section = _section(ctx.sources, main)
+    picked = [(s.text, s.sid) for s in ctx.sentences_for(part, section, MAX_SENTENCES, chars)]
     # What the main source leaves out of the part's own words, a second source may cover.
     missing = {w for w in part.own - main.words if not generic(w) and w not in FACETS}
     if missing and ctx._mass(missing) >= SECOND_SOURCE_SHARE * ctx._mass(part.want):
@@ -758,7 +866,7 @@ def _answer_part(ctx: Context, part: Part, used: set[tuple[str, str]]) -> list[t
         if text not in said and (text, sid) not in used:
             said.add(text)
             out.append((text, sid))
-    return out
+    return out, lacking
 
 
 def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) -> Reply:
@@ -767,14 +875,22 @@ def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) 
     out: list[tuple[str, str | None]] = []
     used: set[tuple[str, str]] = set()
     uncovered: list[Part] = []
-    parts = ctx.parts()
-    for part in parts:
-        picked = _answer_part(ctx, part, used)
+    lacking: list[Part] = []
+    for part in ctx.parts():
+        picked, short = _answer_part(ctx, part, used)
         if picked is None:
             uncovered.append(part)
             continue
+        if short:
+            lacking.append(part)
         used.update(picked)
         out += picked
+    if can_search and not ctx.searched:
+        # First what the sources on a subject leave out (its dose, how long), searched as a source heads it.
+        for part in [*uncovered, *lacking]:
+            query = _facet_query(ctx, part) or (_subject_query(ctx, part) if part in uncovered else None)
+            if query and query not in ctx.searched:
+                return Reply(out, search=query)
     for part in uncovered:
         if can_search and not ctx.was_searched(part):
             return Reply(out, search=part.query())

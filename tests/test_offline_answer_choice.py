@@ -1,0 +1,199 @@
+"""Which passage and which sentences the offline answer chooses, for shapes the real corpora showed (a small
+knowledge base of our own words): "rule out" asked as a verb, not a named rule; an age in years that is no
+duration; a slip of a word of asking that some unrelated passage happens to spell the same way.
+
+Every question runs through the real engine, as `hippo-tui ask` runs it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hippo_tui.backends import extractive
+from hippo_tui.events import EndEvent
+from hippo_tui.prompts import system_message, tool_result
+from hippo_tui.verification.markers import cited_ids
+from tests.support.asking import answers_over
+from tests.support.asking import cited as _cited
+
+PASSAGES = {
+    "torsion": (
+        "Testis ultrasound › Pitfalls",
+        "A normal Doppler ultrasound does not exclude testicular torsion: explore surgically when the story fits.",
+    ),
+    "legion-bg": (
+        "Legionnaires disease › Background",
+        "Legionnaires disease is a pneumonia seen most often in smokers and in patients aged over 50 years.",
+    ),
+    "legion-tx": (
+        "Legionnaires disease › Treatment",
+        "Azithromycin is the first antibiotic for Legionnaires disease, and the course is 14 days.",
+    ),
+    "colic": ("Renal colic › Imaging", "A CT scan confirms the stone; treat the pain first."),
+}
+A, B, C = (f"{n}{n * 7}-{n * 4}-4{n * 3}-8{n * 3}-{n * 12}" for n in "123")
+IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
+
+TORSION = "can a normal scan rule out testicular torsion"
+LEGION = "legionnaires pneumonia how long do i treat for"
+QUESTIONS = [TORSION, LEGION]
+
+
+class Src:
+    def __init__(self, id: str, title: str, excerpt: str) -> None:
+        self.id, self.title, self.excerpt = id, title, excerpt
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EndEvent]:
+    return answers_over(tmp_path_factory.mktemp("home"), PASSAGES, IDS, QUESTIONS)
+
+
+def test_rule_out_is_asked_as_a_verb_not_a_named_rule(answers):
+    # "scan rule" is no rule a card must name: the card on torsion and ultrasound answers.
+    end = answers[TORSION]
+    assert "does not exclude testicular torsion" in end.text, end.text
+    assert _cited(end) == {IDS["torsion"]}
+
+
+def test_an_age_in_years_does_not_answer_how_long(answers):
+    # "aged over 50 years" is who gets it, not how long to treat: the course comes from the antibiotics card.
+    end = answers[LEGION]
+    assert "the course is 14 days" in end.text, end.text
+    assert IDS["legion-tx"] in _cited(end)
+
+
+def test_a_slip_of_a_word_of_asking_is_no_subject_even_where_some_passage_spells_it():
+    # The search found "befor" in some passage (a card's own slip), so it is not among the words the knowledge
+    # base lacks; no source given here uses it: asked, it is "before", not a subject the answer must name.
+    tap = Src(
+        A, "Ascites › Paracentesis", "Paracentesis is safe without checking the INR or platelets first."
+    )
+    other = Src(
+        B, "Wound care › Dressings", "Leave a clot in a surgical wound alone when changing its dressing."
+    )
+    question = "do i need to check clotting befor an ascitic tap"
+    messages = [
+        {"role": "system", "content": system_message("prompt", "CANARY", [tap, other])},
+        {"role": "user", "content": question},
+    ]
+    text = extractive.render(extractive.answer(messages))
+    assert text.startswith("Paracentesis is safe without checking the INR"), text
+    assert cited_ids(text) == [A]
+
+
+def _searched(query: str, found: list[Src]) -> list[dict]:
+    """The assistant's call of the search tool, and its result."""
+    args = json.dumps({"query": query})
+    call = {"id": "c1", "type": "function", "function": {"name": "search_kb", "arguments": args}}
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": tool_result(query, found)},
+    ]
+
+
+def test_a_card_that_names_the_subject_but_not_the_duration_asked_makes_it_search_for_the_duration():
+    # Seen on a real card: the passages given were its overview and background; how long to treat was in its
+    # section on treatment, which never says the disease's name. The answerer searches for the subject and the
+    # facet, as a source heads it, and answers from what that finds.
+    overview = Src(A, "Q fever", "Q fever is a pneumonia caught from sheep and goats, with a high fever.")
+    treatment = Src(B, "Q fever › Antibiotic treatment", "Doxycycline 100 mg twice daily; duration 14 days.")
+    question = "q fever pneumonia, how long do i treat for"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [overview])}
+    first = extractive.answer([system, {"role": "user", "content": question}], tools=["search_kb"])
+    assert first.search is not None and "duration" in first.search and "fever" in first.search, first.search
+    found = _searched(first.search, [treatment])
+    second = extractive.answer([system, {"role": "user", "content": question}, *found], tools=["search_kb"])
+    text = extractive.render(second)
+    assert second.search is None and "duration 14 days" in text and B in cited_ids(text), text
+
+
+def _answer(question: str, *sources: Src) -> str:
+    system = {"role": "system", "content": system_message("prompt", "CANARY", list(sources))}
+    return extractive.render(extractive.answer([system, {"role": "user", "content": question}]))
+
+
+def test_a_section_split_in_two_passages_is_quoted_from_either():
+    # Seen on a real card: "Start acetylcysteine if:" and its first rows in the passage retrieval ranked first,
+    # the row that answers in the next passage of the same section, given after another document's passage
+    # on the same words. Each line is cited to its own passage.
+    first = Src(
+        A,
+        "Paracetamol overdose › Treatment",
+        "Activated charcoal within 1 hour of ingestion\nStart acetylcysteine within 8 hours if:\n"
+        "A single ingestion of more than 150 mg/kg",
+    )
+    other = Src(
+        C,
+        "Poisoning › Drug levels",
+        "Take the paracetamol level 4 hours after ingestion; an unknown time of ingestion makes a level hard to read.",
+    )
+    second = Src(
+        B,
+        "Paracetamol overdose › Treatment",
+        "Time of ingestion unknown and a paracetamol level over 10 mg/L\nSigns of liver injury after an overdose",
+    )
+    question = "paracetamol overdose, time of ingestion unknown, level is 14 - start acetylcysteine?"
+    text = _answer(question, first, other, second)
+    assert f"Time of ingestion unknown and a paracetamol level over 10 mg/L. [{B}]" in text, text
+
+
+def test_an_older_patients_age_finds_the_line_on_the_elderly():
+    card = Src(
+        A,
+        "Diverticulitis › Outpatient treatment",
+        "Uncomplicated diverticulitis may be treated at home with oral antibiotics if:\n"
+        "The patient can take oral fluids and oral antibiotics\nThe pain is controlled with oral analgesia\n"
+        "There are no significant comorbidities at home\nThe patient can get the oral antibiotics at home\n"
+        "Still admit patients who are elderly (over 80 years old).",
+    )
+    text = _answer("85 yo with uncomplicated diverticulitis, ok to treat at home on oral antibiotics?", card)
+    assert "Still admit patients who are elderly" in text, text
+
+
+def test_a_subject_no_source_given_names_is_searched_on_its_own_and_answered_only_from_one_naming_it():
+    # Seen on the real corpora: the card that answers ranked seventh for the question's many words; searched on
+    # its most telling word alone it ranks first.
+    knee = Src(A, "Knee pain › Exercise", "Offer exercise and weight loss to everyone with knee arthritis.")
+    hip = Src(B, "Hip pain › Tablets", "Paracetamol tablets help hip arthritis pain for a few weeks.")
+    card = Src(
+        C, "Knee arthritis › Supplements", "Do not offer glucosamine or chondroitin for knee arthritis."
+    )
+    question = "do glucosamine tablets help knee arthritis"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [knee, hip])}
+    asked = [system, {"role": "user", "content": question}]
+    first = extractive.answer(asked, tools=["search_kb"])
+    assert first.search == "glucosamine", first.search
+    found = extractive.answer([*asked, *_searched("glucosamine", [card])], tools=["search_kb"])
+    text = extractive.render(found)
+    assert "Do not offer glucosamine" in text and cited_ids(text) == [C], text
+    # What that search finds without naming glucosamine answers nothing, however it reweighs the rest.
+    other = Src(
+        C, "Arthritis › Help at home", "Tablets and aids at home help people with arthritis of the knee."
+    )
+    missed = extractive.answer([*asked, *_searched("glucosamine", [other])], tools=[])
+    assert "does not cover" in extractive.render(missed) and not cited_ids(extractive.render(missed))
+
+
+def test_a_follow_on_part_is_answered_from_the_section_that_answered_the_part_before(monkeypatch):
+    # Seen on a real card: "…, how long to immobilise after reduction" asks about the elbow dislocation; a
+    # fracture card's cast covered its words a little better than the dislocation section's sling did.
+    elbow = Src(
+        A, "Elbow dislocation › Management", "Simple posterior elbow dislocation: reduce under sedation."
+    )
+    fracture = Src(
+        B, "Supracondylar fracture › Management", "After reduction, immobilise in a cast for 3 weeks."
+    )
+    sling = Src(C, "Elbow dislocation › Management", "After reduction, 1 week in a sling.")
+    question = "simple posterior elbow dislocation, how long to immobilise after reduction"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [elbow, fracture, sling])}
+    ctx = extractive.Context.from_messages([system, {"role": "user", "content": question}])
+    first, follow_on = ctx.parts()
+    by_id = {s.id: s for s in ctx.sources}
+    ranked = {first.text: [(1.0, by_id[A])], follow_on.text: [(0.73, by_id[B]), (0.72, by_id[C])]}
+    monkeypatch.setattr(ctx, "rank_sources", lambda part, among=None: ranked[part.text])
+    assert extractive._answer_part(ctx, first, set())[0] == [(elbow.excerpt, A)]
+    picked, _lacking = extractive._answer_part(ctx, follow_on, set())
+    assert (sling.excerpt, C) in (picked or []) and B not in {sid for _text, sid in picked or []}, picked
