@@ -171,6 +171,13 @@ def test_finalize_bad_marker_takes_the_space_before_it():
         ("Key: LZD • Do not use A • Use B", ["Key: LZD", "Do not use A", "Use B"]),
         ("• first • second", ["first", "second"]),
         ("a•b stays", ["a•b stays"]),
+        # "»" between spaces is a bullet too (run-together rows of a guideline); a closing quote is not.
+        (
+            "Box 7: tests » Start NVP at once » Stop it if negative",
+            ["Box 7: tests", "Start NVP at once", "Stop it if negative"],
+        ),
+        ("» first » second", ["first", "second"]),
+        ("He said «stop». Then left.", ["He said «stop».", "Then left."]),
         # A unit of time ends a sentence before a capital, not before a lower-case word.
         ("Give it over 15 min. Then review.", ["Give it over 15 min.", "Then review."]),
         ("Repeat every 5 min. if needed. Next.", ["Repeat every 5 min. if needed.", "Next."]),

@@ -327,3 +327,13 @@ def test_a_form_the_judge_knows_is_the_same_and_another_value_contradicts(
 ):
     assert judge_claim(same, excerpt).supported
     assert judge_claim(changed, excerpt).outcome == "contradicted"
+
+
+def test_a_row_quoted_from_a_run_of_guillemet_bullets_is_not_read_with_the_row_before():
+    # The row before ends "whether or not the infant is exposed": its negation is not the next row's.
+    excerpt = (
+        "Box 7: testing infants » A rapid test shows whether or not the infant is exposed » The status of "
+        "abandoned infants should be established as soon as possible » If the test is positive, give NVP daily"
+    )
+    claim = "The status of abandoned infants should be established as soon as possible."
+    assert judge_claim(claim, excerpt).supported, judge_claim(claim, excerpt)

@@ -259,10 +259,11 @@ _ABBREVIATIONS = frozenset(
 _TERMINATOR = re.compile(r"[.!?…]+")
 _CLOSERS = re.compile(r"[\"'”’»)\]]*")
 _TRAILING_MARKERS = re.compile(rf"(?:\s{{0,8}}{LENIENT_MARKER.pattern})*")  # bounded gap: linear
-_LIST_PREFIX = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:[-*+•▪◦‣●]\s+|\d{1,3}[.)]\s+)?")
+_LIST_PREFIX = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)*(?:[-*+•▪◦‣●»]\s+|\d{1,3}[.)]\s+)?")
 # A bullet between spaces starts a list item where a document's lines were run together ("… together • Do not
-# use …", as PDFs often come out): the item is its own sentence, as it is on the page.
-_INLINE_BULLET = re.compile(r"(?<=\s)[•▪◦‣●](?=\s)")
+# use …", as PDFs often come out): the item is its own sentence, as it is on the page. "»" between spaces is
+# such a bullet (South African guidelines use it), never a closing quote, which follows its word.
+_INLINE_BULLET = re.compile(r"(?<=\s)[•▪◦‣●»](?=\s)")
 _NEWLINE = re.compile(r"\n")
 _WS = re.compile(r"\s+")
 
