@@ -79,6 +79,17 @@ def test_list_pages(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == EXIT_USAGE and "--limit" in err
 
 
+def test_list_prints_a_line_for_each_record_the_json_lists(capsys: pytest.CaptureFixture[str]) -> None:
+    # The lines are read from the rows, the --json output from the records: the same sources, in the same order.
+    for status in ("all", "active", "retired"):
+        for page in ([], ["--limit", "7", "--offset", "3"]):
+            _, lines, _ = run(capsys, "kb", "list", "--status", status, *page)
+            _, records, _ = run(capsys, "kb", "list", "--status", status, "--json", *page)
+            listed = [line.split()[:2] for line in lines.splitlines()]
+            assert listed == [[r["id"], r["status"]] for r in map(json.loads, records.splitlines())]
+            assert listed
+
+
 def test_list_to_a_terminal_shows_one_page_unless_asked(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

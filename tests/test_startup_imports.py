@@ -97,6 +97,16 @@ def test_kb_search_on_a_built_database_loads_no_pydantic_model(hippo_home):
     assert "hippo_tui.models" in modules
 
 
+def test_kb_list_on_a_built_database_loads_no_pydantic_model(hippo_home):
+    loaded(hippo_home, "kb", "stats")  # the first command builds the database from the demo KB (validated)
+    modules, output = loaded(hippo_home, "kb", "list", "--limit", "3")
+    assert len(output.splitlines()) == 3 and " active " in output  # three sources were listed
+    # Each line is printed from the row (id, status, title): no record model, no pydantic.
+    assert "pydantic" not in modules and "hippo_tui.models" not in modules
+    modules, output = loaded(hippo_home, "kb", "list", "--limit", "1", "--json")  # dumps the record
+    assert json.loads(output)["status"] == "active" and "hippo_tui.models" in modules
+
+
 def test_an_offline_ask_answers_without_the_sdk_or_an_http_client(hippo_home):
     # The in-process backends speak the chat wire themselves; the SDK is a second of CPU, for real servers.
     # The offline server is called in the process: httpx (a tenth of an ask before its first text) is not loaded.

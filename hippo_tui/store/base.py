@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 
@@ -17,6 +17,15 @@ Row = tuple[Any, ...]
 MAX_BATCH = 500  # rows in one grouped INSERT (SQLite allows 32,766 parameters)
 # Rows a write must index to be followed by merging the search index (``compact_index``).
 COMPACT_ROWS = 1000
+
+
+class Listed(NamedTuple):
+    """A source as ``kb list`` prints it: enough without building its record (pydantic, most of the command's
+    start)."""
+
+    id: str
+    status: str
+    title: str
 
 
 class StoreBase:
@@ -39,6 +48,14 @@ class StoreBase:
     async def compact_index(self, written: int = COMPACT_ROWS) -> None:
         """After a write that indexed ``written`` rows: make the search index quicker to read, where the
         backend's index gains from it (SQLite's ``Store`` merges its segments); nothing here."""
+
+    async def list_rows(
+        self, *, status: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[Listed]:
+        """``list_sources`` as ``Listed`` rows. Here from the records; SQLite's ``Store`` reads the three columns
+        alone."""
+        sources = await self.list_sources(status=status, limit=limit, offset=offset)  # type: ignore[attr-defined]
+        return [Listed(s.id, s.status, s.title) for s in sources]
 
     @property
     def db(self) -> aiosqlite.Connection:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 import aiosqlite
 
-from hippo_tui.store.base import StoreBase
+from hippo_tui.store.base import Listed, StoreBase
 from hippo_tui.store.budget import RARE_WEIGHT, ranked_words
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.fts5 import AVERAGES_SQL, MATCH_COUNT_SQL, ROWS_HOLDING_SQL, indexed_rows, plain_token
@@ -427,13 +427,23 @@ class SourcesMixin(StoreBase):
         self, *, status: str | None = None, limit: int | None = None, offset: int = 0
     ) -> list[Source]:
         """Sources by title (then id), ``limit`` of them from the ``offset``-th (all when ``limit`` is None)."""
+        return [_row_to_source(r) for r in await self._listing(_SELECT, status, limit, offset)]
+
+    async def list_rows(
+        self, *, status: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[Listed]:
+        """The same sources as ``list_sources``, in the same order, as ``Listed`` rows: no record is built."""
+        select = "SELECT s.id, s.status, s.title FROM sources s"
+        return [Listed(*r) for r in await self._listing(select, status, limit, offset)]
+
+    async def _listing(self, select: str, status: str | None, limit: int | None, offset: int) -> list[Any]:
         where, params = ("WHERE s.status = ?", [status]) if status else ("", [])
         with self._errors():
             cur = await self._db.execute(
-                f"{_SELECT} {where} ORDER BY s.title, s.id LIMIT ? OFFSET ?",
+                f"{select} {where} ORDER BY s.title, s.id LIMIT ? OFFSET ?",
                 (*params, -1 if limit is None else limit, max(0, offset)),
             )
-            return [_row_to_source(r) for r in await cur.fetchall()]
+            return list(await cur.fetchall())
 
     async def retire(self, id: str, reason: str, superseded_by: str | None = None) -> Source:
         """Mark a source retired (it leaves the search index); the successor must be another active source.
