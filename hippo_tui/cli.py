@@ -15,12 +15,12 @@ command imports what it needs (settings, store, model client, Textual) when it r
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from hippo_tui import __version__
-from hippo_tui.commands import ask, audit, db, eval, kb, serve, verify
 from hippo_tui.commands._common import (
     EXIT_MODEL,
     EXIT_OK,
@@ -45,10 +45,12 @@ __all__ = [
 ]
 
 
-# The top-level commands each module registers. A command line that starts with one needs that one's parser
-# only: building every command's (their options, each with the common ones) is a twentieth of an offline ask.
-COMMANDS = {"ask": ask, "verify": verify, "kb": kb, "audit": audit, "eval": eval, "serve": serve, "token": serve,
-            "db": db}  # fmt: skip
+# The top-level commands, each with the module of ``hippo_tui.commands`` that registers it. A command line that
+# starts with one needs that one's parser only (building every command's, their options each with the common
+# ones, is a twentieth of an offline ask), and that one's module: the others are imported for ``--help`` alone.
+COMMANDS = {"ask": "ask", "verify": "verify", "kb": "kb", "audit": "audit", "eval": "eval", "serve": "serve",
+            "token": "serve", "db": "db"}  # fmt: skip
+_IN_HELP_ORDER = ("ask", "verify", "kb", "audit", "eval", "serve", "db")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -62,8 +64,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hippo-tui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (ask, verify, kb, audit, eval, serve, db) if command is None else (COMMANDS[command],):
-        module.register(sub, common)
+    for name in _IN_HELP_ORDER if command is None else (COMMANDS[command],):
+        importlib.import_module(f"hippo_tui.commands.{name}").register(sub, common)
     parser.set_defaults(func=_run_app)
     return parser
 

@@ -70,6 +70,13 @@ def test_version_and_help_import_none_of_the_heavy_packages(hippo_home, argv):
     assert modules & NOT_FOR_THE_PARSER == set()
 
 
+def test_a_command_imports_no_other_commands_module(hippo_home):
+    modules, output = loaded(hippo_home, "kb", "list", "--limit", "1")
+    assert output  # the command ran
+    commands = {m.rsplit(".", 1)[1] for m in modules if m.startswith("hippo_tui.commands.")}
+    assert "kb" in commands and commands & {"ask", "audit", "db", "eval", "serve", "verify"} == set()
+
+
 def test_version_prints_the_version(hippo_home):
     _, output = loaded(hippo_home, "--version")
     assert output == f"hippo-tui {__version__}"
