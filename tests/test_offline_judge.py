@@ -248,3 +248,26 @@ def test_etc_followed_by_more_of_the_sentence_does_not_end_it() -> None:
 )
 def test_a_form_given_one_way_names_its_route(claim: str, excerpt: str, supported: bool) -> None:
     assert judge_claim(claim, excerpt).supported == supported, judge_claim(claim, excerpt)
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("NSAIDs should be avoided throughout pregnancy.", False),  # the wider group than the excerpt's
+        ("NSAIDs should be avoided in pregnancy.", False),
+        ("In the third trimester of pregnancy, NSAIDs should be avoided.", True),
+        ("NSAIDs are to be avoided in pregnancy's third trimester.", True),
+    ],
+)
+def test_a_claim_about_a_wider_group_than_the_excerpts_is_not_established(claim: str, supported: bool):
+    excerpt = "NSAIDs should be avoided in the third trimester of pregnancy: they may close the ductus early."
+    verdict = judge_claim(claim, excerpt)
+    assert verdict.supported == supported, verdict
+    if not supported:
+        assert verdict.element == "population" and "third trimester" in verdict.reason
+
+
+def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
+    excerpt = "Older adults are more sensitive to benzodiazepines than younger adults."
+    claim = "Older patients are more sensitive to benzodiazepines than younger adults."
+    assert judge_claim(claim, excerpt).supported

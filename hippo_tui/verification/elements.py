@@ -21,7 +21,15 @@ from hippo_tui.verification import thesaurus
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
 from hippo_tui.verification.near_quote import turned
 from hippo_tui.verification.opposites import opposite
-from hippo_tui.verification.reading import VETO_WORDS, Reading, as_quoted, has_concept, read, written_words
+from hippo_tui.verification.reading import (
+    VETO_WORDS,
+    Reading,
+    as_quoted,
+    has_concept,
+    prepare,
+    read,
+    written_words,
+)
 
 Outcome = Literal["supported", "contradicted", "not_established"]
 QUOTE = 60  # characters of text quoted in a reason
@@ -96,6 +104,29 @@ def _within(group: str, groups: frozenset[str]) -> bool:
     return group in groups or lexicon().within.get(group) in groups
 
 
+_OF = re.compile(
+    r"\s+of\s+(?:the\s+)?"
+)  # "the third trimester| of |pregnancy": the wider group as part of it
+
+
+def _narrower(groups: frozenset[str], near: Reading) -> str | None:
+    """A group the excerpt's sentence names that falls within one the claim names, and the wider group only as
+    part of it ("the third trimester of pregnancy"), where the claim names none of the narrower ones: "avoided
+    in pregnancy" for "avoided in the third trimester". "Older adults … than younger adults" names adults too."""
+    lex = lexicon()
+    if any(lex.within.get(g) in groups for g in groups):
+        return None
+    found = [
+        (m, lex.populations[m.group()][1]) for m in lex.population_pattern.finditer(prepare(near.source))
+    ]
+    narrow = [(m, g) for m, g in found if lex.within.get(g) in groups and g not in groups]
+    for _, group in narrow:
+        wider = [w for w, g in found if g == lex.within[group]]
+        if all(any(_OF.fullmatch(w.string[n.end() : w.start()]) for n, _ in narrow) for w in wider):
+            return group
+    return None
+
+
 def _part_about(claim: Reading, sentence: Reading) -> Reading | None:
     """Of a sentence cut by semicolons into parts for different people ("in infants, the thigh; in adults,
     the deltoid"), the one part clearly most about the claim's other words; None when no part stands out."""
@@ -121,7 +152,15 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
         if axis == "age" and not said:  # no age group named: the ages it states say who it is for
             said = near.aged or excerpt.whole.aged
         if all(_within(g, said) for g in groups):
+            narrower = _narrower(groups, near)
+            if narrower:
+                return _missing("population", f"the excerpt says this of the {narrower} only")
             continue
+        narrow = sorted(s for s in said if lexicon().within.get(s) in groups)
+        if narrow and all(
+            _within(g, said) or any(lexicon().within.get(s) == g for s in said) for g in groups
+        ):
+            return _missing("population", f"the excerpt says this of the {narrow[0]} only")
         mine = " and ".join(sorted(groups))
         if said:
             theirs = " and ".join(sorted(said))
