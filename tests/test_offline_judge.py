@@ -91,6 +91,10 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Warfarin need not be stopped for a dental extraction.",
         ),
         ("The leaflet says to take it with food.", "Take it with food."),  # the answer naming its source
+        (
+            "Methylnaltrexone for opioid-related constipation is injected subcutaneously.",
+            "Methylnaltrexone is given by subcutaneous injection for opioid-induced constipation.",
+        ),
         # Iron turns stools black without any bleeding: only black tarry stools are melaena.
         (
             "Black stools while taking ferrous sulfate are harmless.",
