@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -12,13 +13,23 @@ import pytest
 
 from hippo_tui.store import DEMO_KB, Store
 
+_ROOT = pytest.StashKey[Path]()
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Module-scoped fixtures run before the per-test folders below exist: they too get throwaway folders, so
     no test reads a cache another run left in the user's own folder."""
     root = Path(tempfile.mkdtemp(prefix="hippo-tests-"))
+    config.stash[_ROOT] = root
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
         os.environ[name] = str(root / name.lower())
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The throwaway folder goes with the run: a run leaves nothing behind in the temporary folder."""
+    root = config.stash.get(_ROOT, None)
+    if root is not None:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
