@@ -529,3 +529,30 @@ SCREENING = "Cervical screening is offered every 3 years to people aged 25 to 49
 )
 def test_numbers_that_go_together_where_the_match_is_are_not_taken_for_the_rivals(claim: str, vetoed: bool):
     assert (check_claim(claim, SCREENING) is not None) is vetoed
+
+
+OXYGEN = (
+    "In acutely ill patients, give oxygen to achieve a target saturation of 94–98%. "
+    "In patients at risk of hypercapnic respiratory failure, aim for 88–92%."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "vetoed"),
+    [
+        # The number of one sentence with the people of the other, who have a number of their own.
+        (
+            "Acutely ill patients at risk of hypercapnic respiratory failure should have oxygen targeted to 94–98%.",
+            True,
+        ),
+        # Each group with its own number, whatever the other sentence's words share with the claim.
+        ("Patients at risk of hypercapnic respiratory failure should have oxygen targeted to 88–92%.", False),
+        ("Acutely ill patients should have oxygen targeted to 94–98%.", False),
+        (
+            "Acutely ill patients should have oxygen targeted to 94–98%, or 88–92% if at risk of hypercapnic failure.",
+            False,
+        ),
+    ],
+)
+def test_a_number_goes_with_the_people_its_sentence_names(claim: str, vetoed: bool):
+    assert (check_claim(claim, OXYGEN) is not None) is vetoed

@@ -218,11 +218,45 @@ def _anchor_conflict(
     # Only on evidence that the match is about something else: words of its own ("review the dose below 45"),
     # a rival piece that shares clearly more with the claim, or the claim's comparator where the match has none.
     _, m, m_piece = max(((n, e, p) for n, e, p in scored if q.matches(e)), key=lambda x: x[0])
-    if _borne_out(m_piece, piece, claimed):
+    if _borne_out(m_piece, piece, claimed) or _own_words(want, m, e, sentences):
         return None
     own = _anchors(m_piece.words) - clause.words
     closer = len(want & _anchors(piece.words)) >= len(want & _anchors(m_piece.words)) + MIN_SHARED
     return (e, piece) if own or closer or (q.cmp and not m.cmp and e.cmp == q.cmp) else None
+
+
+# Words of the claim that only one sentence says, for that sentence's number to be the one meant.
+_OWN_WORDS = 3
+
+
+def _own_words(want: frozenset[str], match: Quantity, rival: Quantity, sentences: Sequence[Sentence]) -> bool:
+    """The match's sentence says enough of the claim that the rival's does not (its people, its condition) for
+    the match to be the number meant, whatever the rival's piece shares with the claim."""
+    home = next((s for s in sentences if match in s.quantities), None)
+    other = next((s for s in sentences if rival in s.quantities), None)
+    if home is None or other is None or home is other:
+        return False
+    return len((want & _anchors(home.words)) - other.words) >= _OWN_WORDS
+
+
+def _said_of_others(
+    q: Quantity, clause: Span, sentences: Sequence[Sentence], claimed: Sequence[Quantity]
+) -> tuple[Quantity, Span] | None:
+    """The claim's number is one sentence's, its people or condition another's, which gives them a number of
+    its own: "patients at risk of hypercapnic failure: 94–98%" of "In acutely ill patients, aim for 94–98%. In
+    patients at risk of hypercapnic respiratory failure, aim for 88–92%"."""
+    want = _anchors(clause.words)
+    home = [s for s in sentences if any(map(q.matches, s.quantities))]
+    if len(home) != 1:
+        return None
+    for s in sentences:
+        rivals = [e for e in s.quantities if e.dim == q.dim and not q.matches(e)]
+        rivals = [e for e in rivals if not any(c.matches(e) for c in claimed)]
+        if s is home[0] or not rivals or any(map(q.matches, s.quantities)):
+            continue
+        if len((want & _anchors(s.words)) - home[0].words) >= _OWN_WORDS:
+            return rivals[0], _piece_of(s, rivals[0])
+    return None
 
 
 def _borne_out(match: Span, rival: Span, claimed: Sequence[Quantity]) -> bool:
@@ -315,7 +349,10 @@ def _check_numbers(
         for q in clause.quantities:
             # With one number of its kind in the clause, what it is attached to can be told apart.
             if sum(o.dim == q.dim for o in clause.quantities) == 1:
-                rival = _anchor_conflict(q, clause, sentences, [c for c in claimed if c is not q])
+                others = [c for c in claimed if c is not q]
+                rival = _anchor_conflict(q, clause, sentences, others) or _said_of_others(
+                    q, clause, sentences, others
+                )
                 if rival is not None:
                     return _says(q, rival[0], rival[1].text)
         groups = [g for g in _groups(clause, pieces) if g.quantities]
