@@ -1,10 +1,12 @@
 """A dose question is answered only with the dose of the drug asked about, for the group asked about.
 
 A card that gives one drug's dose and names another in passing ("rizatriptan 10 mg, with naproxen or
-paracetamol") does not answer for the other's dose; a card limited to children does not answer for an adult,
-nor one on non-pregnant women for a pregnant woman. Where nothing gives that dose, the answer says the knowledge
-base does not cover it, as for any question it does not cover. Every question runs through the real engine, as
-`hippo-tui ask` runs it, over a small knowledge base of our own words, and one over the demo knowledge base.
+paracetamol") does not answer for the other's dose, nor does another drug's dose join the answer; a card
+limited to children does not answer for an adult, nor one on non-pregnant women for a pregnant woman, but a
+group named in passing ("the risk of haemolysis in the newborn") does not make a dose theirs. Where nothing
+gives that dose, the answer says the knowledge base does not cover it, as for any question it does not cover.
+Every question runs through the real engine, as `hippo-tui ask` runs it, over a small knowledge base of our
+own words, and one over the demo knowledge base.
 """
 
 from __future__ import annotations
@@ -35,7 +37,17 @@ PASSAGES = {
     ),
     "cystitis": (
         "Cystitis in non-pregnant women",
-        "Nitrofurantoin 100 mg twice a day for 3 days treats cystitis in non-pregnant women.",
+        "Trimethoprim 200 mg twice a day for 3 days treats cystitis in non-pregnant women.",
+    ),
+    "uti-pregnant": (
+        "Urinary infection in pregnancy",
+        "In pregnancy, nitrofurantoin 100 mg twice a day for 7 days treats a urinary infection, but avoid it "
+        "near term because of the risk of haemolysis in the newborn.",
+    ),
+    "facial-palsy": (
+        "Facial nerve palsy › Drugs",
+        "Prednisolone 50 mg once a day for 10 days helps recovery when started within 72 hours. "
+        "In a severe facial palsy, aciclovir 400 mg five times a day for 7 days may be added.",
     ),
 }
 IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
@@ -45,8 +57,10 @@ NAPROXEN = "how much naproxen for a migraine attack"
 RIZATRIPTAN = "rizatriptan dose for a migraine attack"
 IBU_ADULT = "ibuprofen dose for an adult"
 IBU_CHILD = "how much ibuprofen can I give a 3 year old"
+NOT_PREGNANT = "trimethoprim dose in pregnancy"
 PREGNANT = "nitrofurantoin dose in pregnancy"
-QUESTIONS = [PARACETAMOL, NAPROXEN, RIZATRIPTAN, IBU_ADULT, IBU_CHILD, PREGNANT]
+STEROID = "steroid dose for facial palsy"
+QUESTIONS = [PARACETAMOL, NAPROXEN, RIZATRIPTAN, IBU_ADULT, IBU_CHILD, NOT_PREGNANT, PREGNANT, STEROID]
 
 
 @pytest.fixture(scope="module")
@@ -78,9 +92,23 @@ def test_an_adult_gets_the_adult_dose_and_a_child_the_childrens(answers):
 
 
 def test_a_card_on_non_pregnant_women_gives_no_dose_for_pregnancy(answers):
-    end = answers[PREGNANT]
+    end = answers[NOT_PREGNANT]
     assert not end.citations, end.text
-    assert "100 mg" not in end.text
+    assert "200 mg" not in end.text
+
+
+def test_a_group_named_in_passing_does_not_make_the_dose_theirs(answers):
+    # The newborn is named for a risk, in a clause of its own: the dose is the mother's.
+    end = answers[PREGNANT]
+    assert "nitrofurantoin 100 mg twice a day" in end.text, end.text
+    assert cited(end) == {IDS["uti-pregnant"]}
+
+
+def test_a_class_asked_is_answered_with_its_members_dose_alone(answers):
+    # Prednisolone is a steroid; aciclovir's dose, in the next sentence of the same card, is not asked for.
+    end = answers[STEROID]
+    assert "Prednisolone 50 mg" in end.text, end.text
+    assert "aciclovir" not in end.text
 
 
 _DRUGS = {"sumatriptan", "paracetamol", "ibuprofen", "amoxicillin", "clarithromycin"}

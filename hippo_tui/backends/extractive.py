@@ -29,7 +29,7 @@ from typing import Any
 
 from hippo_tui.backends import passage_text
 from hippo_tui.backends.asked import TOOL_KINDS, other_type, quotation_chars, tool_names
-from hippo_tui.backends.dose_owner import dose_owners
+from hippo_tui.backends.dose_owner import dose_groups, dose_owners
 from hippo_tui.backends.spelling import corrected, slip_of_asking
 from hippo_tui.backends.word_forms import source_forms
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources, parse_unmentioned
@@ -598,6 +598,8 @@ class Context:
             answers = _answers(part, s, needs) and not _answers(part, source.sentences[best], needs)
             if _off_topic(part, source.sentences[best], s, follows):
                 continue
+            if _asks_drug_dose(part) and _others_dose(part, s):
+                continue  # "valaciclovir 1000 mg" does not join the answer to a steroid's dose
             if whole or shares or follows or alternative or answers:
                 support.append((not singled & s.words, -self._mass(part.want & s.words), abs(i - best), i))
         return [i for *_, i in sorted(support)]
@@ -772,12 +774,34 @@ def _answers(part: Part, s: Sentence, needs: set[str]) -> bool:
 
 
 def _dose_for(part: Part, s: Sentence) -> bool:
-    drugs = _drugs_of(part)
-    owners = _owners(s.text) if drugs else None
-    if owners and not owners & drugs:
+    if _others_dose(part, s):
         return False  # "sumatriptan 50 to 100 mg combined with an NSAID or paracetamol" for paracetamol
-    asked, said = _asked_ages(part.text), _age_groups(s.text)
+    asked, said = _asked_ages(part.text), _dose_groups(s.text)
     return not (asked and said and not asked & said)  # "paracetamol for children is dosed …" for an adult
+
+
+def _others_dose(part: Part, s: Sentence) -> bool:
+    """Every dose ``s`` gives is of a drug the part does not ask about, where it asks about drugs."""
+    asked = _asked_drugs(part)
+    owners = _owners(s.text) if asked else None
+    return bool(owners) and not any(_is_asked(w, asked) for w in owners or ())
+
+
+def _asked_drugs(part: Part) -> set[str]:
+    """The drugs and drug classes ("steroid") the part itself names."""
+    return _drugs_of(part) | _class_words(part.own - part.inherited)
+
+
+def _is_asked(drug: str, asked: set[str]) -> bool:
+    """``drug`` (a drug or a class a sentence names) is one asked about, or a member of a class asked about:
+    prednisone for "steroid"."""
+    named = {_class_name(a) for a in asked} - {None}
+    return drug in asked or bool(named & (_classes_of(drug) | {_class_name(drug)}))
+
+
+@cache
+def _dose_groups(text: str) -> set[str]:
+    return dose_groups(text)
 
 
 def _other_doses(part: Part, source: Source, needs: set[str]) -> bool:
@@ -789,7 +813,7 @@ def _other_doses(part: Part, source: Source, needs: set[str]) -> bool:
 
 def _asks_drug_dose(part: Part) -> bool:
     """The part asks the dose of a drug it names: only a source that gives that drug's dose answers it."""
-    return "dose" in part.want and bool(_drugs_of(part))
+    return "dose" in part.want and bool(_asked_drugs(part))
 
 
 def _classes_named(text: str) -> frozenset[str]:
