@@ -60,7 +60,11 @@ IBU_CHILD = "how much ibuprofen can I give a 3 year old"
 NOT_PREGNANT = "trimethoprim dose in pregnancy"
 PREGNANT = "nitrofurantoin dose in pregnancy"
 STEROID = "steroid dose for facial palsy"
-QUESTIONS = [PARACETAMOL, NAPROXEN, RIZATRIPTAN, IBU_ADULT, IBU_CHILD, NOT_PREGNANT, PREGNANT, STEROID]
+STEROID_HOW_LONG = "steroid dose for facial palsy and for how long"
+QUESTIONS = [
+    *(PARACETAMOL, NAPROXEN, RIZATRIPTAN, IBU_ADULT, IBU_CHILD),
+    *(NOT_PREGNANT, PREGNANT, STEROID, STEROID_HOW_LONG),
+]
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +112,13 @@ def test_a_class_asked_is_answered_with_its_members_dose_alone(answers):
     # Prednisolone is a steroid; aciclovir's dose, in the next sentence of the same card, is not asked for.
     end = answers[STEROID]
     assert "Prednisolone 50 mg" in end.text, end.text
+    assert "aciclovir" not in end.text
+
+
+def test_how_long_for_a_drug_is_not_answered_with_another_drugs_course(answers):
+    # "And for how long" asks about the steroid still: aciclovir's 7 days are no answer to it.
+    end = answers[STEROID_HOW_LONG]
+    assert "for 10 days" in end.text, end.text
     assert "aciclovir" not in end.text
 
 

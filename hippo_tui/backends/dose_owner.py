@@ -21,16 +21,20 @@ from hippo_tui.verification.lexical import WORD
 from hippo_tui.verification.lexicon import lexicon
 from hippo_tui.verification.quantities import find
 
-__all__ = ["dose_groups", "dose_owners"]
+__all__ = ["DURATION_KINDS", "dose_groups", "dose_owners"]
 
 # The kinds of quantity a dose is written in (as ``lexical.sentence_words`` reads "dose").
 DOSE_KINDS = frozenset({"mass", "volume", "amount", "units"})
+DURATION_KINDS = frozenset({"time", "months"})  # as it reads "how long"
 
 
-def dose_owners(text: str, drugs_in: Callable[[str], set[str]]) -> set[str] | None:
+def dose_owners(
+    text: str, drugs_in: Callable[[str], set[str]], kinds: frozenset[str] = DOSE_KINDS
+) -> set[str] | None:
     """The drugs whose doses ``text`` gives, each as ``drugs_in`` reads a word of it (the drugs and drug classes
-    one word names); an empty set for doses under no drug name; None for a sentence with no dose."""
-    doses = [q.start for q in find(text) if q.dim.split("/")[0] in DOSE_KINDS]
+    one word names); an empty set for doses under no drug name; None for a sentence with no dose. With
+    ``kinds`` ``DURATION_KINDS``, the same for its durations ("aciclovir 400 mg five times a day for 7 days")."""
+    doses = [q.start for q in find(text) if q.dim.split("/")[0] in kinds]
     if not doses:
         return None
     named = [(m.start(), drugs) for m in WORD.finditer(text.lower()) if (drugs := drugs_in(m.group(0)))]

@@ -29,7 +29,7 @@ from typing import Any
 
 from hippo_tui.backends import passage_text
 from hippo_tui.backends.asked import TOOL_KINDS, other_type, quotation_chars, tool_names
-from hippo_tui.backends.dose_owner import dose_groups, dose_owners
+from hippo_tui.backends.dose_owner import DOSE_KINDS, DURATION_KINDS, dose_groups, dose_owners
 from hippo_tui.backends.spelling import corrected, slip_of_asking
 from hippo_tui.backends.word_forms import source_forms
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources, parse_unmentioned
@@ -598,7 +598,7 @@ class Context:
             answers = _answers(part, s, needs) and not _answers(part, source.sentences[best], needs)
             if _off_topic(part, source.sentences[best], s, follows):
                 continue
-            if _asks_drug_dose(part) and _others_dose(part, s):
+            if _others_quantity(part, s):
                 continue  # "valaciclovir 1000 mg" does not join the answer to a steroid's dose
             if whole or shares or follows or alternative or answers:
                 support.append((not singled & s.words, -self._mass(part.want & s.words), abs(i - best), i))
@@ -762,15 +762,19 @@ def _drug_words(token: str) -> set[str]:
 
 
 @cache
-def _owners(text: str) -> set[str] | None:
-    return dose_owners(text, _drug_words)
+def _owners(text: str, kinds: frozenset[str] = DOSE_KINDS) -> set[str] | None:
+    return dose_owners(text, _drug_words, kinds)
 
 
 def _answers(part: Part, s: Sentence, needs: set[str]) -> bool:
-    """``s`` gives what the part needs (``_needs``): a duration; a dose, where the dose is of a drug the part
-    names (not of another drug in the same sentence) and not for an age group other than the one it names."""
+    """``s`` gives what the part needs (``_needs``): a dose or a duration of a drug the part asks about (not of
+    another drug in the same sentence), a dose not for an age group other than the one it names."""
     met = needs & s.words
-    return bool(met - {"dose"}) or ("dose" in met and _dose_for(part, s))
+    if "dose" in met and not _dose_for(part, s):
+        met -= {"dose"}
+    if "long" in met and _others_dose(part, s, DURATION_KINDS):
+        met -= {"long"}  # "aciclovir 400 mg … x 1 week" says how long to give aciclovir, not the steroid
+    return bool(met)
 
 
 def _dose_for(part: Part, s: Sentence) -> bool:
@@ -780,16 +784,25 @@ def _dose_for(part: Part, s: Sentence) -> bool:
     return not (asked and said and not asked & said)  # "paracetamol for children is dosed …" for an adult
 
 
-def _others_dose(part: Part, s: Sentence) -> bool:
-    """Every dose ``s`` gives is of a drug the part does not ask about, where it asks about drugs."""
+def _others_dose(part: Part, s: Sentence, kinds: frozenset[str] = DOSE_KINDS) -> bool:
+    """Every dose (or duration: ``kinds``) ``s`` gives is of a drug the part does not ask about, where it asks
+    about drugs."""
     asked = _asked_drugs(part)
-    owners = _owners(s.text) if asked else None
+    owners = _owners(s.text, kinds) if asked else None
     return bool(owners) and not any(_is_asked(w, asked) for w in owners or ())
 
 
+def _others_quantity(part: Part, s: Sentence) -> bool:
+    """``s`` gives a dose or a duration the part asks for, only of drugs it does not ask about."""
+    asked = part.want & ANSWER_TYPES
+    return bool(asked & s.words) and bool(_asked_drugs(part)) and not _answers(part, s, asked)
+
+
 def _asked_drugs(part: Part) -> set[str]:
-    """The drugs and drug classes ("steroid") the part itself names."""
-    return _drugs_of(part) | _class_words(part.own - part.inherited)
+    """The drugs and drug classes ("steroid") the part itself names; a follow-on ("and for how long?") that
+    names none asks about those of the subject it continues."""
+    own = _drugs_of(part) | _class_words(part.own - part.inherited)
+    return own or {w for w in part.inherited if _classes_of(w) or _class_name(w)}
 
 
 def _is_asked(drug: str, asked: set[str]) -> bool:
@@ -813,7 +826,7 @@ def _other_doses(part: Part, source: Source, needs: set[str]) -> bool:
 
 def _asks_drug_dose(part: Part) -> bool:
     """The part asks the dose of a drug it names: only a source that gives that drug's dose answers it."""
-    return "dose" in part.want and bool(_asked_drugs(part))
+    return "dose" in part.own and bool(_asked_drugs(part))
 
 
 def _classes_named(text: str) -> frozenset[str]:
