@@ -5,13 +5,16 @@ retrieval ranked them), splits the question into parts and answers each part fro
 best: that source's best sentence plus the sentences of the same source that share its topic, in source order,
 each cited with the source's id; a second source joins only for a subject the first does not mention ("dose of
 paracetamol and ibuprofen"). Subjects (drugs, conditions) choose the source; facets ("dose", "how long") and
-numbers choose among its sentences, and a dose question wants a sentence with a dose in it. A sentence that
-refers back ("A score of 0 …", "The dose is …") never goes out without the sentence it refers to. A follow-on
-part ("… and what dose?", or a next question "And in men?") inherits the subject of the part or question before
-it. A part no source covers makes it call ``search_kb`` (once per part), as a real model would; after the
-search, a part still uncovered is said to be uncovered, never invented. A part is not covered when no source
-mentions one of its subjects at all, however well the rest matches: a question on semaglutide for weight loss
-is not answered from a source on dyspepsia that mentions weight loss.
+numbers choose among its sentences, and a dose question wants a sentence with a dose in it: the dose of the
+drug asked about (not of another drug the sentence names), for the group asked about (not children's for an
+adult); a source whose doses are all another drug's or group's does not answer it, nor does a card on another
+group (non-pregnant women, for pregnancy). A sentence that refers back ("A score of 0 …", "The dose is …")
+never goes out without the sentence it refers to. A follow-on part ("… and what dose?", or a next question
+"And in men?") inherits the subject of the part or question before it. A part no source covers makes it call
+``search_kb`` (once per part), as a real model would; after the search, a part still uncovered is said to be
+uncovered, never invented. A part is not covered when no source mentions one of its subjects at all, however
+well the rest matches: a question on semaglutide for weight loss is not answered from a source on dyspepsia
+that mentions weight loss.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 
 from hippo_tui.backends import passage_text
 from hippo_tui.backends.asked import TOOL_KINDS, other_type, quotation_chars, tool_names
+from hippo_tui.backends.dose_owner import DOSE_KINDS, DURATION_KINDS, dose_groups, dose_owners
 from hippo_tui.backends.spelling import corrected, slip_of_asking
 from hippo_tui.backends.word_forms import source_forms
 from hippo_tui.prompts import SEARCH_TOOL_NAME, parse_sources, parse_unmentioned
@@ -133,9 +137,29 @@ def part_words(text: str) -> set[str]:
     # "An 85 yo" is an adult, and one of the older people a source may single out ("elderly (>80 years old)").
     if any(int(m.group(1) or m.group(2)) >= OLDER_AGE for m in ages.AGE.finditer(text)):
         words |= content_words("older")
-    return words | {"long"} if _HOW_SOON.search(text) else words
+    if _HOW_SOON.search(text):
+        return words | {"long"}
+    # "The most paracetamol an adult may take", "max naproxen a day": a drug's dose, asked without the word.
+    if not words & {"long", "duration"} and _asks_amount(text):
+        return words | {"dose"}
+    return words
 
 
+def _asks_amount(text: str) -> bool:
+    """``text`` asks how much of a drug it names: a maximum or a unit of mass beside a drug, or "the most"
+    of one."""
+    drugs = [m.group(1) for m in _MOST.finditer(text)]
+    if any(_classes_of(w) for d in drugs for w in content_words(d)):
+        return True
+    return bool(_AMOUNT.search(text)) and any(_classes_of(w) for w in content_words(text))
+
+
+_MOST = re.compile(r"\bthe most ([a-z-]+)", re.I)
+_AMOUNT = re.compile(
+    r"\bmax(?:imum|imal)?\b|\b(?:mg|mcg|micrograms?|milligrams?)\b"
+    r"|\bhow many (?:tablets|pills|capsules|doses)\b",
+    re.I,
+)
 OLDER_AGE = 65  # from this age a question is also about older people
 
 
@@ -474,7 +498,7 @@ class Context:
         total = self._source_mass(part.want, part.inherited) or 1.0
         subjects = {w for w in part.want if not _aspect(w)}
         needs = part.want & ANSWER_TYPES
-        asked_for = _age_groups(part.text)
+        asked_for = _asked_ages(part.text)
         asked_classes = _class_words(part.want)
         named = _named_tools(part.text)
         names = [n for name in tool_names(part.text) for n in name]
@@ -491,12 +515,14 @@ class Context:
                 continue
             if asked_for and s.ages and not asked_for & s.ages:
                 continue  # a card on adults does not answer for a 4 year old
+            if _other_population(part.text, s.title):
+                continue  # nor one on non-pregnant women for a pregnant woman
             if any(not tool & s.words for tool in named):
                 continue  # "HEART score" is not answered by a card on a pain score that never says "heart"
             if other_type(part.own, s.topic):
                 continue  # a card on type 2 diabetes does not answer for type 1, whatever it mentions
             coverage = self._source_mass(hit, part.inherited) / total
-            if needs and not needs & s.words:
+            if needs and not any(_answers(part, x, needs) for x in s.sentences):
                 coverage *= UNANSWERED
             titled = self._mass(subjects & s.topic) / (self._mass(subjects) or 1.0)
             # A section's passages rank as its best-ranked one, those whose own lines name a subject of the
@@ -524,7 +550,7 @@ class Context:
             # A dose question is answered by a sentence with a dose in it, before any other.
             s = source.sentences[i]
             return (
-                bool(needs & s.words),
+                _answers(part, s, needs),
                 self._mass(part.own & s.words),
                 self._mass(part.want & s.words),
                 -i,
@@ -569,9 +595,11 @@ class Context:
             # "Trimethoprim … is an alternative" belongs with the treatment it is the alternative to.
             alternative = "alternative" in s.words and "dose" in anchor
             # The best sentence names the subject but not the dose asked for: the sentence with the dose.
-            answers = bool(needs & s.words) and not needs & anchor
+            answers = _answers(part, s, needs) and not _answers(part, source.sentences[best], needs)
             if _off_topic(part, source.sentences[best], s, follows):
                 continue
+            if _others_quantity(part, s):
+                continue  # "valaciclovir 1000 mg" does not join the answer to a steroid's dose
             if whole or shares or follows or alternative or answers:
                 support.append((not singled & s.words, -self._mass(part.want & s.words), abs(i - best), i))
         return [i for *_, i in sorted(support)]
@@ -653,6 +681,33 @@ def _age_groups(text: str) -> set[str]:
     return groups | ages.stated_groups(text)
 
 
+def _asked_ages(text: str) -> set[str]:
+    """The age groups a question is about: those it names, and adults for a pregnancy (a card on children's
+    doses does not answer for a pregnant woman)."""
+    pregnant = ("pregnancy", "pregnant") in _named_groups(text)
+    return _age_groups(text) | ({"adults"} if pregnant else set())
+
+
+@cache
+def _named_groups(text: str) -> frozenset[tuple[str, str]]:
+    """The populations other than age groups ``text`` names, each as (axis, group): ("pregnancy",
+    "pregnant")."""
+    pops = lexicon().populations
+    said = {pops[w] for w in WORD.findall(as_sources_say(text)) if w in pops}
+    return frozenset((axis, group) for axis, group in said if axis != "age")
+
+
+def _other_population(asked: str, title: str) -> bool:
+    """``title`` is limited to another group on an axis the question names: "non-pregnant women" for a
+    question on pregnancy."""
+    mine, theirs = _named_groups(asked), _named_groups(title)
+    for axis in {a for a, _g in mine}:
+        said = {g for a, g in theirs if a == axis}
+        if said and not said & {g for a, g in mine if a == axis}:
+            return True
+    return False
+
+
 _LABEL = re.compile(r"^([^:;.]{2,60}):\s")  # "Trauma-associated hemorrhage: …"
 _FOOTNOTE = re.compile(r"\s*\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")  # a card's own "[3]", "[2, 4]"
 
@@ -698,6 +753,80 @@ def _calls_tool(source: Source, names: list[str]) -> bool:
 def _drugs_of(part: Part) -> set[str]:
     """The drugs the part itself names (not those inherited from the part before it)."""
     return {w for w in part.own - part.inherited if lexicon().drug_classes(w)}
+
+
+@cache
+def _drug_words(token: str) -> set[str]:
+    """The drugs and drug classes one word of a sentence names."""
+    return {w for w in content_words(token) if _classes_of(w) or _class_name(w)}
+
+
+@cache
+def _owners(text: str, kinds: frozenset[str] = DOSE_KINDS) -> set[str] | None:
+    return dose_owners(text, _drug_words, kinds)
+
+
+def _answers(part: Part, s: Sentence, needs: set[str]) -> bool:
+    """``s`` gives what the part needs (``_needs``): a dose or a duration of a drug the part asks about (not of
+    another drug in the same sentence), a dose not for an age group other than the one it names."""
+    met = needs & s.words
+    if "dose" in met and not _dose_for(part, s):
+        met -= {"dose"}
+    if "long" in met and _others_dose(part, s, DURATION_KINDS):
+        met -= {"long"}  # "aciclovir 400 mg … x 1 week" says how long to give aciclovir, not the steroid
+    return bool(met)
+
+
+def _dose_for(part: Part, s: Sentence) -> bool:
+    if _others_dose(part, s):
+        return False  # "sumatriptan 50 to 100 mg combined with an NSAID or paracetamol" for paracetamol
+    asked, said = _asked_ages(part.text), _dose_groups(s.text)
+    return not (asked and said and not asked & said)  # "paracetamol for children is dosed …" for an adult
+
+
+def _others_dose(part: Part, s: Sentence, kinds: frozenset[str] = DOSE_KINDS) -> bool:
+    """Every dose (or duration: ``kinds``) ``s`` gives is of a drug the part does not ask about, where it asks
+    about drugs."""
+    asked = _asked_drugs(part)
+    owners = _owners(s.text, kinds) if asked else None
+    return bool(owners) and not any(_is_asked(w, asked) for w in owners or ())
+
+
+def _others_quantity(part: Part, s: Sentence) -> bool:
+    """``s`` gives a dose or a duration the part asks for, only of drugs it does not ask about."""
+    asked = part.want & ANSWER_TYPES
+    return bool(asked & s.words) and bool(_asked_drugs(part)) and not _answers(part, s, asked)
+
+
+def _asked_drugs(part: Part) -> set[str]:
+    """The drugs and drug classes ("steroid") the part itself names; a follow-on ("and for how long?") that
+    names none asks about those of the subject it continues."""
+    own = _drugs_of(part) | _class_words(part.own - part.inherited)
+    return own or {w for w in part.inherited if _classes_of(w) or _class_name(w)}
+
+
+def _is_asked(drug: str, asked: set[str]) -> bool:
+    """``drug`` (a drug or a class a sentence names) is one asked about, or a member of a class asked about:
+    prednisone for "steroid"."""
+    named = {_class_name(a) for a in asked} - {None}
+    return drug in asked or bool(named & (_classes_of(drug) | {_class_name(drug)}))
+
+
+@cache
+def _dose_groups(text: str) -> set[str]:
+    return dose_groups(text)
+
+
+def _other_doses(part: Part, source: Source, needs: set[str]) -> bool:
+    """``source`` gives doses, and none is the asked drug's for the asked group: a card on another drug's
+    regimen that names the asked one in passing (a triptan's dose "combined with … paracetamol")."""
+    doses = [x for x in source.sentences if "dose" in x.words]
+    return bool(doses) and not any(_answers(part, x, needs) for x in doses)
+
+
+def _asks_drug_dose(part: Part) -> bool:
+    """The part asks the dose of a drug it names: only a source that gives that drug's dose answers it."""
+    return "dose" in part.own and bool(_asked_drugs(part))
 
 
 def _classes_named(text: str) -> frozenset[str]:
@@ -842,12 +971,14 @@ def _answer_part(
     # The rank penalty breaks near-ties among sources that cover the part; it never lets a better-ranked
     # source that does not cover it hide one further down that does.
     ranked = [(c, s) for c, s in ranked if c >= COVERED]
+    needs = _needs(part)
+    if _asks_drug_dose(part):
+        ranked = [(c, s) for c, s in ranked if not _other_doses(part, _section(ctx.sources, s), needs)]
     if not ranked:
         return None, False
     main = _answering(part, ranked, ctx.answered_by.get(part.subject or ""))
     ctx.answered_by[part.text] = main.title
-    needs = _needs(part)
-    lacking = bool(needs) and not any(needs & x.words for x in main.sentences)
+    lacking = bool(needs) and not any(_answers(part, x, needs) for x in main.sentences)
     chars = quotation_chars(ctx.question)
     section = _section(ctx.sources, main)
     picked = [(s.text, s.sid) for s in ctx.sentences_for(part, section, MAX_SENTENCES, chars)]
