@@ -87,6 +87,14 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ),
         ("Remove the stitches after 5 days.", "Remove the sutures after 5 days."),
         (
+            "Recheck a fingerprick glucose after 15 minutes.",
+            "Recheck capillary blood glucose after 15 minutes.",
+        ),
+        (
+            "Outside hospital, midazolam can be given into the side of the mouth.",
+            "In the community, midazolam may be given via the buccal route.",
+        ),
+        (
             "Warfarin need not be stopped for a tooth extraction.",
             "Warfarin need not be stopped for a dental extraction.",
         ),
