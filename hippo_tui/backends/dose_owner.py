@@ -34,7 +34,7 @@ def dose_owners(
     """The drugs whose doses ``text`` gives, each as ``drugs_in`` reads a word of it (the drugs and drug classes
     one word names); an empty set for doses under no drug name; None for a sentence with no dose. With
     ``kinds`` ``DURATION_KINDS``, the same for its durations ("aciclovir 400 mg five times a day for 7 days")."""
-    doses = [q.start for q in find(text) if q.dim.split("/")[0] in kinds]
+    doses = _quantity_starts(text, kinds)
     if not doses:
         return None
     named = [(m.start(), drugs) for m in WORD.finditer(text.lower()) if (drugs := drugs_in(m.group(0)))]
@@ -45,6 +45,11 @@ def dose_owners(
         if before or after:
             owners |= before[-1] if before else after[0]
     return owners
+
+
+def _quantity_starts(text: str, kinds: frozenset[str]) -> list[int]:
+    """Where ``text`` gives a quantity of one of ``kinds`` (a dose, a duration)."""
+    return [q.start for q in find(text) if q.dim.split("/")[0] in kinds]
 
 
 OPENING_WORDS = 3  # a group named within a sentence's first words is whom the sentence is about
@@ -65,7 +70,7 @@ def dose_groups(text: str) -> set[str]:
     """The age groups ("children", "adults") a sentence's doses are for (see the module's note)."""
     lex = lexicon()
     groups = set(ages.stated_groups(text))
-    doses = [q.start for q in find(text) if q.dim.split("/")[0] in DOSE_KINDS]
+    doses = _quantity_starts(text, DOSE_KINDS)
     for m in _group_words().finditer(text):
         opening = len(text[: m.start("group")].split()) <= OPENING_WORDS
         given = any(w in ("for", "in") for w in m.group("lead").lower().split()[-3:])

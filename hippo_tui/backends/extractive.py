@@ -755,10 +755,15 @@ def _drugs_of(part: Part) -> set[str]:
     return {w for w in part.own - part.inherited if lexicon().drug_classes(w)}
 
 
+def _names_drug(word: str) -> bool:
+    """``word`` (a content word) names a drug or a drug class."""
+    return bool(_classes_of(word) or _class_name(word))
+
+
 @cache
 def _drug_words(token: str) -> set[str]:
     """The drugs and drug classes one word of a sentence names."""
-    return {w for w in content_words(token) if _classes_of(w) or _class_name(w)}
+    return {w for w in content_words(token) if _names_drug(w)}
 
 
 @cache
@@ -802,7 +807,7 @@ def _asked_drugs(part: Part) -> set[str]:
     """The drugs and drug classes ("steroid") the part itself names; a follow-on ("and for how long?") that
     names none asks about those of the subject it continues."""
     own = _drugs_of(part) | _class_words(part.own - part.inherited)
-    return own or {w for w in part.inherited if _classes_of(w) or _class_name(w)}
+    return own or {w for w in part.inherited if _names_drug(w)}
 
 
 def _is_asked(drug: str, asked: set[str]) -> bool:

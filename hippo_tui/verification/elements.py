@@ -104,9 +104,8 @@ def _within(group: str, groups: frozenset[str]) -> bool:
     return group in groups or lexicon().within.get(group) in groups
 
 
-_OF = re.compile(
-    r"\s+of\s+(?:the\s+)?"
-)  # "the third trimester| of |pregnancy": the wider group as part of it
+# "the third trimester| of |pregnancy": the wider group named as part of the narrower one.
+_OF = re.compile(r"\s+of\s+(?:the\s+)?")
 
 
 def _narrower(groups: frozenset[str], near: Reading) -> str | None:
@@ -156,10 +155,9 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
             if narrower:
                 return _missing("population", f"the excerpt says this of the {narrower} only")
             continue
-        narrow = sorted(s for s in said if lexicon().within.get(s) in groups)
-        if narrow and all(
-            _within(g, said) or any(lexicon().within.get(s) == g for s in said) for g in groups
-        ):
+        within = lexicon().within
+        narrow = sorted(s for s in said if within.get(s) in groups)
+        if narrow and all(_within(g, said) or any(within.get(s) == g for s in said) for g in groups):
             return _missing("population", f"the excerpt says this of the {narrow[0]} only")
         mine = " and ".join(sorted(groups))
         if said:

@@ -521,16 +521,19 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     )
 
 
-# "One" standing for a noun said before ("not started during one", "a new one,") is no number: a word that
-# leads a noun, then the end of the clause.
+# "One" standing for a noun said before ("not started during one", "a new one,") is no number: "no one", or a
+# word that leads a noun, then the end of the clause.
+_NO_ONE = re.compile(r"\bno$")
+_LEADS_NOUN = re.compile(r"\b(?:any|each|every|this|that|which|another|new|the|a|during)$")
+
+
 def _pronoun(m: re.Match[str]) -> bool:
     if m.group("num") != "one" or m.group("unit") or m.group("num2"):
         return False
     before, after = m.string[: m.start("num")].rstrip(), m.string[m.end() :].lstrip()
-    if re.search(r"\bno$", before):
-        return True  # "no one"
-    led = re.search(r"\b(?:any|each|every|this|that|which|another|new|the|a|during)$", before)
-    return bool(led) and (not after or after[0] in ".,;:)")
+    if _NO_ONE.search(before):
+        return True
+    return bool(_LEADS_NOUN.search(before)) and (not after or after[0] in ".,;:)")
 
 
 def describe(q: Quantity) -> str:

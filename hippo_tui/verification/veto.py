@@ -42,9 +42,8 @@ _CLAUSE = re.compile(
 _PIECE = re.compile(
     rf"{SENTENCE_STOP}|[,;:()]|\s+(?:{_AND}|or|but|then|whereas|while|although|because|so)\s+|\s+(?=unless\b)"
 )
-# "Without delay" is "at once", not a negation.
-# "Non-pregnant" names a group, as "non-smokers" does: a hyphenated "non" is part of its word, not a negation of
-# the clause. A negative word ("intolerable", "ineffective") says "not" as "cannot be tolerated" does.
+# "Without delay" is "at once", not a negation. A negative word ("intolerable", "ineffective") says "not" as
+# "cannot be tolerated" does.
 _NEGATION = re.compile(
     r"\b(?:not|no|never|without(?! delay)|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
     r"unless|unable|unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none|non|unexplained|"
@@ -229,14 +228,18 @@ def _anchor_conflict(
 _OWN_WORDS = 3
 
 
+def _says_more(want: frozenset[str], sentence: Sentence, other: Sentence) -> bool:
+    """``sentence`` says enough of the claim's words (``want``) that ``other`` does not (its people, its
+    condition) for its number to be the one the claim means."""
+    return len((want & _anchors(sentence.words)) - other.words) >= _OWN_WORDS
+
+
 def _own_words(want: frozenset[str], match: Quantity, rival: Quantity, sentences: Sequence[Sentence]) -> bool:
-    """The match's sentence says enough of the claim that the rival's does not (its people, its condition) for
-    the match to be the number meant, whatever the rival's piece shares with the claim."""
+    """The match's sentence says more of the claim than the rival's (``_says_more``): the match is the number
+    meant, whatever the rival's piece shares with the claim."""
     home = next((s for s in sentences if match in s.quantities), None)
     other = next((s for s in sentences if rival in s.quantities), None)
-    if home is None or other is None or home is other:
-        return False
-    return len((want & _anchors(home.words)) - other.words) >= _OWN_WORDS
+    return home is not None and other is not None and home is not other and _says_more(want, home, other)
 
 
 def _said_of_others(
@@ -254,7 +257,7 @@ def _said_of_others(
         rivals = [e for e in rivals if not any(c.matches(e) for c in claimed)]
         if s is home[0] or not rivals or any(map(q.matches, s.quantities)):
             continue
-        if len((want & _anchors(s.words)) - home[0].words) >= _OWN_WORDS:
+        if _says_more(want, s, home[0]):
             return rivals[0], _piece_of(s, rivals[0])
     return None
 
