@@ -109,6 +109,16 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Ferrous sulfate often turns stools black; this is harmless.",
         ),
         ("Black tarry stools suggest an upper GI bleed.", "Melaena suggests an upper GI bleed."),
+        # A term's definition in plain words (the lexicon's glosses).
+        (
+            "An epidural can cause a temporary drop in blood pressure.",
+            "Epidural analgesia may cause transient hypotension.",
+        ),
+        ("Spironolactone can raise potassium.", "Spironolactone can cause hyperkalaemia."),
+        (
+            "Furosemide taken late can cause waking at night to pass urine.",
+            "Furosemide taken late can cause nocturia.",
+        ),
     ],
 )
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):
@@ -122,6 +132,10 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
         ("Antiplatelet therapy is given.", "Give a platelet transfusion."),  # "anti" is not a combining form
         ("Offer an ARB in CKD.", "Offer an angiotensin receptor blocker in acute kidney injury."),
         ("Lower the dose when liver function is impaired.", "Reduce the dose in renal impairment."),
+        # A gloss says its term's own direction only, and a defining word that is light says nothing more.
+        ("Spironolactone can lower potassium.", "Spironolactone can cause hyperkalaemia."),
+        ("Labetalol can cause a rise in blood pressure.", "Labetalol can cause hypotension."),
+        ("Stop metformin before the procedure.", "Stop metformin when the eGFR is below 30."),
     ],
 )
 def test_what_the_knowledge_does_not_say_stays_unsupported(claim, excerpt):
@@ -283,3 +297,42 @@ def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
     excerpt = "Older adults are more sensitive to benzodiazepines than younger adults."
     claim = "Older patients are more sensitive to benzodiazepines than younger adults."
     assert judge_claim(claim, excerpt).supported
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "supported"),
+    [
+        # Each word is in the excerpt, but said of the other medicine.
+        (
+            "Magnesium sulfate is also used to control blood pressure.",
+            "Magnesium sulfate is first line for eclamptic seizures. "
+            "In severe pre-eclampsia, labetalol is used to control blood pressure.",
+            False,
+        ),
+        (
+            "After dexamethasone, children with croup are observed for 2 hours.",
+            "Give dexamethasone 0.15 mg/kg orally for croup. "
+            "After nebulised adrenaline, observe the child for at least 2 hours.",
+            False,
+        ),
+        # "It" carries the medicine of the sentence before; a heading's words are said of what follows.
+        (
+            "The risk of rash with lamotrigine is higher with valproate.",
+            "Lamotrigine can cause serious skin rashes. The risk is higher if it is taken with valproate.",
+            True,
+        ),
+        (
+            "Doxycycline is used for uncomplicated chlamydia.",
+            "Uncomplicated chlamydia: doxycycline 100 mg twice daily for 7 days. "
+            "In pregnancy: azithromycin 1 g once.",
+            True,
+        ),
+    ],
+)
+def test_a_word_said_of_one_medicine_is_not_taken_for_another(
+    claim: str, excerpt: str, supported: bool
+) -> None:
+    v = judge_claim(claim, excerpt)
+    assert (v.outcome == "supported") is supported, v
+    if not supported:
+        assert v.element == "drug" and " of " in v.reason, v

@@ -18,6 +18,7 @@ from typing import Literal
 
 from hippo_tui.safe_text import clip
 from hippo_tui.verification import thesaurus
+from hippo_tui.verification.binding import said_of_another
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
 from hippo_tui.verification.near_quote import turned
 from hippo_tui.verification.opposites import opposite
@@ -605,6 +606,15 @@ def check_opposite(claim: Reading, excerpt: Excerpt) -> Finding | None:
     )
 
 
+def check_binding(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A word the claim says of its medicine that the excerpt says only of another ("binding")."""
+    found = said_of_another(claim, excerpt.sentences)
+    if found is None:
+        return None
+    word, other, mine = found
+    return _missing("drug", f"the excerpt says “{word}” of {other}, not of {mine}")
+
+
 CHECKS = (
     check_near_quote,
     check_opposite,
@@ -618,6 +628,7 @@ CHECKS = (
     check_timing,
     check_condition,
     check_alone,
+    check_binding,
 )
 
 

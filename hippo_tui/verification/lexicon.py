@@ -161,6 +161,8 @@ class Lexicon:
     modality: dict[str, int]  # phrase -> strength, 1 (may) to 3 (must)
     modality_pattern: re.Pattern[str]
     combining: dict[str, tuple[str, ...]]  # combining form ("oto") -> the words it says ("ear", "hearing")
+    glosses: dict[str, tuple[str, ...]]  # stem of a clinical word -> the everyday words that define it
+    agent_stems: tuple[str, ...]  # how a medicine's name ends ("mectin"): names no class lists
     everyday: frozenset[str]  # words of a question that name nothing it is about ("keep", "straight away")
     qualifiers: frozenset[str]  # words that grade what a question is about ("severe", "usual"), not name it
     group_heads: dict[
@@ -213,6 +215,18 @@ def _populations(axes: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
     }
 
 
+def _glosses(
+    table: dict[str, str], synonyms: dict[str, str], light: frozenset[str]
+) -> dict[str, tuple[str, ...]]:
+    """Each term's defining words but the light ones: a claim needs no source for those, and through the
+    thesaurus they would say more ("function" is also "procedure")."""
+    heavy = [
+        (stem(respell(k)), [w for w in respell(v).split() if synonyms.get(stem(w), stem(w)) not in light])
+        for k, v in table.items()
+    ]
+    return {k: tuple(words) for k, words in heavy}
+
+
 @cache
 def lexicon() -> Lexicon:
     """The lexicon, as built by ``built`` and kept between processes (``lexicon_cache``)."""
@@ -232,12 +246,13 @@ def built() -> Lexicon:
     lines = {respell(w): line for line, words in raw["lines"].items() for w in words}
     levels = {"strong": 3, "recommended": 2, "weak": 1}
     modality = {respell(w): levels[k] for k, words in raw["modality"].items() for w in words}
+    light = frozenset(synonyms.get(stem(w), stem(w)) for w in raw["light"]["words"])
     return Lexicon(
         replacements=replacements,
         typed=frozenset(_phrases(raw["typed"])),
         replace=_phrase_pattern(list(replacements)),
         synonyms=synonyms,
-        light=frozenset(synonyms.get(stem(w), stem(w)) for w in raw["light"]["words"]),
+        light=light,
         classes=classes,
         class_words=class_words,
         class_pattern=_phrase_pattern(list(class_words)),
@@ -249,6 +264,8 @@ def built() -> Lexicon:
         modality=modality,
         modality_pattern=_phrase_pattern(list(modality)),
         combining={respell(k): tuple(respell(w) for w in v) for k, v in raw["combining"]["forms"].items()},
+        glosses=_glosses(raw["glosses"], synonyms, light),
+        agent_stems=tuple(raw["agents"]["stems"]),
         everyday=frozenset(respell(w) for w in raw["everyday"]["words"]),
         qualifiers=frozenset(respell(w) for w in raw["qualifiers"]["words"]),
         group_heads={stem(w): respell(group[0]) for group in raw["synonyms"]["groups"] for w in group},

@@ -190,9 +190,9 @@ def read(text: str) -> Reading:
 
 
 def _said(word: str) -> set[str]:
-    """The stems a word says: its own, and for a compound of a combining form ("ototoxic") the form's
-    words and the rest's ("ear", "hearing", "toxic")."""
-    said = {_stem(word)}
+    """The stems a word says: its own, its gloss's ("nocturia" says "night" and "urine"), and for a
+    compound of a combining form ("ototoxic") the form's words and the rest's ("ear", "hearing", "toxic")."""
+    said = {_stem(word)} | {_stem(w) for w in lexicon().glosses.get(stem(word), ())}
     for form, words in lexicon().combining.items():
         rest = word[len(form) :]
         if word.startswith(form) and len(rest) >= 4:

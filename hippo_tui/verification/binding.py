@@ -1,0 +1,95 @@
+"""Which medicine a sentence speaks of, so that a claim takes nothing of one medicine for another.
+
+An excerpt that gives two medicines in two sentences ("Magnesium sulfate is first line for eclamptic
+seizures. In severe pre-eclampsia, labetalol is used to control blood pressure.") has every word of a claim
+that joins them wrongly ("magnesium sulfate … is also used to control blood pressure"): counted over the whole
+excerpt, each word is found. A word the claim says of its medicine must be found where that medicine is
+spoken of, or where no medicine is named; found only in sentences about other medicines, it is theirs.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon
+from hippo_tui.verification.reading import Reading, has_concept, read, same
+
+# "measles vaccine", "pertussis vaccine" (after the lexicon's "vaccination" -> "vaccine"): each its own agent.
+_VACCINE = re.compile(r"\b([a-z][a-z0-9-]*)\s+vaccines?\b")
+_MIN_STEMMED = (
+    6  # letters a word needs before its ending can name a medicine ("april" is not an ACE inhibitor)
+)
+
+
+@cache
+def _phrases() -> tuple[str, ...]:
+    """Medicines of more than one word that the classes list ("magnesium sulfate", "tranexamic acid")."""
+    return tuple(sorted({m for c in lexicon().classes for m in c.members if " " in m}))
+
+
+def agents(r: Reading) -> frozenset[str]:
+    """The medicines ``r`` names: the lexicon's, any word with an INN stem's ending, and vaccines."""
+    stems = lexicon().agent_stems
+    named = set(r.drugs) | {p for p in _phrases() if re.search(rf"\b{re.escape(p)}\b", r.text)}
+    named |= {w for w in SPELLED_WORD.findall(r.text) if len(w) >= _MIN_STEMMED and w.endswith(stems)}
+    named |= {f"{m.group(1)} vaccine" for m in _VACCINE.finditer(r.text)}
+    return frozenset(named)
+
+
+def _names(sentence: Reading, mine: frozenset[str], claim: Reading) -> bool:
+    """The sentence speaks of one of the claim's medicines: by name, or by a class one of them is in."""
+    theirs = agents(sentence)
+    if any(same(a, b) or a in b.split() or b in a.split() for a in mine for b in theirs):
+        return True
+    claim_classes = claim.classes.union(*claim.drugs.values()) if claim.drugs else claim.classes
+    return bool(claim.classes & sentence.all_classes) or bool(claim_classes & sentence.classes)
+
+
+# "It" in a sentence naming no medicine of the claim's is most often the medicine of the sentence before
+# ("Lamotrigine can cause rashes. The risk is higher if it is taken with valproate.").
+_IT = re.compile(r"\b(?:it|its)\b")
+# A sentence's lead-in up to a colon is a heading for what follows ("Uncomplicated chlamydia: doxycycline …").
+_LABEL = re.compile(r"^([^:]{3,80}):\s")
+
+
+def _own(sentences: tuple[Reading, ...], mine: frozenset[str], claim: Reading) -> list[bool]:
+    """For each sentence, whether it speaks of the claim's medicine, by name or as "it" after one that does."""
+    own: list[bool] = []
+    for s in sentences:
+        own.append(_names(s, mine, claim) or (bool(own) and own[-1] and bool(_IT.search(s.text))))
+    return own
+
+
+def _in_label(concept: str, sentence: Reading) -> bool:
+    m = _LABEL.match(sentence.source)
+    return m is not None and has_concept(concept, read(m.group(1)).concepts)
+
+
+def _agent_words(named: frozenset[str]) -> frozenset[str]:
+    return frozenset(w for a in named for w in a.split())
+
+
+def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str, str, str] | None:
+    """A word of the claim (as read) found only in sentences about other medicines, the medicine it is said
+    of and the claim's; None when every word is found where the claim's medicine is, or where none is named."""
+    mine = agents(claim)
+    if not mine or len(sentences) < 2:
+        return None
+    own = _own(sentences, mine, claim)
+    if not any(own):
+        return None
+    names = _agent_words(mine)
+    for concept, word in claim.concepts.items():
+        if word in names or word in claim.drugs or any(same(concept, n) for n in names):
+            continue
+        holders = [
+            i
+            for i, s in enumerate(sentences)
+            if has_concept(concept, s.concepts) or has_concept(concept, s.stems)
+        ]
+        if any(_in_label(concept, sentences[i]) for i in holders):
+            continue  # a heading's word is said of all that follows
+        if holders and all(not own[i] and agents(sentences[i]) for i in holders):
+            return word, sorted(agents(sentences[holders[0]]))[0], sorted(mine)[0]
+    return None
