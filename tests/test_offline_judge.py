@@ -109,6 +109,9 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Ferrous sulfate often turns stools black; this is harmless.",
         ),
         ("Black tarry stools suggest an upper GI bleed.", "Melaena suggests an upper GI bleed."),
+        # A class is said by a narrower class within it, as by a member.
+        ("An antihypertensive is used in CKD.", "An ACE inhibitor is used in CKD."),
+        ("An anticoagulant is offered in AF.", "A DOAC is offered in AF."),
         # A term's definition in plain words (the lexicon's glosses).
         (
             "An epidural can cause a temporary drop in blood pressure.",
@@ -136,6 +139,8 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
         ("Spironolactone can lower potassium.", "Spironolactone can cause hyperkalaemia."),
         ("Labetalol can cause a rise in blood pressure.", "Labetalol can cause hypotension."),
         ("Stop metformin before the procedure.", "Stop metformin when the eGFR is below 30."),
+        # ... but not the wider class for the narrower.
+        ("A DOAC is offered in AF.", "An anticoagulant is offered in AF."),
     ],
 )
 def test_what_the_knowledge_does_not_say_stays_unsupported(claim, excerpt):
@@ -320,6 +325,19 @@ def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
             "The risk of rash with lamotrigine is higher with valproate.",
             "Lamotrigine can cause serious skin rashes. The risk is higher if it is taken with valproate.",
             True,
+        ),
+        # A class narrower than another (a DOAC is an anticoagulant, as warfarin is, but warfarin is no DOAC), and
+        # a medicine the lexicon knows by name only.
+        (
+            "DOACs can be used in patients with mechanical heart valves.",
+            "Warfarin is the anticoagulant of choice for patients with mechanical heart valves. "
+            "DOACs may be used in patients with atrial fibrillation and a bioprosthetic valve.",
+            False,
+        ),
+        (
+            "Bupropion commonly causes nausea.",
+            "Bupropion lowers the seizure threshold. Varenicline commonly causes nausea.",
+            False,
         ),
         (
             "Doxycycline is used for uncomplicated chlamydia.",

@@ -29,10 +29,12 @@ def _phrases() -> tuple[str, ...]:
 
 
 def agents(r: Reading) -> frozenset[str]:
-    """The medicines ``r`` names: the lexicon's, any word with an INN stem's ending, and vaccines."""
+    """The medicines ``r`` names: the lexicon's classes' and list's, any word with an INN stem's ending, and
+    vaccines."""
     stems = lexicon().agent_stems
     named = set(r.drugs) | {p for p in _phrases() if re.search(rf"\b{re.escape(p)}\b", r.text)}
-    named |= {w for w in SPELLED_WORD.findall(r.text) if len(w) >= _MIN_STEMMED and w.endswith(stems)}
+    words = SPELLED_WORD.findall(r.text)
+    named |= {w for w in words if len(w) >= _MIN_STEMMED and w.endswith(stems) or w in lexicon().agent_names}
     named |= {f"{m.group(1)} vaccine" for m in _VACCINE.finditer(r.text)}
     return frozenset(named)
 
