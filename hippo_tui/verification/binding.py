@@ -34,7 +34,8 @@ def agents(r: Reading) -> frozenset[str]:
     stems = lexicon().agent_stems
     named = set(r.drugs) | {p for p in _phrases() if re.search(rf"\b{re.escape(p)}\b", r.text)}
     words = SPELLED_WORD.findall(r.text)
-    named |= {w for w in words if len(w) >= _MIN_STEMMED and w.endswith(stems) or w in lexicon().agent_names}
+    named |= {w for w in words if len(w) >= _MIN_STEMMED and w.endswith(stems)}
+    named |= lexicon().agent_names.intersection(words)
     named |= {f"{m.group(1)} vaccine" for m in _VACCINE.finditer(r.text)}
     return frozenset(named)
 
