@@ -109,6 +109,12 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Ferrous sulfate often turns stools black; this is harmless.",
         ),
         ("Black tarry stools suggest an upper GI bleed.", "Melaena suggests an upper GI bleed."),
+        # Two statements set against each other ("whereas"), each about its own people.
+        (
+            "Valproate is first-line for boys and men, whereas lamotrigine is offered to women and girls.",
+            "Offer sodium valproate as first-line treatment to boys and men. "
+            "Offer lamotrigine or levetiracetam to women and girls.",
+        ),
         # A class is said by a narrower class within it, as by a member.
         ("An antihypertensive is used in CKD.", "An ACE inhibitor is used in CKD."),
         ("An anticoagulant is offered in AF.", "A DOAC is offered in AF."),
@@ -139,6 +145,10 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
         ("Spironolactone can lower potassium.", "Spironolactone can cause hyperkalaemia."),
         ("Labetalol can cause a rise in blood pressure.", "Labetalol can cause hypotension."),
         ("Stop metformin before the procedure.", "Stop metformin when the eGFR is below 30."),
+        (
+            "Valproate is first-line for women, whereas lamotrigine is offered to men.",
+            "Offer sodium valproate as first-line treatment to men. Offer lamotrigine to women.",
+        ),
         # ... but not the wider class for the narrower.
         ("A DOAC is offered in AF.", "An anticoagulant is offered in AF."),
     ],
