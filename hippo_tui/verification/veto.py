@@ -663,6 +663,10 @@ _SAID_NOT = re.compile(
 )
 
 
+# An instruction not to do something ("Do not apply the gel to the breasts"): its words are what is not done.
+_TOLD_NOT = re.compile(r"^(?:do not|don't|never|avoid)\b")
+
+
 def _check_said_not(
     pieces: Sequence[Span], sentences: Sequence[Sentence], excerpt: Sequence[Span]
 ) -> str | None:
@@ -673,14 +677,22 @@ def _check_said_not(
         for m in _SAID_NOT.finditer(_blank(s.text, s.quantities)):
             for w in judge_words(m.group(1)):
                 negated.setdefault(w, m.group(0))
-    if not negated:
+    told_not = [p for p in excerpt if _polarity(p) and _TOLD_NOT.match(p.text)]
+    if not negated and not told_not:
         return None
     asserted = {w for p in excerpt if not _polarity(p) for w in p.words}
     for piece in pieces:
         if _polarity(piece):
             continue
-        for w in sorted(piece.words & negated.keys() - asserted - _DIRECTION_WORDS):
-            return f"claim says {w}; the excerpt says “{negated[w]}”"
+        # A piece that says most of what an instruction forbids, as allowed ("the gel can be applied to the
+        # breasts"), says its words of what is not done.
+        said = dict(negated)
+        for p in told_not:
+            own = frozenset(judge_words(_negatable(p)))  # not a heading's words lent to it
+            if len(piece.words & own) >= max(MIN_SHARED, len(own) / 2):
+                said.update({w: p.text for w in own if w not in said})
+        for w in sorted(piece.words & said.keys() - asserted - _DIRECTION_WORDS):
+            return f"claim says {w}; the excerpt says “{said[w]}”"
     return None
 
 
