@@ -26,7 +26,7 @@ class MarkedRadioButton(RadioButton):
     """A radio button whose state is a mark (● or blank), not only a colour: readable with NO_COLOR."""
 
     def render(self) -> Content:
-        self.BUTTON_INNER = "●" if self.value else " "  # the button is drawn with it, one cell as before
+        self.BUTTON_INNER = "●" if self.value else " "  # drawn into the button; one cell, as Textual's "X"
         return super().render()
 
 
