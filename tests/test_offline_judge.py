@@ -336,6 +336,13 @@ def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
             "Lamotrigine can cause serious skin rashes. The risk is higher if it is taken with valproate.",
             True,
         ),
+        # The line of therapy is said of a medicine too ("the usual treatment" is first line).
+        (
+            "Ivermectin is the standard treatment for scabies.",
+            "Topical permethrin is the usual treatment for scabies. "
+            "Oral ivermectin is used in institutional outbreaks and for crusted scabies.",
+            False,
+        ),
         # A class narrower than another (a DOAC is an anticoagulant, as warfarin is, but warfarin is no DOAC), and
         # a medicine the lexicon knows by name only.
         (

@@ -436,6 +436,11 @@ def test_what_an_instruction_forbids_said_as_allowed_is_contradicted():
         )
         is None
     )
+    # An instruction that says when it does not hold ("unless") allows what it then names.
+    fluids = "In malnourished children, do not give intravenous fluids unless the child is in shock."
+    assert (
+        check_claim("Malnourished children get intravenous fluids only if they are in shock.", fluids) is None
+    )
     # Nor is a heading's word lent to what it heads ("Bronchiolitis in infants: do not routinely use …").
     heading = (
         "Bronchiolitis in infants: do not routinely use salbutamol; give oxygen if saturation is below 92%."

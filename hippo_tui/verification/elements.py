@@ -617,7 +617,7 @@ def check_binding(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if found is None:
         return None
     word, other, mine = found
-    return _missing("drug", f"the excerpt says “{word}” of {other}, not of {mine}")
+    return _missing("drug", f"the excerpt says {word} of {other}, not of {mine}")
 
 
 CHECKS = (
