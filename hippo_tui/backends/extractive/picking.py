@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hippo_tui.backends.extractive.doses import _answers, _others_quantity
+from hippo_tui.backends.extractive.drug_classes import _classes_named
 from hippo_tui.backends.extractive.parts import FACETS, Part, _aspect, _needs
 from hippo_tui.backends.extractive.sources import Sentence, Source
-from hippo_tui.backends.extractive.words import _age_words
+from hippo_tui.backends.extractive.words import _age_words, _classes_of
 from hippo_tui.verification.lexical import comparators, contradicts, generic
 
 if TYPE_CHECKING:
@@ -66,8 +67,12 @@ def sentences_for(
 def _supporting(
     ctx: Context, part: Part, source: Source, candidates: list[int], best: int, needs: set[str]
 ) -> list[int]:
-    """The sentences that may join the best one, the most relevant first."""
-    anchor = source.sentences[best].words
+    """The sentences that may join the best one, the most relevant first: those on the part's subject, or on
+    the best one's where the best one says something of the part (a best line that shares no word with the
+    part is only the first of a passage chosen by its title, and its words make no topic)."""
+    anchor = source.sentences[best].words if source.sentences[best].words & part.own else frozenset()
+    # A line on the class of a drug asked about answers for it ("Severe: SSRI + CBT" for sertraline).
+    classes = {c for w in part.want | anchor for c in _classes_of(w)}
     # A question about the source's whole topic ("How do I treat a UTI in pregnancy?") takes all of it;
     # a narrower one ("What dose of amlodipine?") only the sentences that share its words.
     whole = {w for w in part.own if not generic(w) and w not in FACETS} <= source.topic
@@ -78,6 +83,7 @@ def _supporting(
     for i in candidates:
         s = source.sentences[i]
         shares = {w for w in (part.want | anchor) & s.words if not generic(w)}
+        of_class = bool(classes) and bool(classes & _classes_named(s.text))
         follows = s.refers_back and i - 1 == best
         # "Trimethoprim … is an alternative" belongs with the treatment it is the alternative to.
         alternative = "alternative" in s.words and "dose" in anchor
@@ -87,7 +93,7 @@ def _supporting(
             continue
         if _others_quantity(part, s):
             continue  # "valaciclovir 1000 mg" does not join the answer to a steroid's dose
-        if whole or shares or follows or alternative or answers:
+        if whole or shares or of_class or follows or alternative or answers:
             support.append((not singled & s.words, -ctx._mass(part.want & s.words), abs(i - best), i))
     return [i for *_, i in sorted(support)]
 
