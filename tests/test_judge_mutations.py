@@ -56,6 +56,12 @@ from hippo_tui.verification.offline_judge import judge_claim
             "Drug S has a shorter action than drug T, so watch closely.",
             "Drug S has a longer action than drug T, so watch closely.",
         ),
+        # ... the first or the last word, before the words matched in order
+        (
+            "After the first week, most people can go back to work.",
+            "Before the first week, most people can go back to work.",
+        ),
+        ("Refer as described in the table below.", "Refer as described in the table above."),
         # firmer than the source
         (
             "Drug U can be considered for women who decline surgery.",

@@ -73,7 +73,9 @@ def turned(claim: str, sentences: list[str]) -> Turned | None:
     if not repeats:
         return None
     ((a_lo, a_hi), (b_lo, b_hi), _), sentence, theirs = max(repeats, key=lambda x: x[0][2])
-    found = _difference(mine[_led(mine, a_lo) : a_hi], theirs[_led(theirs, b_lo) : b_hi])
+    found = _difference(mine[_led(mine, a_lo) : a_hi], theirs[_led(theirs, b_lo) : b_hi]) or _swapped_at_edge(
+        mine, theirs, (a_lo, a_hi), (b_lo, b_hi)
+    )
     return (
         Turned(found[0], f"{found[1]}: “{clip(sentence, _QUOTED, flat=True)}”") if found is not None else None
     )
@@ -109,6 +111,20 @@ def _led(words: Words, start: int) -> int:
     while at > 0 and words[at - 1] in _LEADS:
         at -= 1
     return at if _NEGATING_LEADS.intersection(words[at:start]) else start
+
+
+def _swapped_at_edge(
+    mine: Words, theirs: Words, a: tuple[int, int], b: tuple[int, int]
+) -> tuple[str, str] | None:
+    """A word just before or after the repeated part put in place of its opposite ("Before this period, …"
+    for "After this period, …"; "… as indicated above" for "below"): the matching runs begin after it."""
+    edges = [(mine[a[0] - 1], theirs[b[0] - 1])] if a[0] and b[0] else []
+    if a[1] < len(mine) and b[1] < len(theirs):
+        edges.append((mine[a[1]], theirs[b[1]]))
+    for word, other in edges:
+        if _OPPOSITE.get(word) == other:
+            return "direction", f"the claim says “{word}” where the excerpt says “{other}”"
+    return None
 
 
 def _difference(mine: Words, theirs: Words) -> tuple[str, str] | None:
