@@ -62,6 +62,15 @@ from hippo_tui.verification.offline_judge import judge_claim
             "Before the first week, most people can go back to work.",
         ),
         ("Refer as described in the table below.", "Refer as described in the table above."),
+        # ... where the sentence has the word elsewhere too: compared in the very place it was put
+        (
+            "Older pupils (aged 12 or older) can carry their own inhaler.",
+            "Younger pupils (aged 12 or older) can carry their own inhaler.",
+        ),
+        (
+            "A care plan may be spoken for a day patient, but must be written for an inpatient.",
+            "A care plan must be spoken for a day patient, but must be written for an inpatient.",
+        ),
         # firmer than the source
         (
             "Drug U can be considered for women who decline surgery.",

@@ -139,4 +139,19 @@ def _difference(mine: Words, theirs: Words) -> tuple[str, str] | None:
     for word, weaker in _FIRMER.items():
         if word in own and word not in other and own.isdisjoint(weaker) and other & weaker:
             return "modality", f"the claim says “{word}” where the excerpt says “{sorted(other & weaker)[0]}”"
+    return _replaced(mine, theirs)
+
+
+def _replaced(mine: Words, theirs: Words) -> tuple[str, str] | None:
+    """A word put in the very place of its opposite, or of a weaker one, where the sentence also has the word
+    elsewhere ("younger children (8 years or older)" for "older children (…)"; "may be verbal …, but must be in
+    writing" made "must be verbal")."""
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, mine, theirs, autojunk=False).get_opcodes():
+        if tag != "replace" or i2 - i1 != j2 - j1:
+            continue
+        for word, other in zip(mine[i1:i2], theirs[j1:j2], strict=True):
+            if _OPPOSITE.get(word) == other:
+                return "direction", f"the claim says “{word}” where the excerpt says “{other}”"
+            if other in _FIRMER.get(word, ()):
+                return "modality", f"the claim says “{word}” where the excerpt says “{other}”"
     return None
