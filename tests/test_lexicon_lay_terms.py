@@ -38,6 +38,9 @@ from hippo_tui.verification.offline_judge import judge_claim
         ("Stop the drug if symptoms get worse.", "Stop the drug if symptoms deteriorate."),
         ("Stop it if the platelet count drops below 100.", "Stop it if the platelet count falls below 100."),
         ("Chest X-rays are not routinely needed.", "Chest radiographs are not routinely needed."),
+        # Everyday words of one meaning.
+        ("Bleeding happens in 1 in 100 people.", "Bleeding occurs in 1 in 100 people."),
+        ("Nausea is often reported with metformin.", "Nausea is frequently reported with metformin."),
         # A term's plain-words definition (one way: the term says these words).
         ("Simeticone can relieve wind.", "Simeticone can relieve flatulence."),
         ("Clozapine can cause a low white cell count.", "Clozapine can cause leucopenia."),
@@ -92,6 +95,7 @@ def test_a_claim_in_everyday_words_is_supported_by_the_clinical_term(claim: str,
         ("Refer a child with a lasting hoarse voice.", "Refer a child with persistent dysphagia."),
         ("Lithium can cause thirst.", "Lithium can cause polyuria."),
         ("Stop the drug if symptoms improve.", "Stop the drug if symptoms deteriorate."),
+        ("Nausea is rarely reported with metformin.", "Nausea is frequently reported with metformin."),
         ("Stop it if the platelet count rises above 100.", "Stop it if the platelet count falls below 100."),
         ("Inject into the inner thigh.", "Inject into the anterolateral thigh."),
         # A word a definition leaves to the source: "breastfed" does not say how other infants are fed.
