@@ -72,6 +72,6 @@ def test_which_document_comes_first_is_left_to_bm25() -> None:
         ("b1", 8.0, "b", "aspirin dose stroke"),
         ("a2", 7.0, "a", "aspirin dose"),
     ]
-    ordered = by_coverage([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows],
+    ordered = by_coverage([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3:] for r in rows],
                           ["aspirin", "dose", "stroke"], {"aspirin": 1, "dose": 1, "stroke": 1}, 100)  # fmt: skip
     assert ordered == ["a2", "b1", "a1"]

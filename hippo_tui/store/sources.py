@@ -261,8 +261,8 @@ class SourcesMixin(StoreBase):
                                          {"q": rare, "all": common, "k": max(4 * k, POOL)})  # fmt: skip
             rows = await cur.fetchall()
         scored = await self._covering([_Scored(-float(r[5]), r) for r in rows], words)
-        rows = [x.row for x in scored]
-        ranked = rerank(scored, [edition(r[4], r[6], r[1]) for r in rows], [r[6] or r[0] for r in rows])
+        ranked = rerank(scored, [edition(x.row[4], x.row[6], x.row[1]) for x in scored],
+                        [x.row[6] or x.row[0] for x in scored])  # fmt: skip
         ranked = with_siblings(ranked, [x.row[6] or x.row[0] for x in ranked], k, siblings)
         return [
             HitRow(r[0], r[1], r[2], r[3], r[4], score, snippet(r[2], words), tuple(r[6:11]))
@@ -273,7 +273,7 @@ class SourcesMixin(StoreBase):
         """``scored`` with each document's passages in order of how much of the question their title and
         excerpt say (``covering``); the word counts are those ``_bounded_match`` just read, cached."""
         return by_coverage(scored, [x.score for x in scored], [x.row[6] or x.row[0] for x in scored],
-                           [f"{x.row[1]} {x.row[2]}" for x in scored], words,
+                           [(x.row[1], x.row[2]) for x in scored], words,
                            await self._doc_frequencies(words), await self._active_rows())  # fmt: skip
 
     async def unmentioned(self, query: str) -> list[str]:

@@ -94,7 +94,7 @@ class PgSearchMixin(PgBase):
         scored = [_Scored(s, by_row[r]) for r, s in best if r in by_row]
         # Each document's passages in order of how much of the question they say, as on SQLite (store.covering).
         scored = by_coverage(scored, [x.score for x in scored], [x.row[7] or x.row[1] for x in scored],
-                             [f"{x.row[2]} {x.row[3]}" for x in scored], words, dfs, total)  # fmt: skip
+                             [(x.row[2], x.row[3]) for x in scored], words, dfs, total)  # fmt: skip
         editions = [edition(x.row[5], x.row[7], x.row[2]) for x in scored]
         ranked = rerank(scored, editions, [x.row[7] or x.row[1] for x in scored])
         ranked = with_siblings(ranked, [x.row[7] or x.row[1] for x in ranked], k, siblings)
