@@ -12,6 +12,7 @@ import json
 import pytest
 
 from hippo_tui.backends import extractive
+from hippo_tui.backends.extractive.answering import _answer_part
 from hippo_tui.events import EndEvent
 from hippo_tui.prompts import system_message, tool_result
 from hippo_tui.verification.markers import cited_ids
@@ -194,6 +195,6 @@ def test_a_follow_on_part_is_answered_from_the_section_that_answered_the_part_be
     by_id = {s.id: s for s in ctx.sources}
     ranked = {first.text: [(1.0, by_id[A])], follow_on.text: [(0.73, by_id[B]), (0.72, by_id[C])]}
     monkeypatch.setattr(ctx, "rank_sources", lambda part, among=None: ranked[part.text])
-    assert extractive._answer_part(ctx, first, set())[0] == [(elbow.excerpt, A)]
-    picked, _lacking = extractive._answer_part(ctx, follow_on, set())
+    assert _answer_part(ctx, first, set())[0] == [(elbow.excerpt, A)]
+    picked, _lacking = _answer_part(ctx, follow_on, set())
     assert (sling.excerpt, C) in (picked or []) and B not in {sid for _text, sid in picked or []}, picked

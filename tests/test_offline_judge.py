@@ -109,6 +109,15 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Ferrous sulfate often turns stools black; this is harmless.",
         ),
         ("Black tarry stools suggest an upper GI bleed.", "Melaena suggests an upper GI bleed."),
+        # Two statements set against each other ("whereas"), each about its own people.
+        (
+            "Valproate is first-line for boys and men, whereas lamotrigine is offered to women and girls.",
+            "Offer sodium valproate as first-line treatment to boys and men. "
+            "Offer lamotrigine or levetiracetam to women and girls.",
+        ),
+        # A class is said by a narrower class within it, as by a member.
+        ("An antihypertensive is used in CKD.", "An ACE inhibitor is used in CKD."),
+        ("An anticoagulant is offered in AF.", "A DOAC is offered in AF."),
         # A term's definition in plain words (the lexicon's glosses).
         (
             "An epidural can cause a temporary drop in blood pressure.",
@@ -136,6 +145,12 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
         ("Spironolactone can lower potassium.", "Spironolactone can cause hyperkalaemia."),
         ("Labetalol can cause a rise in blood pressure.", "Labetalol can cause hypotension."),
         ("Stop metformin before the procedure.", "Stop metformin when the eGFR is below 30."),
+        (
+            "Valproate is first-line for women, whereas lamotrigine is offered to men.",
+            "Offer sodium valproate as first-line treatment to men. Offer lamotrigine to women.",
+        ),
+        # ... but not the wider class for the narrower.
+        ("A DOAC is offered in AF.", "An anticoagulant is offered in AF."),
     ],
 )
 def test_what_the_knowledge_does_not_say_stays_unsupported(claim, excerpt):
@@ -320,6 +335,26 @@ def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
             "The risk of rash with lamotrigine is higher with valproate.",
             "Lamotrigine can cause serious skin rashes. The risk is higher if it is taken with valproate.",
             True,
+        ),
+        # The line of therapy is said of a medicine too ("the usual treatment" is first line).
+        (
+            "Ivermectin is the standard treatment for scabies.",
+            "Topical permethrin is the usual treatment for scabies. "
+            "Oral ivermectin is used in institutional outbreaks and for crusted scabies.",
+            False,
+        ),
+        # A class narrower than another (a DOAC is an anticoagulant, as warfarin is, but warfarin is no DOAC), and
+        # a medicine the lexicon knows by name only.
+        (
+            "DOACs can be used in patients with mechanical heart valves.",
+            "Warfarin is the anticoagulant of choice for patients with mechanical heart valves. "
+            "DOACs may be used in patients with atrial fibrillation and a bioprosthetic valve.",
+            False,
+        ),
+        (
+            "Bupropion commonly causes nausea.",
+            "Bupropion lowers the seizure threshold. Varenicline commonly causes nausea.",
+            False,
         ),
         (
             "Doxycycline is used for uncomplicated chlamydia.",

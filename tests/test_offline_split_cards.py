@@ -88,7 +88,7 @@ def test_siblings_follow_the_k_best_and_come_from_the_two_best_ones_documents_on
 
 
 def test_passages_under_one_title_count_once_for_how_rare_a_word_is():
-    from hippo_tui.backends.extractive import _idf, _source
+    from hippo_tui.backends.extractive.sources import _idf, _source
 
     title = "Tramadol › When to avoid it"
     lines = ["Tramadol lowers the seizure threshold", "Tramadol needs a longer interval when CrCl is under 30",
@@ -107,6 +107,7 @@ def test_a_better_ranked_source_that_does_not_cover_the_part_does_not_hide_one_t
     from types import SimpleNamespace
 
     from hippo_tui.backends import extractive
+    from hippo_tui.backends.extractive.answering import _answer_part
     from hippo_tui.prompts import system_message
 
     blocks = [
@@ -123,7 +124,7 @@ def test_a_better_ranked_source_that_does_not_cover_the_part_does_not_hide_one_t
     first, regimen = ctx.sources
     monkeypatch.setattr(ctx, "rank_sources", lambda part, among=None: [(0.48, first), (0.65, regimen)])
     part = extractive.parts_of(question)[0]
-    picked, _lacking = extractive._answer_part(ctx, part, set())
+    picked, _lacking = _answer_part(ctx, part, set())
     assert picked == [("Day 1: methotrexate 50 mg/m2 IM.", "regimen")]
 
 

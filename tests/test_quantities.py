@@ -39,6 +39,12 @@ def one(text: str):
         ("roughly one in six", "about 16%"),  # a share rounded either way
         ("1 in 6", "17%"),
         ("one in three", "33%"),
+        (
+            "less than half their usual feeds",
+            "less than 50% of their usual feeds",
+        ),  # a share, as a percentage
+        ("about a third of patients", "33% of patients"),
+        ("three quarters of the dose", "75% of the dose"),
         ("not more than 4 g", "no more than 4 g"),
         ("do not take more than 4 g", "at most 4 g"),
         ("must not exceed 4 g", "a maximum of 4 g"),
@@ -59,6 +65,7 @@ def test_spellings_of_one_quantity_match(a: str, b: str):
         ("5 days", "5 weeks"),
         ("one in six", "20%"),  # a rounded share is still that share
         ("1 in 6", "15%"),
+        ("less than half their usual feeds", "less than 30% of their usual feeds"),
         ("2.5%", "2%"),  # written percentages are compared as written
         ("3 months", "12 weeks"),  # months are not weeks: a source's "3 months" is not checked as 12 weeks
         ("over 80", "under 80"),

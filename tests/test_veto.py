@@ -420,6 +420,37 @@ def test_what_the_excerpt_rejects_or_says_is_not_so_is_not_the_claims():
     )
 
 
+def test_what_an_instruction_forbids_said_as_allowed_is_contradicted():
+    gel = (
+        "Apply estradiol gel to clean, dry skin on the upper arm or thigh. "
+        "Do not apply the gel to the breasts or near the vagina."
+    )
+    wrong = check_claim("Estradiol gel can be applied to the breasts or thighs.", gel)
+    assert wrong is not None and "“do not apply the gel to the breasts" in wrong
+    assert check_claim("Estradiol gel can be applied to the upper arm or thigh.", gel) is None
+    # A word the forbidding sentence shares with a claim that says something else is not forbidden by it.
+    folate = "Avoid trimethoprim in the first trimester of pregnancy because it is a folate antagonist."
+    assert (
+        check_claim(
+            "Because trimethoprim antagonises folate, it should not be used in early pregnancy.", folate
+        )
+        is None
+    )
+    # An instruction that says when it does not hold ("unless") allows what it then names.
+    fluids = "In malnourished children, do not give intravenous fluids unless the child is in shock."
+    assert (
+        check_claim("Malnourished children get intravenous fluids only if they are in shock.", fluids) is None
+    )
+    # Nor is a heading's word lent to what it heads ("Bronchiolitis in infants: do not routinely use …").
+    heading = (
+        "Bronchiolitis in infants: do not routinely use salbutamol; give oxygen if saturation is below 92%."
+    )
+    said_again = (
+        "Bronchiolitis in infants: do not routinely use albuterol; give oxygen if saturation is below 92%."
+    )
+    assert check_claim(said_again, heading) is None
+
+
 def test_to_avoid_says_what_advice_is_for_unless_it_is_the_advice():
     steroid = "Reduce the prednisolone dose gradually to avoid adrenal crisis."
     assert check_claim("Taper the prednisolone dose gradually to prevent an adrenal crisis.", steroid) is None

@@ -113,7 +113,7 @@ class OfflineServer:
         from hippo_tui.verification import offline_judge
 
         user: Mapping[str, Any] = next((m for m in reversed(messages) if m.get("role") == "user"), {})
-        items = parse_grounding_input(extractive._text(user.get("content")))
+        items = parse_grounding_input(extractive.message_text(user.get("content")))
         verdicts = {str(c["source_id"]): bool(c["grounded"]) for c in offline_judge.judge(items)["checks"]}
         keys = _schema_keys(response_format)
         reply = {k: verdicts.get(k, False) for k in keys} if keys is not None else verdicts

@@ -37,6 +37,11 @@ _APPARATUS_ROW = re.compile(
     r"table of contents|contents\b(?!\s+of))",
     re.I,
 )
+# A line of a table of contents without leader dots: a section's number, its heading, its page ("9.8 Tick
+# bite fever 9.14"). The heading is words only, from a capital: a dose row ("0.5 mg per kg 12") is no heading.
+_CONTENTS_LINE = re.compile(
+    r"^\d{1,2}(?:\.\d{1,2}){1,3}\s+[A-Z][A-Za-z'’ ()-]*[a-z)]\s+\d{1,3}(?:[.-]\d{1,3})?$"
+)
 _EXPANSION = re.compile(r"\b([A-Z][A-Z0-9/]{1,6})\s*[:=–]\s*([A-Z]?[a-z]{3,}(?:\s+[a-z]{3,})?)")
 MIN_EXPANSIONS = 4
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
@@ -70,7 +75,12 @@ def rows(sentence: str) -> list[str]:
 def is_junk(text: str) -> bool:
     """Text no answer quotes: a reference entry, a contents line, or a heading or header row on its own
     (words in capitals or Title Case, with no statement in them)."""
-    if _REFERENCE.search(text) or _LEADERS.search(text) or _APPARATUS_ROW.match(text):
+    if (
+        _REFERENCE.search(text)
+        or _LEADERS.search(text)
+        or _APPARATUS_ROW.match(text)
+        or _CONTENTS_LINE.match(text)
+    ):
         return True
     if len(_EXPANSION.findall(text)) >= MIN_EXPANSIONS:
         return True  # a key to abbreviations ("LZD: Linezolid / BDQ: Bedaquiline / VL = Viral load …")

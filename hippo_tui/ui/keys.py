@@ -8,6 +8,8 @@ from typing import Any
 from textual.app import App
 from textual.binding import Binding
 
+from hippo_tui.ui.textual_private import app_keymap
+
 # Binding ids are the action names, so `settings.keys = {"toggle_sidebar": "f2"}` re-maps a key.
 BINDINGS: list[Binding] = [
     Binding("escape", "cancel", "Cancel", id="cancel"),  # first: it matters most while an answer runs
@@ -69,7 +71,7 @@ def key_for(app: App[Any], action: str) -> str:
     """The key currently bound to an action, as a user would type it ("" for an action without one)."""
     for binding in BINDINGS:
         if binding.id == action:
-            keys = app._keymap.get(action, binding.key)
+            keys = app_keymap(app).get(action, binding.key)
             return app.get_key_display(Binding(keys.split(",")[0], action))
     return ""
 

@@ -29,10 +29,13 @@ def _phrases() -> tuple[str, ...]:
 
 
 def agents(r: Reading) -> frozenset[str]:
-    """The medicines ``r`` names: the lexicon's, any word with an INN stem's ending, and vaccines."""
+    """The medicines ``r`` names: the lexicon's classes' and list's, any word with an INN stem's ending, and
+    vaccines."""
     stems = lexicon().agent_stems
     named = set(r.drugs) | {p for p in _phrases() if re.search(rf"\b{re.escape(p)}\b", r.text)}
-    named |= {w for w in SPELLED_WORD.findall(r.text) if len(w) >= _MIN_STEMMED and w.endswith(stems)}
+    words = SPELLED_WORD.findall(r.text)
+    named |= {w for w in words if len(w) >= _MIN_STEMMED and w.endswith(stems)}
+    named |= lexicon().agent_names.intersection(words)
     named |= {f"{m.group(1)} vaccine" for m in _VACCINE.finditer(r.text)}
     return frozenset(named)
 
@@ -71,8 +74,9 @@ def _agent_words(named: frozenset[str]) -> frozenset[str]:
 
 
 def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str, str, str] | None:
-    """A word of the claim (as read) found only in sentences about other medicines, the medicine it is said
-    of and the claim's; None when every word is found where the claim's medicine is, or where none is named."""
+    """A word of the claim (quoted) or its line of therapy found only in sentences about other medicines, the
+    medicine it is said of and the claim's; None when each is found where the claim's medicine is, or where
+    none is named."""
     mine = agents(claim)
     if not mine or len(sentences) < 2:
         return None
@@ -90,6 +94,15 @@ def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str
         ]
         if any(_in_label(concept, sentences[i]) for i in holders):
             continue  # a heading's word is said of all that follows
-        if holders and all(not own[i] and agents(sentences[i]) for i in holders):
-            return word, sorted(agents(sentences[holders[0]]))[0], sorted(mine)[0]
+        if _theirs(holders, sentences, own):
+            return f"“{word}”", sorted(agents(sentences[holders[0]]))[0], sorted(mine)[0]
+    for line in sorted(claim.lines):  # "first-line" is said of a medicine as much as any word
+        holders = [i for i, s in enumerate(sentences) if line in s.lines]
+        if _theirs(holders, sentences, own):
+            return f"{line} line", sorted(agents(sentences[holders[0]]))[0], sorted(mine)[0]  # a reading
     return None
+
+
+def _theirs(holders: list[int], sentences: tuple[Reading, ...], own: list[bool]) -> bool:
+    """Every sentence that says it speaks of another medicine (and there is one)."""
+    return bool(holders) and all(not own[i] and agents(sentences[i]) for i in holders)

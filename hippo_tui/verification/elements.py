@@ -86,6 +86,10 @@ def _missing(element: str, reason: str) -> Finding:
     return Finding("not_established", element, reason)
 
 
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
+
+
 def check_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """A drug the claim names must be named: another of its class in its place is a contradiction."""
     for drug, classes in claim.drugs.items():
@@ -95,9 +99,10 @@ def check_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
         if rivals:
             return _contradicted("drug", f"the claim names {drug}; the excerpt names {rivals[0]}")
         return _missing("drug", f"the excerpt does not mention {drug}")
+    said = lexicon().with_wider(excerpt.whole.all_classes)
     for named in claim.classes:
-        if named not in excerpt.whole.all_classes:
-            return _missing("drug", f"the excerpt does not mention a {named}")
+        if named not in said:
+            return _missing("drug", f"the excerpt does not mention {_a(named)}")
     return None
 
 
@@ -612,7 +617,7 @@ def check_binding(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if found is None:
         return None
     word, other, mine = found
-    return _missing("drug", f"the excerpt says “{word}” of {other}, not of {mine}")
+    return _missing("drug", f"the excerpt says {word} of {other}, not of {mine}")
 
 
 CHECKS = (

@@ -163,6 +163,7 @@ class Lexicon:
     combining: dict[str, tuple[str, ...]]  # combining form ("oto") -> the words it says ("ear", "hearing")
     glosses: dict[str, tuple[str, ...]]  # stem of a clinical word -> the everyday words that define it
     agent_stems: tuple[str, ...]  # how a medicine's name ends ("mectin"): names no class lists
+    agent_names: frozenset[str]  # medicines by name, those no stem gives among them ("bupropion")
     everyday: frozenset[str]  # words of a question that name nothing it is about ("keep", "straight away")
     qualifiers: frozenset[str]  # words that grade what a question is about ("severe", "usual"), not name it
     group_heads: dict[
@@ -175,6 +176,17 @@ class Lexicon:
 
     def drug_classes(self, word: str) -> frozenset[str]:
         return frozenset(c.name for c in self.classes if c.has(word))
+
+    def with_wider(self, names: frozenset[str]) -> frozenset[str]:
+        """``names`` and every class that lists one of them as a member ("direct oral anticoagulant" is an
+        anticoagulant, an ACE inhibitor an antihypertensive), to any depth."""
+        wider = set(names)
+        for _ in range(len(self.classes)):
+            more = {c.name for c in self.classes if c.members & wider} - wider
+            if not more:
+                break
+            wider |= more
+        return frozenset(wider)
 
 
 def _phrases(table: dict[str, Any]) -> dict[str, str]:
@@ -266,6 +278,7 @@ def built() -> Lexicon:
         combining={respell(k): tuple(respell(w) for w in v) for k, v in raw["combining"]["forms"].items()},
         glosses=_glosses(raw["glosses"], synonyms, light),
         agent_stems=tuple(raw["agents"]["stems"]),
+        agent_names=frozenset(respell(n) for n in raw["agents"]["names"]),
         everyday=frozenset(respell(w) for w in raw["everyday"]["words"]),
         qualifiers=frozenset(respell(w) for w in raw["qualifiers"]["words"]),
         group_heads={stem(w): respell(group[0]) for group in raw["synonyms"]["groups"] for w in group},

@@ -23,7 +23,7 @@ from typing import Any
 from hippo_tui import cache_files, compiled_patterns
 from hippo_tui.verification.lexicon import STEMMER_FILE, DrugClass, Lexicon
 
-FORMAT = 2  # bump when what is stored changes shape
+FORMAT = 3  # bump when what is stored changes shape
 _SOURCES = ("data/lexicon.toml", "verification/lexicon.py", "verification/lexicon_cache.py",
             "compiled_patterns.py", "cache_files.py")  # fmt: skip
 

@@ -81,10 +81,11 @@ def _vetoed(claim: str, text: str) -> Verdict | None:
     return Verdict("contradicted", reason, "veto")
 
 
-# A claim that says two things ("A is first line; B is an alternative", "… 4 g in 24 hours. For children, …") is
-# judged a part at a time: each part's drugs, people and line of treatment are its own.
+# A claim that says two things ("A is first line; B is an alternative", "… 4 g in 24 hours. For children, …",
+# "A for men, whereas B for women") is judged a part at a time: each part's drugs, people and line of treatment
+# are its own.
 _PARTS = re.compile(SENTENCE_STOP + r"(?=[A-Z0-9“\"(])")  # "etc. cannot be learned" goes on
-_HALVES = re.compile(r";\s+")
+_HALVES = re.compile(r";\s+|,\s+(?:whereas|while)\s+")
 # Elements read over the whole claim, which two statements joined may mix up; a number or a negation is read
 # where it is said, so its contradiction stands.
 _CLAIM_WIDE = frozenset({"population", "line of therapy", "modality", "condition", "word", "drug"})

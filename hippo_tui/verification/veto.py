@@ -663,6 +663,22 @@ _SAID_NOT = re.compile(
 )
 
 
+# An instruction not to do something ("Do not apply the gel to the breasts"): its words are what is not done,
+# unless it goes on to say when it is ("do not give IV fluids unless the child shows signs of shock").
+_TOLD_NOT = re.compile(r"^(?:do not|don't|never|avoid)\b")
+_SAVE_WHEN = re.compile(r"\W*(?:unless|except|other than|apart from|until)\b")
+
+
+def _forbidden(sentences: Sequence[Sentence]) -> list[tuple[str, frozenset[str]]]:
+    """The excerpt's instructions not to do something, each with its own words (not a heading's)."""
+    return [
+        (p.text, frozenset(judge_words(_negatable(p))))
+        for s in sentences
+        for p in s.pieces
+        if _polarity(p) and _TOLD_NOT.match(p.text) and not _SAVE_WHEN.match(s.text[p.end :])
+    ]
+
+
 def _check_said_not(
     pieces: Sequence[Span], sentences: Sequence[Sentence], excerpt: Sequence[Span]
 ) -> str | None:
@@ -673,14 +689,21 @@ def _check_said_not(
         for m in _SAID_NOT.finditer(_blank(s.text, s.quantities)):
             for w in judge_words(m.group(1)):
                 negated.setdefault(w, m.group(0))
-    if not negated:
+    told_not = _forbidden(sentences)
+    if not negated and not told_not:
         return None
     asserted = {w for p in excerpt if not _polarity(p) for w in p.words}
     for piece in pieces:
         if _polarity(piece):
             continue
-        for w in sorted(piece.words & negated.keys() - asserted - _DIRECTION_WORDS):
-            return f"claim says {w}; the excerpt says “{negated[w]}”"
+        # A piece that says most of what an instruction forbids, as allowed ("the gel can be applied to the
+        # breasts"), says its words of what is not done.
+        said = dict(negated)
+        for text, words in told_not:
+            if len(piece.words & words) >= max(MIN_SHARED, len(words) / 2):
+                said.update({w: text for w in words if w not in said})
+        for w in sorted(piece.words & said.keys() - asserted - _DIRECTION_WORDS):
+            return f"claim says {w}; the excerpt says “{said[w]}”"
     return None
 
 

@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 
+from tests.support.textual_internals import layout_pending
+
 
 async def until(pilot: Pilot, condition: Callable[[], bool], *, tries: int = 400) -> None:
     """Let the app process messages until ``condition()`` holds (no wall-clock sleeps)."""
@@ -55,6 +57,6 @@ def settled(pilot: Pilot) -> bool:
     screenshot shows now is what the reader keeps seeing (a block patched in place relayouts on the
     next idle, not when its text changes)."""
     screen = pilot.app.screen
-    pending = any(w._layout_required for w in screen.walk_children(with_self=True))
+    pending = any(layout_pending(w) for w in screen.walk_children(with_self=True))
     pane = getattr(pilot.app, "pane", None)
     return not pending and not (pane is not None and pane._virtualize_pending)

@@ -9,6 +9,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 
 from hippo_tui.ui.widgets.safe import markdown_parser
+from tests.support.textual_internals import screen_strips
 
 Cell = tuple[str, Any, Any, bool, bool]
 
@@ -35,7 +36,7 @@ def cells(app: App) -> list[list[Cell]]:
     """Every cell on screen as a reader sees it: its character, colours, bold and italic (a blank's
     foreground colour does not show)."""
     rows = []
-    for strip in app.screen._compositor.render_strips():
+    for strip in screen_strips(app):
         row: list[Cell] = []
         for segment in strip:
             style = segment.style

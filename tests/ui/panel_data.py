@@ -19,11 +19,12 @@ from hippo_tui.events import (
 )
 from hippo_tui.models import AnswerRecord, CitationAttempt, ResetRecord
 from hippo_tui.ui.event_log import EventLog
+from tests.support.textual_internals import screen_strips
 
 
 def drawn(app: App[Any]) -> str:
     """The text on the active screen as drawn (what a user reads), one line per row."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    return "\n".join(strip.text for strip in screen_strips(app))
 
 
 BINDINGS: list[tuple[str, str]] = [

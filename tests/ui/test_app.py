@@ -13,6 +13,7 @@ from hippo_tui.models import AnswerRecord
 from hippo_tui.ui.app import HippoApp
 from hippo_tui.ui.screens import AuditScreen, HelpScreen, InspectorScreen
 from hippo_tui.ui.widgets.turn import TurnView
+from tests.support.textual_internals import notices
 from tests.ui.fakes import (
     IDS,
     QUESTION,
@@ -145,7 +146,7 @@ async def test_error_notifies_with_the_action_and_restores_the_prompt(make_app):
         await until(pilot, lambda: bool(app.turns))
         assert app.prompt.value == QUESTION and not app.prompt.disabled
         assert app.turns[-1].outcome == "error"
-        messages = [n.message for n in app._notifications]
+        messages = notices(app)
         assert any("Start the server" in m and "f6 switches the model" in m for m in messages)
         assert app.status.phase.startswith("✗ Error")
         assert app.status.has_class("-error")
@@ -295,7 +296,7 @@ async def test_keys_are_configurable(make_app):
         await pilot.press("f9")
         assert not app.sidebar.display
         assert ("f9", "Toggle sources") in app.key_table()
-        assert any("nonsense" in n.message for n in app._notifications)
+        assert any("nonsense" in n for n in notices(app))
 
 
 async def test_footer_shows_the_keys_that_matter(make_app):
@@ -475,7 +476,7 @@ async def test_ansi_theme_alias_and_unknown_theme(make_app):
         assert app.theme == "ansi-dark"
     app = make_app(ScriptedEngine(answer_events()), theme="no-such-theme")
     async with app.run_test(size=(80, 24), notifications=True):
-        assert any("no-such-theme" in n.message for n in app._notifications)
+        assert any("no-such-theme" in n for n in notices(app))
 
 
 async def test_no_color_keeps_meaning_in_marks_and_words(make_app, monkeypatch):
@@ -634,14 +635,13 @@ async def test_error_mid_answer_drops_pending_markers(make_app):
 
 async def test_footer_at_40_columns_fits_cancel_audit_and_copy(make_app):
     from textual.widgets import Footer
-    from textual.widgets._footer import FooterKey
 
     app = make_app(ScriptedEngine(answer_events(), pause_after=4))
     async with app.run_test(size=(40, 20)) as pilot:
 
         def fitting() -> list[str]:
             """Footer keys drawn whole within the 40 columns."""
-            return [k.description for k in app.query(FooterKey) if k.region.width and k.region.right <= 40]
+            return [k.description for k in app.query("FooterKey") if k.region.width and k.region.right <= 40]
 
         await ask(pilot, QUESTION)
         await _settled(pilot, app, 4)
@@ -662,10 +662,10 @@ async def test_a_successful_switch_takes_down_the_old_endpoints_error(make_app):
     async with app.run_test(size=(40, 20), notifications=True) as pilot:
         await ask(pilot, QUESTION)
         await until(pilot, lambda: bool(app.turns))
-        assert any("Could not connect" in n.message for n in app._notifications)
+        assert any("Could not connect" in n for n in notices(app))
         app._endpoint_chosen({"backend": "offline", "base_url": None, "model": None, "api_key": None})
-        await until(pilot, lambda: any("Now using" in n.message for n in app._notifications))
-        assert not any("Could not connect" in n.message for n in app._notifications)
+        await until(pilot, lambda: any("Now using" in n for n in notices(app)))
+        assert not any("Could not connect" in n for n in notices(app))
         assert app.prompt.value == QUESTION  # still there, to ask again on the new endpoint
 
 

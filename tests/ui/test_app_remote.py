@@ -11,6 +11,7 @@ from hippo_tui.server.tokens import add_token
 from hippo_tui.ui.app import HippoApp
 from tests.support.pilot import ask
 from tests.support.serve import Serve
+from tests.support.textual_internals import notices
 
 pytest.importorskip("fastapi")
 pytestmark = pytest.mark.slow
@@ -45,4 +46,4 @@ async def test_the_app_answers_through_the_server_and_opens_its_audit_record(tmp
             await _settle(app, pilot, lambda: app.turns == [])
             await app._reconfigure({"model": "other"})  # what F6 does: the server decides the model
             await pilot.pause()
-            assert any("decides the model" in n.message for n in app._notifications)
+            assert any("decides the model" in n for n in notices(app))

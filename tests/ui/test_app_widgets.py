@@ -100,8 +100,7 @@ async def test_a_sealed_segment_grows_when_a_block_inside_it_changes_size():
     # A sealed segment caches its height; whatever changes a block inside it afterwards (the end's marker
     # patch landing after a layout, a block re-rendered) must still give it its new height, or the answer's
     # last lines are cut off under the footer.
-    from textual.widgets._markdown import MarkdownParagraph
-
+    from hippo_tui.ui.textual_private import MarkdownParagraph, block_content
     from hippo_tui.ui.widgets.turn import Segment
 
     app = PaneHost()
@@ -116,7 +115,7 @@ async def test_a_sealed_segment_grows_when_a_block_inside_it_changes_size():
         await pane.mount(fresh)
         await fresh.replace(longer)  # the height the changed segment must reach
         paragraph = segment.query_one(MarkdownParagraph)
-        paragraph.set_content(fresh.query_one(MarkdownParagraph)._content)
+        paragraph.set_content(block_content(fresh.query_one(MarkdownParagraph)))
         await pilot.pause()
         assert fresh.size.height > short and segment.size.height == fresh.size.height
 

@@ -19,6 +19,7 @@ from hippo_tui.ui.screens.audit import AuditScreen
 from hippo_tui.ui.screens.dashboard import DashboardScreen
 from hippo_tui.ui.widgets.bars import bar
 from tests.support.audit_stats_data import empty_stats, fixed_stats
+from tests.support.textual_internals import notices
 from tests.ui.fakes import ScriptedEngine, answer_events, until
 from tests.ui.panel_data import drawn, flagged_record
 
@@ -138,7 +139,7 @@ async def test_an_answer_gone_from_the_record_says_so(dash_app):
         await screen.workers.wait_for_complete()
         await pilot.pause()
         assert app.screen is screen
-        assert any("no longer in the audit record" in str(n.message) for n in app._notifications)
+        assert any("no longer in the audit record" in n for n in notices(app))
 
 
 async def test_empty_record_says_so(dash_app):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from textual.widgets import Markdown
-from textual.widgets._markdown import MarkdownBlock
+from textual.widgets.markdown import MarkdownBlock
 
 from hippo_tui import heap
 from hippo_tui.config import Settings

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 from textual.widgets import Markdown
-from textual.widgets._markdown import MarkdownBullet, MarkdownList
 
 from hippo_tui.events import EndEvent
+from hippo_tui.ui.textual_private import block_content
 from hippo_tui.ui.widgets.answer import AnswerPane
 from hippo_tui.ui.widgets.list_items import ListItemLine
 from hippo_tui.ui.widgets.turn import Segment
@@ -34,8 +34,8 @@ LISTS = (
 def _counts(widget: Markdown) -> dict[str, int]:
     return {
         "items": len(widget.query(ListItemLine)),
-        "bullets": len(widget.query(MarkdownBullet)),
-        "first list": len(widget.query(MarkdownList).first().children),
+        "bullets": len(widget.query("MarkdownBullet")),
+        "first list": len(widget.query("MarkdownList").first().children),
     }
 
 
@@ -62,13 +62,13 @@ async def test_streamed_list_markers_are_patched_in_place():
             await view.append(LISTS[i : i + 9])
         await pilot.pause()
         items = list(pane.query(ListItemLine))
-        assert "[·2]" in items[0]._content.plain
+        assert "[·2]" in block_content(items[0]).plain
         final = LISTS.replace("[·", "[")
         await view.finish(EndEvent(text=final, citations=[], audit_id=None))
         await pilot.pause()
         assert view.source == final
         assert list(pane.query(ListItemLine)) == items  # the same widgets, their text patched
-        assert items[0]._content.plain.endswith("[2]") and "[·" not in items[0]._content.plain
+        assert block_content(items[0]).plain.endswith("[2]") and "[·" not in block_content(items[0]).plain
 
 
 async def test_list_items_under_a_light_theme_look_as_textuals():

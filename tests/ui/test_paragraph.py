@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Markdown
 
+from hippo_tui.ui.textual_private import styled_component_classes
 from hippo_tui.ui.widgets.paragraph import Paragraph
 from hippo_tui.ui.widgets.turn import Segment
 from tests.ui.markdown_look import Plain, shown
@@ -19,7 +20,7 @@ TEXT = (
 
 
 def _styled_kinds(widget: Markdown) -> list[set[str]]:
-    return [set(p._component_styles) for p in widget.query(Paragraph)]
+    return [set(styled_component_classes(p)) for p in widget.query(Paragraph)]
 
 
 async def test_paragraphs_look_as_textuals_whether_set_at_once_or_streamed():

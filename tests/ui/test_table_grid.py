@@ -69,7 +69,7 @@ async def test_a_marker_in_a_cell_is_patched_in_the_same_widget():
         await view.finish(EndEvent(text=final, citations=[], audit_id=None))
         await pilot.pause()
         assert view.source == final and pane.query_one(TableGrid) is table
-        assert [c.plain for c in table._rows[0]] == ["Trimethoprim", "200 mg [1]", "3"]
+        assert [c.plain for c in table.row_cells[0]] == ["Trimethoprim", "200 mg [1]", "3"]
 
 
 async def test_hovering_a_cell_shows_its_whole_text_as_textuals_cells_do():

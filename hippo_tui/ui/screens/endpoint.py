@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.widgets import Footer, Input, RadioButton, RadioSet, Static
 
 from hippo_tui.ui.screens._base import PanelScreen
+from hippo_tui.ui.textual_private import highlight_radio_button
 
 BACKENDS = ("offline", "openai")
 _LABELS = {"offline": "offline, built in", "openai": "OpenAI-compatible server"}
@@ -24,10 +25,9 @@ _LABELS = {"offline": "offline, built in", "openai": "OpenAI-compatible server"}
 class MarkedRadioButton(RadioButton):
     """A radio button whose state is a mark (● or blank), not only a colour: readable with NO_COLOR."""
 
-    @property
-    def _button(self) -> Content:
-        self.BUTTON_INNER = "●" if self.value else " "
-        return super()._button
+    def render(self) -> Content:
+        self.BUTTON_INNER = "●" if self.value else " "  # drawn into the button; one cell, as Textual's "X"
+        return super().render()
 
 
 class BackendChoice(RadioSet):
@@ -48,13 +48,13 @@ class BackendChoice(RadioSet):
         self.call_after_refresh(self._highlight_pressed)
 
     def _highlight_pressed(self) -> None:
-        self._selected = max(self.pressed_index, 0)
+        highlight_radio_button(self, max(self.pressed_index, 0))
 
     def action_step(self, direction: int) -> None:
         """Pick the next (1) or previous (-1) backend, counted from the one picked now."""
-        count = len(self._nodes)
+        count = len(self.children)
         if count:
-            self._selected = (max(self.pressed_index, 0) + direction) % count
+            highlight_radio_button(self, (max(self.pressed_index, 0) + direction) % count)
             self.action_toggle_button()
 
 

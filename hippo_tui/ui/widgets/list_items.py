@@ -19,18 +19,23 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
+from textual.widgets.markdown import MarkdownBlock
 
-# Not re-exported by textual.widgets.markdown; textual is pinned exactly (pyproject).
-from textual.widgets._markdown import (
-    MarkdownBlock,
+from hippo_tui.ui.textual_private import (
     MarkdownBullet,
     MarkdownBulletList,
     MarkdownListItem,
     MarkdownOrderedList,
     MarkdownOrderedListItem,
     MarkdownParagraph,
+    block_content,
+    block_document,
+    block_token,
+    child_blocks,
+    inline_token,
+    keep_block_content,
+    set_inline_token,
 )
-
 from hippo_tui.ui.widgets.paragraph import Paragraph
 
 
@@ -77,51 +82,56 @@ class ListItemLine(Paragraph):
 
     def __init__(self, paragraph: MarkdownParagraph, symbol: str) -> None:
         self.symbol = symbol
-        super().__init__(paragraph._markdown, paragraph._token, paragraph.source_range)
-        self._inline_token = paragraph._inline_token
-        self.set_content(paragraph._content)
+        super().__init__(block_document(paragraph), block_token(paragraph), paragraph.source_range)
+        token = inline_token(paragraph)
+        if token is not None:
+            set_inline_token(self, token)
+        self.set_content(block_content(paragraph))
 
     def set_content(self, content: Content) -> None:
-        self._content = content
+        keep_block_content(self, content)
         bullet = Content(self.symbol, spans=[Span(0, len(self.symbol), ".bullet")])
         self.update(_Bulleted(bullet, content))
         self._style_new_kinds()
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """Copied text: the bullet and the paragraph, as Textual's row of widgets gives them."""
-        return selection.extract(f"{self.symbol}{self._content.plain}"), "\n"
+        return selection.extract(f"{self.symbol}{block_content(self).plain}"), "\n"
 
 
 def _item(block: MarkdownListItem, symbol: str) -> ComposeResult:
     """One item: a single widget when it is one paragraph, else Textual's row of bullet and column."""
-    only = block._blocks[0] if len(block._blocks) == 1 else None
+    blocks = child_blocks(block)
+    only = blocks[0] if len(blocks) == 1 else None
     if isinstance(only, MarkdownParagraph) and type(only) in (MarkdownParagraph, Paragraph):
         yield ListItemLine(only, symbol)
         return
     bullet = MarkdownBullet()
     bullet.symbol = symbol
-    yield Horizontal(bullet, Vertical(*block._blocks))
+    yield Horizontal(bullet, Vertical(*blocks))
 
 
 class BulletList(MarkdownBulletList):
     def compose(self) -> ComposeResult:
-        for block in self._blocks:
+        blocks = child_blocks(self)
+        for block in blocks:
             if isinstance(block, MarkdownListItem):
                 yield from _item(block, block.bullet)
-        self._blocks.clear()
+        blocks.clear()
 
 
 class OrderedList(MarkdownOrderedList):
     def compose(self) -> ComposeResult:
+        blocks = child_blocks(self)
         start = 1  # numbered as Textual numbers them
-        if self._blocks and isinstance(self._blocks[0], MarkdownOrderedListItem):
+        if blocks and isinstance(blocks[0], MarkdownOrderedListItem):
             try:
-                start = int(self._blocks[0].bullet)
+                start = int(blocks[0].bullet)
             except ValueError:
                 pass
-        numbered = list(enumerate(self._blocks, start))
+        numbered = list(enumerate(blocks, start))
         size = max((len(f"{n}. ") for n, b in numbered if isinstance(b, MarkdownListItem)), default=0)
         for number, block in numbered:
             if isinstance(block, MarkdownListItem):
                 yield from _item(block, f"{number}. ".rjust(size + 1))
-        self._blocks.clear()
+        blocks.clear()

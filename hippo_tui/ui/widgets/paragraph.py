@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from textual.content import Content
+from textual.widgets.markdown import MarkdownBlock
 
-# Not re-exported by textual.widgets.markdown; textual is pinned exactly (pyproject).
-from textual.widgets._markdown import MarkdownBlock, MarkdownParagraph
+from hippo_tui.ui.textual_private import (
+    MarkdownParagraph,
+    block_content,
+    route_component_classes,
+    styled_component_classes,
+)
 
-# A block's inline kinds: its text refers to them as ".em" and so on (Textual's _token_to_content).
+# A block's inline kinds: its text refers to them as ".em" and so on (Textual's token-to-content).
 _INLINE = frozenset(MarkdownBlock.COMPONENT_CLASSES)
 
 
@@ -22,9 +27,9 @@ class Paragraph(MarkdownParagraph):
     CSS (8 ms with this). This one is styled for the kinds its text has, and again when its text gains
     one (streaming extends a paragraph in place; the end's patch changes its text)."""
 
-    def _get_component_classes(self) -> frozenset[str]:  # type: ignore[override]  # per paragraph
-        every = super()._get_component_classes()
-        return (every - _INLINE) | _used(self._content)
+    def component_classes_to_style(self, every: frozenset[str]) -> frozenset[str]:
+        """Of the component classes Textual would style, those this paragraph's text uses."""
+        return (every - _INLINE) | _used(block_content(self))
 
     def set_content(self, content: Content) -> None:
         super().set_content(content)
@@ -32,5 +37,8 @@ class Paragraph(MarkdownParagraph):
 
     def _style_new_kinds(self) -> None:
         """Mounted already (styled then) and the text now has a kind it was not styled for."""
-        if self.is_attached and not _used(self._content) <= self._component_styles.keys():
+        if self.is_attached and not _used(block_content(self)) <= styled_component_classes(self):
             self.app.stylesheet.apply(self)
+
+
+route_component_classes(Paragraph, Paragraph.component_classes_to_style)

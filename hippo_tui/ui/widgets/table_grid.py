@@ -12,22 +12,29 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual._resolve import resolve
 from textual.app import ComposeResult
 from textual.canvas import Canvas, Rectangle
 from textual.color import Color
 from textual.content import Content
-from textual.css.scalar import Scalar
 from textual.css.styles import RulesMap
 from textual.events import MouseMove
-from textual.geometry import Offset, Size
+from textual.geometry import Offset
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
+from textual.widgets.markdown import MarkdownBlock
 
-# Not re-exported by textual.widgets.markdown; textual is pinned exactly (pyproject).
-from textual.widgets._markdown import MarkdownBlock, MarkdownTable
+from hippo_tui.ui.textual_private import (
+    MarkdownTable,
+    block_token,
+    canvas_strips,
+    child_blocks,
+    resolve_widths,
+    route_block_updates,
+    set_block_token,
+    table_cells,
+)
 
 # What Textual's cells have: a cell of padding either side, text cut with an ellipsis.
 _PAD = 1
@@ -62,9 +69,7 @@ class _Grid(Visual):
             column = i % self.columns
             wanted[column] = max(wanted[column], cell.get_optimal_width(_CELL_RULES, inner) + 2 * _PAD)
             least[column] = max(least[column], cell.get_minimal_width(_CELL_RULES) + 2 * _PAD)
-        size = Size(inner, 0)
-        scalars = [Scalar.from_number(w) for w in wanted]
-        return resolve(scalars, inner, 1, size, size, expand=True, shrink=True, minimums=least)
+        return resolve_widths(wanted, inner, 1, least)
 
     def _heights(self, widths: list[tuple[int, int]]) -> list[int]:
         heights: list[int] = []
@@ -114,7 +119,7 @@ class _Grid(Visual):
             )
             for i in range(len(self.cells))
         ]
-        lines = list(canvas.render(boxes, style.rich_style)._strips)
+        lines = canvas_strips(canvas, boxes, style.rich_style)
         for i, cell in enumerate(self.cells):
             row, column = divmod(i, self.columns)
             x, w = widths[column]
@@ -152,11 +157,13 @@ class TableGrid(MarkdownTable):
     TableGrid > .header { color: $primary; }
     TableGrid > .lines { color: $foreground 20%; }
     """
+    header_cells: list[Content]  # set by compose (on mount) and by a streamed longer table
+    row_cells: list[list[Content]]
 
     def compose(self) -> ComposeResult:
-        self._headers, self._rows = self._get_headers_and_rows()
+        self.header_cells, self.row_cells = table_cells(self)
         self._grid = None
-        self._blocks.clear()
+        child_blocks(self).clear()
         return iter(())
 
     _grid: _Grid | None = None
@@ -167,7 +174,7 @@ class TableGrid(MarkdownTable):
         header = self.get_visual_style("header", partial=True)
         grid = self._grid
         if grid is None or (grid.line, grid.header) != (line, header):  # new rows, or a new theme
-            grid = self._grid = _Grid(self._headers, self._rows, line, header)
+            grid = self._grid = _Grid(self.header_cells, self.row_cells, line, header)
         return grid
 
     def on_mouse_move(self, event: MouseMove) -> None:
@@ -176,17 +183,20 @@ class TableGrid(MarkdownTable):
         cell = self.render().cell_at(self.content_size.width, *offset) if offset is not None else None
         self.tooltip = cell.plain if cell is not None and cell.plain else None
 
-    async def _update_from_block(self, block: MarkdownBlock) -> None:
-        """A streamed table grows in place."""
-        if isinstance(block, MarkdownTable):
-            self._headers, self._rows = block._get_headers_and_rows()
-            self._token = block._token
-            self._grid = None
-            self.refresh(layout=True)
-            return
-        await super()._update_from_block(block)
+    async def take_block(self, block: MarkdownBlock) -> bool:
+        """A streamed table grows in place; False: not a table (Textual replaces this one with it)."""
+        if not isinstance(block, MarkdownTable):
+            return False
+        self.header_cells, self.row_cells = table_cells(block)
+        set_block_token(self, block_token(block))
+        self._grid = None
+        self.refresh(layout=True)
+        return True
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """Copied text: the cells' text, a row per line, as Textual's cells give it."""
-        rows = [self._headers, *self._rows]
+        rows = [self.header_cells, *self.row_cells]
         return selection.extract("\n".join(" ".join(c.plain for c in row) for row in rows)), "\n"
+
+
+route_block_updates(TableGrid, TableGrid.take_block)

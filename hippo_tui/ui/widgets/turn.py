@@ -12,17 +12,23 @@ from textual.content import Content
 from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
+from textual.widgets.markdown import MarkdownBlock
 
-# MarkdownParagraph is not re-exported by textual.widgets.markdown; textual is pinned exactly (pyproject).
-from textual.widgets._markdown import (
-    MarkdownBlock,
+from hippo_tui.ui.coverage_text import citation_footer, shown_text
+from hippo_tui.ui.textual_private import (
     MarkdownBlockQuote,
     MarkdownBulletList,
     MarkdownOrderedList,
     MarkdownParagraph,
+    forget_arrangement,
+    forget_box_models,
+    inline_token,
+    layout_generation,
+    parse_blocks,
+    set_block_token,
+    set_inline_token,
+    set_unrendered_source,
 )
-
-from hippo_tui.ui.coverage_text import citation_footer, shown_text
 from hippo_tui.ui.widgets.list_items import BulletList, OrderedList
 from hippo_tui.ui.widgets.paragraph import Paragraph
 from hippo_tui.ui.widgets.safe import markdown_parser, one_line, safe, safe_content
@@ -96,9 +102,9 @@ class Segment(Markdown):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if not self.sealed:
             return super().get_content_height(container, viewport, width)
-        # Textual counts a relayout of any block inside in ``_layout_updates`` (a block's own text can
-        # change in place: the end's marker patch); children added or removed in ``_nodes._updates``.
-        key = (width, self._nodes._updates, self._layout_updates)
+        # Textual counts a relayout of any block inside (a block's own text can change in place: the end's
+        # marker patch), and children added or removed.
+        key = (width, *layout_generation(self))
         if self._height_cache is not None and self._height_cache[0] == key:
             return self._height_cache[1]
         height = super().get_content_height(container, viewport, width)
@@ -148,7 +154,7 @@ class Segment(Markdown):
         """
         await self.stream_done()
         if self.collapsed:
-            self._markdown = text  # drawn from the new text when it comes back into view
+            set_unrendered_source(self, text)  # drawn from the new text when it comes back into view
             return
         old_lines = self.source.splitlines(keepends=True)
         new_lines = text.splitlines(keepends=True)
@@ -158,7 +164,7 @@ class Segment(Markdown):
             await self.replace(text)
             return
         self.sealed = False
-        self._markdown = text
+        set_unrendered_source(self, text)
         for block in changed:
             start, end = block.source_range
             if not await self._patch_block(block, "".join(new_lines[start:end])):
@@ -181,22 +187,21 @@ class Segment(Markdown):
         new text would be drawn in the old height, cut off, until something else relaid the screen out."""
         for block in changed:
             for widget in block.walk_children(Widget, with_self=True):
-                widget._box_model_cache.clear()
-        self._clear_arrangement_cache()
+                forget_box_models(widget)
+        forget_arrangement(self)
 
     async def _patch_block(self, old: MarkdownBlock, source: str) -> bool:
         """Give ``old`` the content of ``source`` (its own lines, parsed alone); False: not the same kind."""
         tokens = markdown_parser().parse(source)
         if _patch_inline(old, tokens):
             return True
-        parsed = list(self._parse_markdown(tokens))
+        parsed = parse_blocks(self, tokens)
         if len(parsed) != 1 or type(parsed[0]) is not type(old):
             return False
         new = parsed[0]
         new.source_range = old.source_range
         if isinstance(old, TableGrid):
-            await old._update_from_block(new)  # in place: one widget takes the new cells
-            return True
+            return await old.take_block(new)  # in place: one widget takes the new cells
         await self.mount(new, before=old)
         await old.remove()
         return True
@@ -252,11 +257,12 @@ def _patch_inline(old: MarkdownBlock, tokens: list[Token]) -> bool:
     if len(paragraphs) != len(inline) or len(inline) != sum(t.type == "inline" for t in tokens):
         return False  # a heading, a table or a different count: not only the paragraphs' text
     for paragraph, token in zip(paragraphs, inline, strict=True):
-        unchanged = paragraph._inline_token is not None and paragraph._inline_token.content == token.content
-        paragraph._inline_token = token
-        if not unchanged:  # a list's other items keep their measured and drawn lines
-            paragraph.set_content(paragraph._token_to_content(token))
-    old._token = top[0]
+        was = inline_token(paragraph)
+        if was is not None and was.content == token.content:
+            set_inline_token(paragraph, token)  # a list's other items keep their measured and drawn lines
+        else:
+            paragraph.build_from_token(token)
+    set_block_token(old, top[0])
     return True
 
 

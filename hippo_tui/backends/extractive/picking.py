@@ -1,0 +1,108 @@
+"""Picking a source's sentences for a part: the best one, what it refers back to, then those on its topic."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hippo_tui.backends.extractive.doses import _answers, _others_quantity
+from hippo_tui.backends.extractive.drug_classes import _classes_named
+from hippo_tui.backends.extractive.parts import FACETS, Part, _aspect, _needs
+from hippo_tui.backends.extractive.sources import Sentence, Source
+from hippo_tui.backends.extractive.words import _age_words, _classes_of
+from hippo_tui.verification.lexical import comparators, contradicts, generic
+
+if TYPE_CHECKING:
+    from hippo_tui.backends.extractive.context import Context
+
+
+MIN_SUPPORT_WORDS = 2  # a supporting sentence with fewer content words is a heading, not a statement
+
+
+def sentences_for(
+    ctx: Context, part: Part, source: Source, limit: int, chars: int = 10_000
+) -> list[Sentence]:
+    """The best sentence for the part, its antecedents, then the same source's sentences on its topic."""
+    asked = comparators(part.text)
+    usable = [
+        i
+        for i, s in enumerate(source.sentences)
+        if not contradicts(asked, s.words & {"more-than", "less-than"})
+    ]
+    if not usable:
+        return []
+
+    needs = _needs(part)
+
+    def score(i: int) -> tuple[bool, float, float, int]:
+        # A dose question is answered by a sentence with a dose in it, before any other.
+        s = source.sentences[i]
+        return (
+            _answers(part, s, needs),
+            ctx._mass(part.own & s.words),
+            ctx._mass(part.want & s.words),
+            -i,
+        )
+
+    best = max(usable, key=score)
+    chosen: set[int] = set()
+
+    def take(i: int) -> None:
+        chosen.add(i)
+        while source.sentences[i].refers_back and i > 0 and i - 1 not in chosen:
+            i -= 1
+            chosen.add(i)
+
+    take(best)
+    for i in _supporting(ctx, part, source, [i for i in usable if i not in chosen], best, needs):
+        if len(chosen) >= limit:
+            break
+        before = set(chosen)
+        take(i)
+        # Its antecedents do not fit, or it would make the answer a page: leave it out.
+        if len(chosen) > limit or sum(len(source.sentences[j].text) for j in chosen) > chars:
+            chosen = before
+    return [source.sentences[i] for i in sorted(chosen)]
+
+
+def _supporting(
+    ctx: Context, part: Part, source: Source, candidates: list[int], best: int, needs: set[str]
+) -> list[int]:
+    """The sentences that may join the best one, the most relevant first: those on the part's subject, or on
+    the best one's where the best one says something of the part (a best line that shares no word with the
+    part is only the first of a passage chosen by its title, and its words make no topic)."""
+    anchor = source.sentences[best].words if source.sentences[best].words & part.own else frozenset()
+    # A line on the class of a drug asked about answers for it ("Severe: SSRI + CBT" for sertraline).
+    classes = {c for w in part.want | anchor for c in _classes_of(w)}
+    # A question about the source's whole topic ("How do I treat a UTI in pregnancy?") takes all of it;
+    # a narrower one ("What dose of amlodipine?") only the sentences that share its words.
+    whole = {w for w in part.own if not generic(w) and w not in FACETS} <= source.topic
+    # A line that singles out the age group asked about ("elderly" for an 85 year old) before the others,
+    # where neither the title nor the best line is about that group already.
+    singled = part.want & _age_words() - source.topic - anchor
+    support = []
+    for i in candidates:
+        s = source.sentences[i]
+        shares = {w for w in (part.want | anchor) & s.words if not generic(w)}
+        of_class = bool(classes) and bool(classes & _classes_named(s.text))
+        follows = s.refers_back and i - 1 == best
+        # "Trimethoprim … is an alternative" belongs with the treatment it is the alternative to.
+        alternative = "alternative" in s.words and "dose" in anchor
+        # The best sentence names the subject but not the dose asked for: the sentence with the dose.
+        answers = _answers(part, s, needs) and not _answers(part, source.sentences[best], needs)
+        if _off_topic(part, source.sentences[best], s, follows):
+            continue
+        if _others_quantity(part, s):
+            continue  # "valaciclovir 1000 mg" does not join the answer to a steroid's dose
+        if whole or shares or of_class or follows or alternative or answers:
+            support.append((not singled & s.words, -ctx._mass(part.want & s.words), abs(i - best), i))
+    return [i for *_, i in sorted(support)]
+
+
+def _off_topic(part: Part, best: Sentence, s: Sentence, follows: bool) -> bool:
+    """A sentence that must not support the best one: a heading line ("Trauma"), which says nothing of its
+    own, or one labelled for another indication when the best one's label is the one the question names
+    ("Postpartum hemorrhage: …" after "Trauma-associated hemorrhage: …" for a question on trauma)."""
+    if len(s.words) < MIN_SUPPORT_WORDS and not follows:
+        return True
+    mine = {w for w in best.label & part.want if not _aspect(w)}  # "Trauma", not "Dose"
+    return bool(mine and s.label) and not {w for w in s.label & part.want if not _aspect(w)}

@@ -1,0 +1,68 @@
+"""When and what the answerer asks ``search_kb`` for: a subject's missing facet, a subject alone, a part."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hippo_tui.backends.extractive.parts import TREATMENT, Part, _aspect, _needs, _query
+from hippo_tui.backends.extractive.words import as_sources_say, content_words
+from hippo_tui.verification.lexical import STOP, WORD
+
+if TYPE_CHECKING:
+    from hippo_tui.backends.extractive.context import Context
+
+
+FACET_QUERY = {"dose": "dose", "long": "duration"}  # each answer type as a source heads it
+
+
+def _facet_query(ctx: Context, part: Part) -> str | None:
+    """A search for what the part asks of its subject, for when the sources on the subject do not give it
+    ("pertussis dose treatment" when the card's passages given are on its phases): the part's most telling
+    subject (``_telling``) and the facet as a source heads it."""
+    needs = _needs(part)
+    subjects = {w for w in part.want if not _aspect(w) and w not in TREATMENT}
+    # Only where a source names the whole subject, and only the facet is missing.
+    if not needs or not subjects or not any(subjects <= s.words for s in ctx.sources):
+        return None
+    named = _telling(ctx, part, subjects)
+    facets = [FACET_QUERY[n] for n in sorted(needs)] + (["treatment"] if part.own & TREATMENT else [])
+    return " ".join(dict.fromkeys(named + facets))[:120] if named else None
+
+
+def _subject_query(ctx: Context, part: Part) -> str | None:
+    """A search for the part's most telling subject alone, for a part no source covers whose own words were
+    already searched (the whole question), where no source given names that subject: "glucosamine" finds the
+    card that a search on "do glucosamine tablets help knee arthritis" ranks below the first few."""
+    if _query(part.text) != _query(ctx.question):
+        return None
+    subjects = {w for w in part.own if not _aspect(w) and w not in TREATMENT}
+    named = _telling(ctx, part, subjects) if subjects else []
+    # Only for a subject no source here names: one they do name is not what the search missed.
+    if not named or any(content_words(w) & s.words for w in named for s in ctx.sources):
+        return None
+    return " ".join(dict.fromkeys(named))[:120]
+
+
+def _telling(ctx: Context, part: Part, subjects: set[str]) -> list[str]:
+    """The part's subjects that tell its sources apart best (the rarest among them), as the question names
+    them: not "pneumonia" beside "legionnaires", as a search for both finds the passages that name both."""
+    top = max(ctx.weight(w) for w in subjects)
+    best = {w for w in subjects if ctx.weight(w) >= top}
+    text = as_sources_say(f"{part.subject} {part.text}" if part.subject else part.text)
+    return [w for w in WORD.findall(text) if w not in STOP and content_words(w) & best]
+
+
+def searched_alone(ctx: Context, part: Part) -> set[str]:
+    """The words of the part that a search asked for on their own: a query of fewer than half the part's
+    own words and nothing else (``_subject_query``)."""
+    out: set[str] = set()
+    for q in ctx.searched:
+        words = content_words(q)
+        if words and words <= part.own and 2 * len(words) < len(part.own):
+            out |= words
+    return out
+
+
+def was_searched(ctx: Context, part: Part) -> bool:
+    want = content_words(part.query())
+    return any(want and len(want & content_words(q)) >= max(1, len(want) // 2) for q in ctx.searched)

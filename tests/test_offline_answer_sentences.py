@@ -1,0 +1,71 @@
+"""Which of a chosen source's lines the offline answer quotes (each a shape the real corpora showed, in our own
+words): a line on the class of the drug asked about; nothing a line shares with a first line that says nothing
+of the question; never a line of a table of contents.
+"""
+
+from __future__ import annotations
+
+from hippo_tui.backends import extractive
+from hippo_tui.prompts import system_message
+from hippo_tui.verification.markers import cited_ids
+
+A, B = (f"{n}{n * 7}-{n * 4}-4{n * 3}-8{n * 3}-{n * 12}" for n in "12")
+
+
+class Src:
+    def __init__(self, id: str, title: str, excerpt: str) -> None:
+        self.id, self.title, self.excerpt = id, title, excerpt
+
+
+def _answer(question: str, *sources: Src) -> str:
+    messages = [
+        {"role": "system", "content": system_message("prompt", "CANARY", list(sources))},
+        {"role": "user", "content": question},
+    ]
+    return extractive.render(extractive.answer(messages))
+
+
+def test_a_line_on_the_class_of_the_drug_asked_about_is_part_of_the_answer():
+    # The card names sertraline once; what to give when is written of SSRIs, the class sertraline is in.
+    card = Src(
+        A,
+        "Depression in adults › Drug treatment",
+        "Mild depression: an SSRI only if it helped before.\n"
+        "Severe depression: an SSRI with high intensity psychological therapy.\n"
+        "Sertraline is the first line antidepressant, before fluoxetine.\n"
+        "Review the patient within 2 weeks.",
+    )
+    text = _answer("first line antidepressant, sertraline or fluoxetine", card)
+    assert "Sertraline is the first line antidepressant" in text, text
+    assert "Severe depression: an SSRI with high intensity psychological therapy" in text, text
+
+
+def test_a_first_line_that_says_nothing_of_the_question_brings_no_lines_of_its_own():
+    # Chosen for its title, the passage's lines never speak of gestation: its first line is quoted, but the line
+    # that shares only that first line's words ("protocol") is no answer to the question either.
+    card = Src(
+        A,
+        "Maternal cardiac arrest › After a perimortem caesarean section",
+        "If not yet started, begin the massive transfusion protocol.\n"
+        "Start the protocol for therapeutic hypothermia.\n"
+        "Transfer to the intensive care unit.",
+    )
+    text = _answer(
+        "pregnant woman in cardiac arrest, from what gestation does a perimortem caesarean help", card
+    )
+    assert cited_ids(text) == [A], text
+    assert "hypothermia" not in text, text
+
+
+def test_a_line_of_a_table_of_contents_is_never_quoted():
+    # A chapter's first passage opens with its contents, numbered and paged, with no leader dots.
+    chapter = Src(
+        A,
+        "Hospital guidelines › Chapter 9: Infections",
+        "9.8 Tick bite fever 9.14\n"
+        "Tick bite fever is treated with doxycycline 100 mg twice a day for 7 days.\n"
+        "9.9 Typhoid fever 9.16",
+    )
+    text = _answer("tick bite fever treatment", chapter)
+    assert "doxycycline 100 mg twice a day for 7 days" in text, text
+    assert "9.14" not in text and "Typhoid" not in text, text
