@@ -7,7 +7,9 @@ copyright), laid out as the questions' ``document`` paths say (``aliem/…/card.
 ``rudasa/….pdf``). It is ingested with the real `kb ingest` into a throwaway data folder; then for every
 question:
 
-- search: the rank of the first hit from the right document among `kb search`'s top 10 (hit@1/3/10, MRR);
+- search: the rank of the first hit from the right document among `kb search`'s top 10 (hit@1/3/10, MRR),
+  and whether one of the top 3 is a passage of it that holds the fact's key words (fact@3: which of a
+  document's passages stands for it);
 - ask: whether the offline answer cites a passage of the right document, contains the fact's key words, and
   is made of reference-list or contents text; abstention on the questions no document answers.
 
@@ -136,6 +138,9 @@ async def _run(rows: list[dict], home: Path, *, ask: bool, misses: bool = False)
             t["naive hit@3"] += bool(naive and naive <= 3)
             for k in (1, 3, 10):
                 t[f"hit@{k}"] += bool(rank and rank <= k)
+            t["fact@3"] += any(
+                _rank([h], r["document"]) and _has_fact(h.excerpt, r["fact"] or "") for h in hits[:3]
+            )
             t["mrr"] += 1 / rank if rank else 0.0
             answered, docs = await _score_ask(store, r, end, t) if end is not None else (True, [])
             # Only the development half's: the held-back half is read as totals, never question by question.
@@ -151,6 +156,7 @@ _COLS = [
     "hit@3",
     "hit@10",
     "mrr",
+    "fact@3",
     "naive hit@3",
     "ask cites doc",
     "ask has fact",
@@ -174,7 +180,8 @@ def _summary(name: str, rows: list[dict[str, float]], uncovered: dict[str, float
     answered = (total["n"] - uncovered["n"]) or 1
     return (
         f"{name}: hit@1 {total['hit@1'] / answered:.0%}, hit@3 {total['hit@3'] / answered:.0%}, "
-        f"hit@10 {total['hit@10'] / answered:.0%}, MRR {total['mrr'] / answered:.2f} "
+        f"hit@10 {total['hit@10'] / answered:.0%}, MRR {total['mrr'] / answered:.2f}, "
+        f"a passage with the fact in the top 3 {total['fact@3'] / answered:.0%} "
         f"(naive scan hit@3 {total['naive hit@3'] / answered:.0%}); ask cites the right "
         f"document {total['ask cites doc'] / answered:.0%}, contains the fact {total['ask has fact'] / answered:.0%}, "
         f"junk answers {int(total['ask junk'])}; abstained on {int(uncovered['abstained'])} of "

@@ -15,6 +15,7 @@ import aiosqlite
 
 from hippo_tui.store.base import Listed, StoreBase
 from hippo_tui.store.budget import RARE_WEIGHT, ranked_words
+from hippo_tui.store.covering import by_coverage
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.fts5 import AVERAGES_SQL, MATCH_COUNT_SQL, ROWS_HOLDING_SQL, indexed_rows, plain_token
 from hippo_tui.store.query import quoted_or
@@ -259,13 +260,21 @@ class SourcesMixin(StoreBase):
             cur = await self._db.execute(_TOP_SQL if common else _TOP_RARE_SQL,
                                          {"q": rare, "all": common, "k": max(4 * k, POOL)})  # fmt: skip
             rows = await cur.fetchall()
-        scored = [_Scored(-float(r[5]), r) for r in rows]
-        ranked = rerank(scored, [edition(r[4], r[6], r[1]) for r in rows], [r[6] or r[0] for r in rows])
+        scored = await self._covering([_Scored(-float(r[5]), r) for r in rows], words)
+        ranked = rerank(scored, [edition(x.row[4], x.row[6], x.row[1]) for x in scored],
+                        [x.row[6] or x.row[0] for x in scored])  # fmt: skip
         ranked = with_siblings(ranked, [x.row[6] or x.row[0] for x in ranked], k, siblings)
         return [
             HitRow(r[0], r[1], r[2], r[3], r[4], score, snippet(r[2], words), tuple(r[6:11]))
             for score, r in ranked
         ]
+
+    async def _covering(self, scored: list[_Scored], words: list[str]) -> list[_Scored]:
+        """``scored`` with each document's passages in order of how much of the question their title and
+        excerpt say (``covering``); the word counts are those ``_bounded_match`` just read, cached."""
+        return by_coverage(scored, [x.score for x in scored], [x.row[6] or x.row[0] for x in scored],
+                           [(x.row[1], x.row[2]) for x in scored], words,
+                           await self._doc_frequencies(words), await self._active_rows())  # fmt: skip
 
     async def unmentioned(self, query: str) -> list[str]:
         """The question's words no active passage contains in any form (``slips.unmentioned``)."""

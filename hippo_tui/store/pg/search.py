@@ -15,6 +15,7 @@ from typing import Any
 
 from hippo_tui.store import bm25
 from hippo_tui.store.budget import COMMON_BUDGET, RARE_WEIGHT, ranked_words
+from hippo_tui.store.covering import by_coverage
 from hippo_tui.store.pg.base import PgBase
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition
@@ -91,6 +92,9 @@ class PgSearchMixin(PgBase):
             rows = await self._conn.native(_HITS, {"rows": [r for r, _ in best]})
         by_row = {r[0]: r for r in rows}
         scored = [_Scored(s, by_row[r]) for r, s in best if r in by_row]
+        # Each document's passages in order of how much of the question they say, as on SQLite (store.covering).
+        scored = by_coverage(scored, [x.score for x in scored], [x.row[7] or x.row[1] for x in scored],
+                             [(x.row[2], x.row[3]) for x in scored], words, dfs, total)  # fmt: skip
         editions = [edition(x.row[5], x.row[7], x.row[2]) for x in scored]
         ranked = rerank(scored, editions, [x.row[7] or x.row[1] for x in scored])
         ranked = with_siblings(ranked, [x.row[7] or x.row[1] for x in ranked], k, siblings)
