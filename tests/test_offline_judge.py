@@ -115,6 +115,8 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Offer sodium valproate as first-line treatment to boys and men. "
             "Offer lamotrigine or levetiracetam to women and girls.",
         ),
+        # A narrower way of giving says the wider: a nebuliser is one way of inhaling.
+        ("Salbutamol is inhaled for acute asthma.", "Nebulised salbutamol is given for acute asthma."),
         # A class is said by a narrower class within it, as by a member.
         ("An antihypertensive is used in CKD.", "An ACE inhibitor is used in CKD."),
         ("An anticoagulant is offered in AF.", "A DOAC is offered in AF."),
@@ -149,6 +151,10 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
             "Valproate is first-line for women, whereas lamotrigine is offered to men.",
             "Offer sodium valproate as first-line treatment to men. Offer lamotrigine to women.",
         ),
+        (
+            "Budesonide is nebulised.",
+            "Budesonide should be inhaled via a spacer device.",
+        ),  # ... not the reverse
         # ... but not the wider class for the narrower.
         ("A DOAC is offered in AF.", "An anticoagulant is offered in AF."),
     ],
