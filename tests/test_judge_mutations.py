@@ -71,6 +71,15 @@ from hippo_tui.verification.offline_judge import judge_claim
             "A care plan may be spoken for a day patient, but must be written for an inpatient.",
             "A care plan must be spoken for a day patient, but must be written for an inpatient.",
         ),
+        # another group of people, where the sentence names the first elsewhere, or as its first word
+        (
+            "Not all children living with an adult who has the infection will catch it.",
+            "Not all adults living with an adult who has the infection will catch it.",
+        ),
+        (
+            "Children weighing 25 to 30 kg may also take the adult tablets: 2 in the morning.",
+            "Adults weighing 25 to 30 kg may also take the adult tablets: 2 in the morning.",
+        ),
         # firmer than the source
         (
             "Drug U can be considered for women who decline surgery.",

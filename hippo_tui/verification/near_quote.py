@@ -45,7 +45,7 @@ _QUOTED = 120  # characters of the excerpt's sentence a reason quotes (sanitised
 
 @dataclass(frozen=True)
 class Turned:
-    element: str  # "negation", "direction" or "modality"
+    element: str  # "negation", "direction", "modality" or "population"
     reason: str
 
 
@@ -116,15 +116,13 @@ def _led(words: Words, start: int) -> int:
 def _swapped_at_edge(
     mine: Words, theirs: Words, a: tuple[int, int], b: tuple[int, int]
 ) -> tuple[str, str] | None:
-    """A word just before or after the repeated part put in place of its opposite ("Before this period, …"
-    for "After this period, …"; "… as indicated above" for "below"): the matching runs begin after it."""
+    """A word just before or after the repeated part put in place of its opposite, a weaker modal or another
+    group ("Before this period, …" for "After this period, …"; "Adults weighing 25 kg …" for "Children …"):
+    the matching runs begin after it."""
     edges = [(mine[a[0] - 1], theirs[b[0] - 1])] if a[0] and b[0] else []
     if a[1] < len(mine) and b[1] < len(theirs):
         edges.append((mine[a[1]], theirs[b[1]]))
-    for word, other in edges:
-        if _OPPOSITE.get(word) == other:
-            return "direction", f"the claim says “{word}” where the excerpt says “{other}”"
-    return None
+    return next(filter(None, (_put_for(word, other) for word, other in edges)), None)
 
 
 def _difference(mine: Words, theirs: Words) -> tuple[str, str] | None:
@@ -150,8 +148,30 @@ def _replaced(mine: Words, theirs: Words) -> tuple[str, str] | None:
         if tag != "replace" or i2 - i1 != j2 - j1:
             continue
         for word, other in zip(mine[i1:i2], theirs[j1:j2], strict=True):
-            if _OPPOSITE.get(word) == other:
-                return "direction", f"the claim says “{word}” where the excerpt says “{other}”"
-            if other in _FIRMER.get(word, ()):
-                return "modality", f"the claim says “{word}” where the excerpt says “{other}”"
+            found = _put_for(word, other)
+            if found is not None:
+                return found
     return None
+
+
+def _put_for(word: str, other: str) -> tuple[str, str] | None:
+    """How the claim's ``word``, in the place of the excerpt's ``other``, turns the sense: its opposite, a
+    firmer modal, another group of people."""
+    if _OPPOSITE.get(word) == other:
+        element = "direction"
+    elif other in _FIRMER.get(word, ()):
+        element = "modality"
+    elif _other_group(word, other):
+        element = "population"
+    else:
+        return None
+    return element, f"the claim says “{word}” where the excerpt says “{other}”"
+
+
+def _other_group(word: str, other: str) -> bool:
+    """Two words naming different groups of people on one axis ("adults" for "children")."""
+    groups, within = lexicon().populations, lexicon().within
+    mine, theirs = groups.get(word), groups.get(other)
+    if mine is None or theirs is None or mine[0] != theirs[0] or mine[1] == theirs[1]:
+        return False
+    return within.get(mine[1]) != theirs[1] and within.get(theirs[1]) != mine[1]  # "older people" are adults
