@@ -26,7 +26,7 @@ from hippo_tui.verification.reading import sentences
         ("Nitrofurantoin must be given.", "Nitrofurantoin may be considered.", "contradicted", "modality",
          "the excerpt says 'may', the claim says 'must'"),
         ("Children with otitis get amoxicillin.", "Adults with otitis get amoxicillin.", "contradicted",
-         "population", "the claim is about children; the excerpt about adults"),
+         "population", "the claim says “children” where the excerpt says “adults”"),
         ("Doxycycline is first-line for Lyme disease.", "Doxycycline is second-line for Lyme disease.",
          "contradicted", "line of therapy", "first"),
         ("In pregnancy, labetalol is used.", "Labetalol is used for hypertension.", "not_established",
@@ -155,6 +155,19 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
             "Budesonide is nebulised.",
             "Budesonide should be inhaled via a spacer device.",
         ),  # ... not the reverse
+        # A definition's direction or degree says nothing without the rest of it.
+        ("Start ramipril at a low dose.", "Start ramipril at 10 mg. Watch for hypotension."),
+        ("Increase the dose of ramipril.", "Ramipril can cause hyperkalaemia."),
+        ("A short course of prednisolone treats dyspnoea.", "Prednisolone 40 mg for 5 days treats dyspnoea."),
+        # "Continue usual treatment" names no first-line drug; "while taking" is during, not a contrast.
+        (
+            "Ramipril is first line for hypertension.",
+            "If the patient is on ramipril for hypertension, continue usual treatment during the illness.",
+        ),
+        (
+            "Avoid grapefruit juice, while taking simvastatin at night.",
+            "Avoid grapefruit juice with ciclosporin. Take simvastatin at night.",
+        ),
         # ... but not the wider class for the narrower.
         ("A DOAC is offered in AF.", "An anticoagulant is offered in AF."),
     ],
@@ -342,10 +355,10 @@ def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
             "Lamotrigine can cause serious skin rashes. The risk is higher if it is taken with valproate.",
             True,
         ),
-        # The line of therapy is said of a medicine too ("the usual treatment" is first line).
+        # The line of therapy is said of a medicine too.
         (
-            "Ivermectin is the standard treatment for scabies.",
-            "Topical permethrin is the usual treatment for scabies. "
+            "Ivermectin is the first-line treatment for scabies.",
+            "Topical permethrin is the first-line treatment for scabies. "
             "Oral ivermectin is used in institutional outbreaks and for crusted scabies.",
             False,
         ),

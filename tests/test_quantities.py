@@ -45,6 +45,7 @@ def one(text: str):
         ),  # a share, as a percentage
         ("about a third of patients", "33% of patients"),
         ("three quarters of the dose", "75% of the dose"),
+        ("two-thirds of patients", "two thirds of patients"),
         ("not more than 4 g", "no more than 4 g"),
         ("do not take more than 4 g", "at most 4 g"),
         ("must not exceed 4 g", "a maximum of 4 g"),

@@ -441,6 +441,12 @@ def test_what_an_instruction_forbids_said_as_allowed_is_contradicted():
     assert (
         check_claim("Malnourished children get intravenous fluids only if they are in shock.", fluids) is None
     )
+    # The medicine an instruction is about is not what it forbids; an "until" inside it says when it ends.
+    thigh = "In anaphylaxis, do not inject adrenaline into the buttock. Inject into the outer thigh."
+    assert check_claim("In anaphylaxis, adrenaline is injected into the outer thigh.", thigh) is None
+    driving = "Do not drive until you know how diazepam affects you."
+    waiting = "Patients taking diazepam should wait until they know how it affects them before driving."
+    assert check_claim(waiting, driving) is None
     # Nor is a heading's word lent to what it heads ("Bronchiolitis in infants: do not routinely use …").
     heading = (
         "Bronchiolitis in infants: do not routinely use salbutamol; give oxygen if saturation is below 92%."

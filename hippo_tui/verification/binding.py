@@ -13,7 +13,7 @@ import re
 from functools import cache
 
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon
-from hippo_tui.verification.reading import Reading, has_concept, read, same
+from hippo_tui.verification.reading import Reading, has_concept, read, said_by_gloss, same
 
 # "measles vaccine", "pertussis vaccine" (after the lexicon's "vaccination" -> "vaccine"): each its own agent.
 _VACCINE = re.compile(r"\b([a-z][a-z0-9-]*)\s+vaccines?\b")
@@ -90,7 +90,9 @@ def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str
         holders = [
             i
             for i, s in enumerate(sentences)
-            if has_concept(concept, s.concepts) or has_concept(concept, s.stems)
+            if has_concept(concept, s.concepts)
+            or has_concept(concept, s.stems)
+            or said_by_gloss(concept, claim, s)
         ]
         if any(_in_label(concept, sentences[i]) for i in holders):
             continue  # a heading's word is said of all that follows

@@ -29,6 +29,7 @@ from hippo_tui.verification.reading import (
     has_concept,
     prepare,
     read,
+    said_by_gloss,
     written_words,
 )
 
@@ -494,6 +495,7 @@ def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
         if word not in claim.drugs
         and not has_concept(concept, excerpt.whole.concepts)
         and not has_concept(concept, excerpt.whole.stems)
+        and not said_by_gloss(concept, claim, excerpt.whole)
         and word not in classes
         and not _said_otherwise(word, excerpt.whole)
     ]

@@ -177,6 +177,15 @@ class Lexicon:
     def drug_classes(self, word: str) -> frozenset[str]:
         return frozenset(c.name for c in self.classes if c.has(word))
 
+    def names_medicine(self, word: str) -> bool:
+        """``word`` is a medicine's name: a class member, a listed medicine, or an INN stem's ending."""
+        long_enough = len(word) >= 6  # "april" is not an ACE inhibitor
+        return (
+            word in self.agent_names
+            or bool(self.drug_classes(word))
+            or (long_enough and word.endswith(self.agent_stems))
+        )
+
     def with_wider(self, names: frozenset[str]) -> frozenset[str]:
         """``names`` and every class that lists one of them as a member ("direct oral anticoagulant" is an
         anticoagulant, an ACE inhibitor an antihypertensive), to any depth."""

@@ -85,10 +85,11 @@ def _vetoed(claim: str, text: str) -> Verdict | None:
 # "A for men, whereas B for women") is judged a part at a time: each part's drugs, people and line of treatment
 # are its own.
 _PARTS = re.compile(SENTENCE_STOP + r"(?=[A-Z0-9“\"(])")  # "etc. cannot be learned" goes on
-_HALVES = re.compile(r";\s+|,\s+(?:whereas|while)\s+")
+_HALVES = re.compile(r";\s+|,\s+(?:whereas|while(?!\s+\w+ing\b))\s+")  # not "while taking": during
 # Elements read over the whole claim, which two statements joined may mix up; a number or a negation is read
 # where it is said, so its contradiction stands.
 _CLAIM_WIDE = frozenset({"population", "line of therapy", "modality", "condition", "word", "drug"})
+_CONTRASTED = frozenset({"population", "line of therapy", "modality", "condition"})
 
 
 def judge_claim(claim: str, excerpt: str) -> Verdict:
@@ -97,9 +98,12 @@ def judge_claim(claim: str, excerpt: str) -> Verdict:
     if len(parts) > 1:
         return _worst([_judge_part(p, excerpt) for p in parts])
     whole = _judge_part(claim, excerpt)
-    # Two statements joined by a semicolon, which the excerpt makes in two sentences: each as said there.
+    # Two statements joined by a semicolon or set against each other, which the excerpt makes in two
+    # sentences: each as said there. Set against each other, only for who or what each is about: the
+    # connective itself is a word no excerpt has, and a medicine's words said of another stay a finding.
     halves = _parts(claim, _HALVES, "; ")
-    if whole.supported or whole.element not in _CLAIM_WIDE or len(halves) < 2:
+    wide = _CLAIM_WIDE if ";" in claim else _CONTRASTED
+    if whole.supported or whole.element not in wide or len(halves) < 2:
         return whole
     each = _worst([_judge_part(p, excerpt) for p in halves])
     return each if each.supported else whole

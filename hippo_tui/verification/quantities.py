@@ -312,7 +312,7 @@ def normalize(text: str) -> str:
     t = t.replace("m²", "m2")  # "30 kg/m²" is a BMI, not 30 kg
     t = _rewritten(t, _PERIODS)
     t = _ONE_IN.sub(_as_percent, t)
-    t = _FRACTION.sub(lambda m: _SHARES[m.group("f")], t)
+    t = _FRACTION.sub(lambda m: _SHARES[m.group("f").replace("-", " ")], t)
     t = _rewritten(t, _LIMITS)
     t = _FAHRENHEIT.sub(_celsius, t)
     return _DAY_HYPHEN.sub(" ", t)
@@ -329,8 +329,9 @@ _ONE_IN = re.compile(
 # "half of each dose", "less than half their usual feeds", "a third of patients": a share of a whole, as the
 # percentage a source writes ("50% of"). Not "half a tablet" nor "a quarter of an hour" (amounts, read above).
 _FRACTION = re.compile(
-    r"\b(?P<f>half|a third|one third|two thirds|a quarter|one quarter|three quarters)"
-    r"(?=\s+(?:of\s+(?!an?\s+(?:hour|day|week|month|year|tablet|dose)\b)|the|their|his|her|its|all|each|every)\b)"
+    r"\b(?P<f>half|a third|one[ -]third|two[ -]thirds|a quarter|one[ -]quarter|three[ -]quarters)"
+    r"(?=\s+(?:of\s+(?!an?\s+(?:hour|day|week|month|year|tablet|dose)\b)|the(?!\s+(?:tablet|dose|capsule|pill|"
+    r"sachet|amount)s?\b)|their|his|her|its|all|each|every)\b)"
 )
 _SHARES = {"half": "50%", "a third": "33.3333%", "one third": "33.3333%", "two thirds": "66.6667%",
            "a quarter": "25%", "one quarter": "25%", "three quarters": "75%"}  # fmt: skip

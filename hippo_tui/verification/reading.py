@@ -75,6 +75,7 @@ class Reading:
     modality: int | None  # the strongest: 1 may, 2 should, 3 must
     modality_words: tuple[str, ...] = field(default=())
     stems: frozenset[str] = field(default=frozenset())  # every word's, typed ones included
+    glossed: tuple[frozenset[str], ...] = field(default=())  # each clinical word's gloss, as stems
 
     @cached_property
     def aged(self) -> frozenset[str]:
@@ -186,13 +187,43 @@ def read(text: str) -> Reading:
         modality=max((lex.modality[w] for w in modal), default=None),
         modality_words=tuple(modal),
         stems=frozenset(s for w in SPELLED_WORD.findall(t) for s in _said(w)),
+        glossed=tuple(g for w in SPELLED_WORD.findall(t) if (g := _gloss(w))),
     )
 
 
+def _gloss(word: str) -> frozenset[str]:
+    """The stems of the everyday words that define ``word`` ("nocturia": "night", "urine"), if any."""
+    return frozenset(_stem(w) for w in lexicon().glosses.get(stem(word), ()))
+
+
+# Words of a definition that say something only with the rest of it: a direction or a degree ("low" blood
+# pressure, "increase" in potassium, "short" of breath) and words of two senses ("discharge", "home").
+_IN_COMPANY = frozenset(
+    _stem(w)
+    for w in """low high raised raise increase decrease reduced reduce drop fall rise short long fast slow more
+    less big small large heavy discharge home hospital""".split()
+)
+
+
+def said_by_gloss(concept: str, claim: Reading, excerpt: Reading) -> bool:
+    """The excerpt says ``concept`` in a clinical word's definition: a word of it alone, or a direction or
+    degree when the claim says another word of the same definition with it ("high potassium" for
+    hyperkalaemia; not "increase the dose" for it, nor "a low dose" for hypotension)."""
+    said = claim.stems | frozenset(claim.concepts)
+    for g in excerpt.glossed:
+        if not has_concept(concept, g):
+            continue
+        if not has_concept(concept, _IN_COMPANY) or any(
+            has_concept(w, said) for w in g - _IN_COMPANY if not same(w, concept)
+        ):
+            return True
+    return False
+
+
 def _said(word: str) -> set[str]:
-    """The stems a word says: its own, its gloss's ("nocturia" says "night" and "urine"), and for a
-    compound of a combining form ("ototoxic") the form's words and the rest's ("ear", "hearing", "toxic")."""
-    said = {_stem(word)} | {_stem(w) for w in lexicon().glosses.get(stem(word), ())}
+    """The stems a word says: its own, and for a compound of a combining form ("ototoxic") the form's words
+    and the rest's ("ear", "hearing", "toxic"). A gloss is read apart (``said_by_gloss``)."""
+    said = {_stem(word)}
     for form, words in lexicon().combining.items():
         rest = word[len(form) :]
         if word.startswith(form) and len(rest) >= 4:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.verification.lexical import judge_words, stem
+from hippo_tui.verification.lexicon import lexicon
 from hippo_tui.verification.markers import split_sentences, strip_markers
 from hippo_tui.verification.quantities import Quantity, find, normalize
 
@@ -666,16 +667,23 @@ _SAID_NOT = re.compile(
 # An instruction not to do something ("Do not apply the gel to the breasts"): its words are what is not done,
 # unless it goes on to say when it is ("do not give IV fluids unless the child shows signs of shock").
 _TOLD_NOT = re.compile(r"^(?:do not|don't|never|avoid)\b")
-_SAVE_WHEN = re.compile(r"\W*(?:unless|except|other than|apart from|until)\b")
+_SAVE_WHEN = re.compile(r"\b(?:unless|except|other than|apart from|until)\b")
+
+
+def _medicine_words(text: str) -> frozenset[str]:
+    """The words (as compared) that name a medicine in ``text``."""
+    names = [w for w in re.findall(r"[a-z][a-z-]+", text) if lexicon().names_medicine(w)]
+    return frozenset(judge_words(" ".join(names)))
 
 
 def _forbidden(sentences: Sequence[Sentence]) -> list[tuple[str, frozenset[str]]]:
-    """The excerpt's instructions not to do something, each with its own words (not a heading's)."""
+    """The excerpt's instructions not to do something, each with its own words (not a heading's, nor the
+    medicine it is about: "do not inject adrenaline into the buttock" forbids the buttock, not adrenaline)."""
     return [
-        (p.text, frozenset(judge_words(_negatable(p))))
+        (p.text, frozenset(judge_words(_negatable(p))) - _medicine_words(p.text))
         for s in sentences
         for p in s.pieces
-        if _polarity(p) and _TOLD_NOT.match(p.text) and not _SAVE_WHEN.match(s.text[p.end :])
+        if _polarity(p) and _TOLD_NOT.match(p.text) and not _SAVE_WHEN.search(s.text, p.start)
     ]
 
 
