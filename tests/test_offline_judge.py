@@ -355,6 +355,13 @@ def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
             "Lamotrigine can cause serious skin rashes. The risk is higher if it is taken with valproate.",
             True,
         ),
+        # "It" after a sentence's own medicine is that medicine, not the one before.
+        (
+            "Warfarin is taken once a day with no blood tests.",
+            "Warfarin is first line for this condition. "
+            "Apixaban is an alternative, as it is taken once a day with no blood tests.",
+            False,
+        ),
         # The line of therapy is said of a medicine too.
         (
             "Ivermectin is the first-line treatment for scabies.",

@@ -17,9 +17,8 @@ from hippo_tui.verification.reading import Reading, has_concept, read, said_by_g
 
 # "measles vaccine", "pertussis vaccine" (after the lexicon's "vaccination" -> "vaccine"): each its own agent.
 _VACCINE = re.compile(r"\b([a-z][a-z0-9-]*)\s+vaccines?\b")
-_MIN_STEMMED = (
-    6  # letters a word needs before its ending can name a medicine ("april" is not an ACE inhibitor)
-)
+# Letters a word needs before its ending can name a medicine ("april" is not an ACE inhibitor).
+_MIN_STEMMED = 6
 
 
 @cache
@@ -49,18 +48,27 @@ def _names(sentence: Reading, mine: frozenset[str], claim: Reading) -> bool:
     return bool(claim.classes & sentence.all_classes) or bool(claim_classes & sentence.classes)
 
 
-# "It" in a sentence naming no medicine of the claim's is most often the medicine of the sentence before
+# "It" before a sentence names a medicine of its own is most often the medicine of the sentence before
 # ("Lamotrigine can cause rashes. The risk is higher if it is taken with valproate.").
 _IT = re.compile(r"\b(?:it|its)\b")
 # A sentence's lead-in up to a colon is a heading for what follows ("Uncomplicated chlamydia: doxycycline …").
 _LABEL = re.compile(r"^([^:]{3,80}):\s")
 
 
+def _carries_it(text: str) -> bool:
+    """The sentence says "it" before it names a medicine of its own ("… if it is taken with valproate"; not
+    "Apixaban is an alternative, as it is …")."""
+    m = _IT.search(text)
+    return m is not None and not any(
+        lexicon().names_medicine(w) for w in SPELLED_WORD.findall(text[: m.start()])
+    )
+
+
 def _own(sentences: tuple[Reading, ...], mine: frozenset[str], claim: Reading) -> list[bool]:
     """For each sentence, whether it speaks of the claim's medicine, by name or as "it" after one that does."""
     own: list[bool] = []
     for s in sentences:
-        own.append(_names(s, mine, claim) or (bool(own) and own[-1] and bool(_IT.search(s.text))))
+        own.append(_names(s, mine, claim) or (bool(own) and own[-1] and _carries_it(s.text)))
     return own
 
 
