@@ -117,6 +117,8 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ),
         # A narrower way of giving says the wider: a nebuliser is one way of inhaling.
         ("Salbutamol is inhaled for acute asthma.", "Nebulised salbutamol is given for acute asthma."),
+        ("A statin lowers cholesterol.", "Atorvastatin lowers cholesterol."),  # a class by a member
+        ("Statins lower cholesterol.", "Statins such as atorvastatin lower cholesterol."),
         # A class is said by a narrower class within it, as by a member.
         ("An antihypertensive is used in CKD.", "An ACE inhibitor is used in CKD."),
         ("An anticoagulant is offered in AF.", "A DOAC is offered in AF."),
@@ -167,6 +169,12 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
         (
             "Avoid grapefruit juice, while taking simvastatin at night.",
             "Avoid grapefruit juice with ciclosporin. Take simvastatin at night.",
+        ),
+        # A class in the plural is all of it: one member, or a narrower class, does not say it.
+        ("Statins lower cholesterol.", "Atorvastatin lowers cholesterol."),
+        (
+            "Antihypertensives should be avoided in pregnancy.",
+            "ACE inhibitors should be avoided in pregnancy.",
         ),
         # ... but not the wider class for the narrower.
         ("A DOAC is offered in AF.", "An anticoagulant is offered in AF."),

@@ -104,6 +104,8 @@ def check_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
     for named in claim.classes:
         if named not in said:
             return _missing("drug", f"the excerpt does not mention {_a(named)}")
+        if named in claim.every and named not in excerpt.whole.classes:  # "statins" is all of them
+            return _missing("drug", f"the claim speaks of every {named}; the excerpt names only some")
     return None
 
 

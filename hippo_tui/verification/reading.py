@@ -76,6 +76,7 @@ class Reading:
     modality_words: tuple[str, ...] = field(default=())
     stems: frozenset[str] = field(default=frozenset())  # every word's, typed ones included
     glossed: tuple[frozenset[str], ...] = field(default=())  # each clinical word's gloss, as stems
+    every: frozenset[str] = field(default=frozenset())  # classes named in the plural ("statins"): all of them
 
     @cached_property
     def aged(self) -> frozenset[str]:
@@ -182,6 +183,7 @@ def read(text: str) -> Reading:
         concepts=concepts,
         drugs=drugs,
         classes=frozenset(lex.class_words[n] for n in named),
+        every=frozenset(lex.class_words[n] for n in named if n.endswith("s")),
         populations={k: frozenset(v) for k, v in populations.items()},
         lines=frozenset(lex.lines[w] for w in lines),
         modality=max((lex.modality[w] for w in modal), default=None),
