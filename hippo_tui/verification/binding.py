@@ -17,8 +17,6 @@ from hippo_tui.verification.reading import Reading, has_concept, read, said_by_g
 
 # "measles vaccine", "pertussis vaccine" (after the lexicon's "vaccination" -> "vaccine"): each its own agent.
 _VACCINE = re.compile(r"\b([a-z][a-z0-9-]*)\s+vaccines?\b")
-# Letters a word needs before its ending can name a medicine ("april" is not an ACE inhibitor).
-_MIN_STEMMED = 6
 
 
 @cache
@@ -30,18 +28,15 @@ def _phrases() -> tuple[str, ...]:
 def agents(r: Reading) -> frozenset[str]:
     """The medicines ``r`` names: the lexicon's classes' and list's, any word with an INN stem's ending, and
     vaccines."""
-    stems = lexicon().agent_stems
     named = set(r.drugs) | {p for p in _phrases() if re.search(rf"\b{re.escape(p)}\b", r.text)}
-    words = SPELLED_WORD.findall(r.text)
-    named |= {w for w in words if len(w) >= _MIN_STEMMED and w.endswith(stems)}
-    named |= lexicon().agent_names.intersection(words)
+    named |= {w for w in SPELLED_WORD.findall(r.text) if lexicon().names_agent(w)}
     named |= {f"{m.group(1)} vaccine" for m in _VACCINE.finditer(r.text)}
     return frozenset(named)
 
 
-def _names(sentence: Reading, mine: frozenset[str], claim: Reading) -> bool:
-    """The sentence speaks of one of the claim's medicines: by name, or by a class one of them is in."""
-    theirs = agents(sentence)
+def _names(sentence: Reading, theirs: frozenset[str], mine: frozenset[str], claim: Reading) -> bool:
+    """The sentence (naming ``theirs``) speaks of one of the claim's medicines: by name, or by a class one of
+    them is in."""
     if any(same(a, b) or a in b.split() or b in a.split() for a in mine for b in theirs):
         return True
     claim_classes = claim.classes.union(*claim.drugs.values()) if claim.drugs else claim.classes
@@ -64,11 +59,13 @@ def _carries_it(text: str) -> bool:
     )
 
 
-def _own(sentences: tuple[Reading, ...], mine: frozenset[str], claim: Reading) -> list[bool]:
+def _own(
+    sentences: tuple[Reading, ...], named: list[frozenset[str]], mine: frozenset[str], claim: Reading
+) -> list[bool]:
     """For each sentence, whether it speaks of the claim's medicine, by name or as "it" after one that does."""
     own: list[bool] = []
-    for s in sentences:
-        own.append(_names(s, mine, claim) or (bool(own) and own[-1] and _carries_it(s.text)))
+    for s, theirs in zip(sentences, named, strict=True):
+        own.append(_names(s, theirs, mine, claim) or (bool(own) and own[-1] and _carries_it(s.text)))
     return own
 
 
@@ -88,7 +85,8 @@ def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str
     mine = agents(claim)
     if not mine or len(sentences) < 2:
         return None
-    own = _own(sentences, mine, claim)
+    named = [agents(s) for s in sentences]  # each sentence's medicines, read once
+    own = _own(sentences, named, mine, claim)
     if not any(own):
         return None
     names = _agent_words(mine)
@@ -104,15 +102,15 @@ def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str
         ]
         if any(_in_label(concept, sentences[i]) for i in holders):
             continue  # a heading's word is said of all that follows
-        if _theirs(holders, sentences, own):
-            return f"“{word}”", sorted(agents(sentences[holders[0]]))[0], sorted(mine)[0]
+        if _theirs(holders, named, own):
+            return f"“{word}”", sorted(named[holders[0]])[0], sorted(mine)[0]
     for line in sorted(claim.lines):  # "first-line" is said of a medicine as much as any word
         holders = [i for i, s in enumerate(sentences) if line in s.lines]
-        if _theirs(holders, sentences, own):
-            return f"{line} line", sorted(agents(sentences[holders[0]]))[0], sorted(mine)[0]  # a reading
+        if _theirs(holders, named, own):
+            return f"{line} line", sorted(named[holders[0]])[0], sorted(mine)[0]  # a reading
     return None
 
 
-def _theirs(holders: list[int], sentences: tuple[Reading, ...], own: list[bool]) -> bool:
+def _theirs(holders: list[int], named: list[frozenset[str]], own: list[bool]) -> bool:
     """Every sentence that says it speaks of another medicine (and there is one)."""
-    return bool(holders) and all(not own[i] and agents(sentences[i]) for i in holders)
+    return bool(holders) and all(not own[i] and named[i] for i in holders)

@@ -128,6 +128,10 @@ def _phrase_pattern(phrases: list[str]) -> re.Pattern[str]:
     return re.compile(r"\b(?P<p>" + "|".join(alternatives) + r")(?:e?s)?\b")
 
 
+# Letters a word needs before its ending can name a medicine ("april" is not an ACE inhibitor).
+MIN_STEMMED = 6
+
+
 @dataclass(frozen=True)
 class DrugClass:
     name: str
@@ -139,7 +143,7 @@ class DrugClass:
     def has(self, word: str) -> bool:
         if word in self.members:
             return True
-        long_enough = len(word) >= 6
+        long_enough = len(word) >= MIN_STEMMED
         return long_enough and (word.endswith(self.suffixes) or word.startswith(self.prefixes))
 
 
@@ -177,14 +181,13 @@ class Lexicon:
     def drug_classes(self, word: str) -> frozenset[str]:
         return frozenset(c.name for c in self.classes if c.has(word))
 
+    def names_agent(self, word: str) -> bool:
+        """``word`` is a listed medicine or ends in an INN stem, whether or not a class lists it."""
+        return word in self.agent_names or (len(word) >= MIN_STEMMED and word.endswith(self.agent_stems))
+
     def names_medicine(self, word: str) -> bool:
         """``word`` is a medicine's name: a class member, a listed medicine, or an INN stem's ending."""
-        long_enough = len(word) >= 6  # "april" is not an ACE inhibitor
-        return (
-            word in self.agent_names
-            or bool(self.drug_classes(word))
-            or (long_enough and word.endswith(self.agent_stems))
-        )
+        return self.names_agent(word) or bool(self.drug_classes(word))
 
     def with_wider(self, names: frozenset[str]) -> frozenset[str]:
         """``names`` and every class that lists one of them as a member ("direct oral anticoagulant" is an
@@ -241,11 +244,10 @@ def _glosses(
 ) -> dict[str, tuple[str, ...]]:
     """Each term's defining words but the light ones: a claim needs no source for those, and through the
     thesaurus they would say more ("function" is also "procedure")."""
-    heavy = [
-        (stem(respell(k)), [w for w in respell(v).split() if synonyms.get(stem(w), stem(w)) not in light])
+    return {
+        stem(respell(k)): tuple(w for w in respell(v).split() if synonyms.get(stem(w), stem(w)) not in light)
         for k, v in table.items()
-    ]
-    return {k: tuple(words) for k, words in heavy}
+    }
 
 
 @cache

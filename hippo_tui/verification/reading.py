@@ -177,6 +177,7 @@ def read(text: str) -> Reading:
         s = _stem(word)
         if s not in lex.light:
             concepts.setdefault(s, word)
+    spelled = SPELLED_WORD.findall(t)
     return Reading(
         text=t,
         source=strip_markers(text).strip(),
@@ -188,8 +189,8 @@ def read(text: str) -> Reading:
         lines=frozenset(lex.lines[w] for w in lines),
         modality=max((lex.modality[w] for w in modal), default=None),
         modality_words=tuple(modal),
-        stems=frozenset(s for w in SPELLED_WORD.findall(t) for s in _said(w)),
-        glossed=tuple(g for w in SPELLED_WORD.findall(t) if (g := _gloss(w))),
+        stems=frozenset(s for w in spelled for s in _said(w)),
+        glossed=tuple(g for w in spelled if (g := _gloss(w))),
     )
 
 
