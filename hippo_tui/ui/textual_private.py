@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 
     # Not re-exported by textual.widgets.markdown (8.2.8): the block kinds the answer's widgets build on.
     from textual.widgets._markdown import (
-        MarkdownBlock,
         MarkdownBlockQuote,
         MarkdownBullet,
         MarkdownBulletList,
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
         MarkdownParagraph,
         MarkdownTable,
     )
+    from textual.widgets.markdown import MarkdownBlock
 
 __all__ = [
     "TEXTUAL_CHECKED",
