@@ -396,6 +396,36 @@ def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
             "In pregnancy: azithromycin 1 g once.",
             True,
         ),
+        # A number is said of a medicine too: how long, how often.
+        (
+            "Aspirin is continued for 12 months after a stent.",
+            "Aspirin is continued for life after a stent. Clopidogrel is continued for 12 months.",
+            False,
+        ),
+        (
+            "Clopidogrel is continued for 12 months.",
+            "Aspirin is continued for life after a stent. Clopidogrel is continued for 12 months.",
+            True,
+        ),
+        # Medicines named together are each held to the claim: what is said of one alone is not said of both.
+        (
+            "Aspirin and clopidogrel are both continued for 12 months.",
+            "Aspirin is continued for life. Clopidogrel is continued for 12 months.",
+            False,
+        ),
+        (
+            "Aspirin and clopidogrel are both continued for 12 months.",
+            "Aspirin and clopidogrel are continued for 12 months after a stent.",
+            True,
+        ),
+        # Another sentence of the claim is said of whom it names, not of the medicines named together.
+        (
+            "Isoniazid, rifampicin and pyrazinamide are used in pregnancy. "
+            "Ethambutol is used if a fourth drug is needed in the initial phase.",
+            "In pregnancy, isoniazid, rifampicin and pyrazinamide are used. "
+            "Ethambutol is used if a fourth drug is needed in the initial phase.",
+            True,
+        ),
     ],
 )
 def test_a_word_said_of_one_medicine_is_not_taken_for_another(

@@ -10,10 +10,12 @@ spoken of, or where no medicine is named; found only in sentences about other me
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon
-from hippo_tui.verification.reading import Reading, has_concept, read, said_by_gloss, same
+from hippo_tui.verification.quantities import Quantity, find
+from hippo_tui.verification.reading import Reading, has_concept, read, said_by_gloss, same, sentences
 
 # "measles vaccine", "pertussis vaccine" (after the lexicon's "vaccination" -> "vaccine"): each its own agent.
 _VACCINE = re.compile(r"\b([a-z][a-z0-9-]*)\s+vaccines?\b")
@@ -79,17 +81,31 @@ def _agent_words(named: frozenset[str]) -> frozenset[str]:
 
 
 def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str, str, str] | None:
-    """A word of the claim (quoted) or its line of therapy found only in sentences about other medicines, the
-    medicine it is said of and the claim's; None when each is found where the claim's medicine is, or where
-    none is named."""
-    mine = agents(claim)
-    if not mine or len(sentences) < 2:
+    """A word of the claim (quoted), a number, or its line of therapy found only in sentences about other
+    medicines, the medicine it is said of and the claim's; None when each is found where the claim's medicine
+    is, or where none is named. Medicines the claim names together ("aspirin and clopidogrel are both …") are
+    each held to every word: what the excerpt says of one of them alone is not said of the other."""
+    every = agents(claim)
+    if not every or len(sentences) < 2:
         return None
     named = [agents(s) for s in sentences]  # each sentence's medicines, read once
-    own = _own(sentences, named, mine, claim)
-    if not any(own):
-        return None
-    names = _agent_words(mine)
+    for mine, part in ((every, claim), *_each(claim, every)):
+        own = _own(sentences, named, mine, part)
+        if any(own) and (found := _unbound(part, sentences, named, own, every)):
+            return found[0], found[1], sorted(mine)[0]
+    return None
+
+
+def _unbound(
+    claim: Reading,
+    sentences: tuple[Reading, ...],
+    named: list[frozenset[str]],
+    own: list[bool],
+    every: frozenset[str],
+) -> tuple[str, str] | None:
+    """The first of the claim's words, numbers or lines said only in sentences that are not ``own``, and the
+    medicine that sentence names."""
+    names = _agent_words(every)
     for concept, word in claim.concepts.items():
         if word in names or word in claim.drugs or any(same(concept, n) for n in names):
             continue
@@ -103,12 +119,45 @@ def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str
         if any(_in_label(concept, sentences[i]) for i in holders):
             continue  # a heading's word is said of all that follows
         if _theirs(holders, named, own):
-            return f"“{word}”", sorted(named[holders[0]])[0], sorted(mine)[0]
-    for line in sorted(claim.lines):  # "first-line" is said of a medicine as much as any word
+            return f"“{word}”", sorted(named[holders[0]])[0]
+    for q in find(claim.source):  # "for 12 months" is said of a medicine as much as any word
+        holders = [i for i, s in enumerate(sentences) if any(map(q.matches, _quantities(s.source)))]
+        if _theirs(holders, named, own):
+            return f"“{q.text}”", sorted(named[holders[0]])[0]
+    for line in sorted(claim.lines):  # "first-line" too
         holders = [i for i, s in enumerate(sentences) if line in s.lines]
         if _theirs(holders, named, own):
-            return f"{line} line", sorted(named[holders[0]])[0], sorted(mine)[0]  # a reading
+            return f"{line} line", sorted(named[holders[0]])[0]  # a reading
     return None
+
+
+@cache
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    return tuple(find(text))
+
+
+def _each(claim: Reading, every: frozenset[str]) -> list[tuple[frozenset[str], Reading]]:
+    """Each medicine the claim names together with another ("aspirin and clopidogrel", "A, B or C"), alone,
+    with the sentence of the claim that joins them (what other sentences say is said of whom they name)."""
+    out = []
+    for text in sentences(claim.source):
+        part = read(text)
+        joined: set[str] = set()
+        for a in every:
+            for b in every - {a}:
+                if re.search(rf"\b{re.escape(a)}\b{_JOINER}\b{re.escape(b)}\b", part.text):
+                    joined |= {a, b}
+        out += [(frozenset({a}), _only(part, frozenset({a}))) for a in sorted(joined)]
+    return out
+
+
+# What joins medicines named together: "and", "or", "plus", a comma, "as well as".
+_JOINER = r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|plus|&|as well as)\s+)"
+
+
+def _only(claim: Reading, mine: frozenset[str]) -> Reading:
+    """The claim as if it named only ``mine`` of its medicines, for which sentences speak of that one."""
+    return replace(claim, drugs={d: c for d, c in claim.drugs.items() if d in mine})
 
 
 def _theirs(holders: list[int], named: list[frozenset[str]], own: list[bool]) -> bool:
