@@ -363,6 +363,12 @@ def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
             "Lamotrigine can cause serious skin rashes. The risk is higher if it is taken with valproate.",
             True,
         ),
+        # "This medicine" points back as "it" does.
+        (
+            "Bleeding is more likely when warfarin is taken with other medicines.",
+            "Warfarin interacts with many drugs. When this medicine is taken with ibuprofen, bleeding is more likely.",
+            True,
+        ),
         # "It" after a sentence's own medicine is that medicine, not the one before.
         (
             "Warfarin is taken once a day with no blood tests.",

@@ -45,9 +45,9 @@ def _names(sentence: Reading, theirs: frozenset[str], mine: frozenset[str], clai
     return bool(claim.classes & sentence.all_classes) or bool(claim_classes & sentence.classes)
 
 
-# "It" before a sentence names a medicine of its own is most often the medicine of the sentence before
+# "It" ("this medicine") before a sentence names a medicine of its own is most often the medicine of the sentence before
 # ("Lamotrigine can cause rashes. The risk is higher if it is taken with valproate.").
-_IT = re.compile(r"\b(?:it|its)\b")
+_IT = re.compile(r"\b(?:it|its|(?:this|the) (?:medicine|drug))\b")
 # A sentence's lead-in up to a colon is a heading for what follows ("Uncomplicated chlamydia: doxycycline …").
 _LABEL = re.compile(r"^([^:]{3,80}):\s")
 
