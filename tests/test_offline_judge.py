@@ -132,6 +132,12 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Furosemide taken late can cause waking at night to pass urine.",
             "Furosemide taken late can cause nocturia.",
         ),
+        # A two-word verb with its object between its words.
+        (
+            "Antipyretics should not be given just to bring a child's temperature down.",
+            "Antipyretics should not be used solely to reduce body temperature in children.",
+        ),
+        ("Take the stitches out after five days.", "Sutures are removed after 5 days."),
     ],
 )
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):
@@ -178,6 +184,8 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
         ),
         # ... but not the wider class for the narrower.
         ("A DOAC is offered in AF.", "An anticoagulant is offered in AF."),
+        # "Give … up to" is a dose's limit, not "give up".
+        ("Give the child up to 4 doses a day.", "Stop the child's doses."),
     ],
 )
 def test_what_the_knowledge_does_not_say_stays_unsupported(claim, excerpt):

@@ -128,6 +128,13 @@ def _phrase_pattern(phrases: list[str]) -> re.Pattern[str]:
     return re.compile(r"\b(?P<p>" + "|".join(alternatives) + r")(?:e?s)?\b")
 
 
+# A two-word verb whose object may stand between its words ("bring it down", "rule sepsis out", "take the
+# stitches out"); "up" is left out: "give the child up to 4 doses" is no "give up".
+_SEPARATED = re.compile(
+    r"\b(?P<v>bring|brings|bringing|brought|cut|cuts|cutting|rule|rules|ruling|ruled|take|takes|taking|"
+    r"taken|took|knock|knocks|knocked)\s+(?P<o>(?:[a-z0-9'’]+\s+){1,3}?)(?P<p>down|out|back)\b"
+)
+
 # Letters a word needs before its ending can name a medicine ("april" is not an ACE inhibitor).
 MIN_STEMMED = 6
 
@@ -176,7 +183,13 @@ class Lexicon:
 
     def replaced(self, text: str) -> str:
         """``text`` (respelled) with every abbreviation and lay term as a source writes it."""
+        text = _SEPARATED.sub(lambda m: self._joined(m), text)
         return self.replace.sub(lambda m: self.replacements[m.group("p")], text)
+
+    def _joined(self, m: re.Match[str]) -> str:
+        """ "bring their temperature down" as "bring down their temperature", when the lexicon has the verb."""
+        phrase = f"{m.group('v')} {m.group('p')}"
+        return f"{phrase} {m.group('o').strip()}" if phrase in self.replacements else m.group(0)
 
     def drug_classes(self, word: str) -> frozenset[str]:
         return frozenset(c.name for c in self.classes if c.has(word))
