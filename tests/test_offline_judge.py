@@ -138,6 +138,27 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Antipyretics should not be used solely to reduce body temperature in children.",
         ),
         ("Take the stitches out after five days.", "Sutures are removed after 5 days."),
+        # Everyday words for the excerpt's: assess, apply, diagnosed, upright, a fall to a threshold.
+        (
+            "Patients who arrive within 4.5 hours of symptom onset should be evaluated for thrombolysis.",
+            "Patients who arrive within 4.5 hours of symptom onset should be assessed for thrombolysis.",
+        ),
+        (
+            "Topical steroids should be spread thinly on affected skin.",
+            "Topical corticosteroids should be applied thinly to affected skin.",
+        ),
+        (
+            "Adults newly found to have atrial fibrillation need a stroke risk score.",
+            "Adults newly diagnosed with atrial fibrillation need a stroke risk score.",
+        ),
+        (
+            "Take alendronic acid in an upright position.",
+            "Take alendronic acid sitting or standing upright.",
+        ),
+        (
+            "Stop metformin if kidney function drops to an eGFR below 30.",
+            "Stop metformin if the eGFR falls below 30.",
+        ),
     ],
 )
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):

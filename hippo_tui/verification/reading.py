@@ -47,11 +47,13 @@ _IRREGULAR = {
     "felt": "feel", "found": "find", "bled": "bleed", "ate": "eat", "eaten": "eat",
     "drank": "drink", "drunk": "drink", "chosen": "choose", "chose": "choose", "shown": "show",
 }  # fmt: skip
-# A direction verb before a threshold ("rises above 5 times", "falls below 30") says what the threshold says.
+# A direction verb before a threshold ("rises above 5 times", "falls below 30", "drops to an eGFR below 30")
+# says what the threshold says.
 _TO_THRESHOLD = re.compile(
     r"\b(?:rise|rises|rising|rose|fall|falls|falling|fell|drop|drops|dropping|dropped|is|are|"
     r"(?:go|goes|going|gone|went) (?:up|down))\s+"
-    r"(?=(?:above|below|over|under|beyond|past|more than|less than|greater than|lower than)\b)"
+    r"(?=(?:to (?:an? |the )?[a-z]+\s+)?(?:above|below|over|under|beyond|past|more than|less than|greater than|"
+    r"lower than)\b)"
 )
 # Read by the veto, not counted as concepts (polarity, comparison and order are its checks).
 VETO_WORDS = frozenset(
