@@ -48,6 +48,9 @@ from hippo_tui.verification.reading import sentences
          "contradicted", "comparison", "the claim says more; the excerpt says less"),
         ("Metformin is stopped below an eGFR of 45.", "Stop metformin below an eGFR of 30; review below 45.",
          "contradicted", "veto", "excerpt says 30"),
+        ("Levetiracetam is more effective than phenytoin.",
+         "Levetiracetam is an alternative to phenytoin. Neither drug has been shown to be more effective than the other.",
+         "contradicted", "comparison", "the claim says more effective; the excerpt says not"),
     ],
 )  # fmt: skip
 def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, reason):

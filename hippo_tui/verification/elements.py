@@ -301,8 +301,34 @@ def _opposite(a: str, b: str) -> bool:
     return {a, b} == {"more", "less"}
 
 
+# "Neither drug has been shown to be more effective than the other", "X is no more effective than Y": a
+# comparison said not to hold (not "no more than 4 g": a number is no quality).
+_DENIED_COMPARISON = re.compile(
+    r"\b(?:neither|not|no|nor)\b(?:\s+[a-z]+){0,6}?\s+(?:more|less)\s+(?P<quality>[a-z]{4,})\s+than\b"
+)
+_CLAIMED_COMPARISON = re.compile(r"\b(?:more|less)\s+(?P<quality>[a-z]{4,})\s+than\b")
+
+
+def _denied(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """The claim says one is more (or less) of something than another where the excerpt says neither is."""
+    claimed = _CLAIMED_COMPARISON.search(claim.text)
+    if claimed is None or _DENIED_COMPARISON.search(claim.text):
+        return None
+    for s in excerpt.sentences:
+        m = _DENIED_COMPARISON.search(s.text)
+        if m and stem(m.group("quality")) == stem(claimed.group("quality")):
+            said = f"{claimed.group(0).split()[0]} {claimed.group('quality')}"
+            return _contradicted(
+                "comparison", f"the claim says {said}; the excerpt says not: {quote(s.source)}"
+            )
+    return None
+
+
 def check_comparison(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """ "More" is not "fewer", nor "at least as"; and "A safer than B" is not "B safer than A"."""
+    denied = _denied(claim, excerpt)
+    if denied:
+        return denied
     mine = comparisons(claim)
     ordered = _ordered(mine, excerpt) if mine else None
     if ordered or any(not c.named for c in mine):
