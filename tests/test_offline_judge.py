@@ -208,6 +208,7 @@ def test_what_is_said_in_other_words_is_supported(claim, excerpt):
         ),
         # ... but not the wider class for the narrower.
         ("A DOAC is offered in AF.", "An anticoagulant is offered in AF."),
+        ("Oral iron may be taken together with antacids.", "Take oral iron at least 2 hours apart from antacids."),
         # "Give … up to" is a dose's limit, not "give up".
         ("Give the child up to 4 doses a day.", "Stop the child's doses."),
     ],

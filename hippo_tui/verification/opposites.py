@@ -17,7 +17,7 @@ _PAIRS = (
     ("same", "different"), ("left", "right"), ("acute", "chronic"), ("proximal", "distal"),
     ("anterior", "posterior"), ("medial", "lateral"), ("unilateral", "bilateral"), ("benign", "malignant"),
     ("systolic", "diastolic"), ("local", "systemic"), ("morning", "evening"), ("primary", "secondary"),
-    ("internal", "external"), ("inspiratory", "expiratory"), ("conscious", "unconscious"),
+    ("internal", "external"), ("inspiratory", "expiratory"), ("conscious", "unconscious"), ("together", "apart"),
 )  # fmt: skip
 _OPPOSITE = {a: b for x, y in _PAIRS for a, b in ((x, y), (y, x))}
 _WORD = re.compile(r"[a-z]+")
