@@ -195,8 +195,14 @@ def check_line(claim: Reading, excerpt: Excerpt) -> Finding | None:
 _PROHIBITION = re.compile(r"\b(?:do not|don't|never|contraindicated|must not|should not|avoid)\b")
 
 
+# An instruction with an exception ("Unless contraindicated, give all patients …") is not one without: it
+# bears out "should", never "must".
+_EXCEPTED = re.compile(r"\b(?:unless|except|where possible|if possible|if tolerated|where tolerated)\b", re.I)
+
+
 def _strength(sentence: Reading) -> int | None:
-    return 3 if _PROHIBITION.search(sentence.text) else sentence.modality
+    strength = 3 if _PROHIBITION.search(sentence.text) else sentence.modality
+    return min(strength, 2) if strength and _EXCEPTED.search(sentence.text) else strength
 
 
 def _bears_out(claim: int, said: int | None) -> bool:
@@ -221,7 +227,11 @@ def check_strength(claim: Reading, excerpt: Excerpt) -> Finding | None:
     said = [s for s in near if _strength(s) is not None]
     if not said:
         return _missing("modality", f"the claim says '{word}'; the excerpt does not say it is required")
-    theirs = _strongest(max(said, key=lambda s: _strength(s) or 0))
+    strongest = max(said, key=lambda s: _strength(s) or 0)
+    theirs, excepted = _strongest(strongest), _EXCEPTED.search(strongest.source)
+    if excepted:
+        theirs += f"' with “{excepted.group(0)} …"
+        return _contradicted("modality", f"the excerpt says '{theirs}”, the claim says '{word}' without")
     return _contradicted("modality", f"the excerpt says '{theirs}', the claim says '{word}'")
 
 
