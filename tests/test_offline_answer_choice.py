@@ -198,3 +198,25 @@ def test_a_follow_on_part_is_answered_from_the_section_that_answered_the_part_be
     assert _answer_part(ctx, first, set())[0] == [(elbow.excerpt, A)]
     picked, _lacking = _answer_part(ctx, follow_on, set())
     assert (sling.excerpt, C) in (picked or []) and B not in {sid for _text, sid in picked or []}, picked
+
+
+def test_a_charts_hr_is_the_hour_asked_about_and_its_line_says_what_its_heading_names():
+    # Seen on the real corpora: of two cards that cover the question alike, the one that answers writes "1 hr"
+    # in a line that names neither "status" nor "epilepticus": its heading does. The other names status
+    # epilepticus in its lines and gives a time, but not the one asked about.
+    other = Src(
+        A,
+        "Fits › The patient who is fitting",
+        "Treat for status epilepticus if fits last longer than 30 minutes. Check the glucose within 24 hours.",
+    )
+    card = Src(
+        B,
+        "Epilepsy › Status epilepticus",
+        "Immediate care if a seizure lasts over 5 minutes or 3 seizures in 1 hr.",
+    )
+    text = _answer(
+        "when does a fit count as status - how many minutes or how many seizures in an hour", other, card
+    )
+    assert text.startswith("Immediate care if a seizure lasts over 5 minutes") and cited_ids(text)[0] == B, (
+        text
+    )

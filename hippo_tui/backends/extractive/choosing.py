@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from hippo_tui.backends.asked import other_type, tool_names
@@ -80,16 +81,16 @@ def _answering(part: Part, ranked: list[tuple[float, Source]], before: str | Non
     """A follow-on part ("…, how long to immobilise?") from the section that answered the part it follows,
     where that section covers it too. Otherwise, of the sources that cover the part as well as the first, the
     first with one sentence that says all the part asks ("vasospasm" and when), over one that says each in
-    another sentence. Only a tie: the rank and the title decide among sources that cover it differently."""
+    another sentence; failing that, one line with its heading ("> 3 seizures in 1 hr" under "Status
+    epilepticus"). Only a tie: the rank and the title decide among sources that cover it differently."""
     same = [s for _c, s in ranked if s.title == before]
     if same:
         return same[0]
-    first = ranked[0][0]
-    for coverage, s in ranked:
-        if coverage < first:
-            break
-        if any(part.own <= x.words for x in s.sentences):
-            return s
+    tied = [s for _c, s in takewhile(lambda x: x[0] >= ranked[0][0], ranked)]
+    for headed in (False, True):
+        for s in tied:
+            if any(part.own <= x.words | (s.topic if headed else frozenset()) for x in s.sentences):
+                return s
     return ranked[0][1]
 
 
