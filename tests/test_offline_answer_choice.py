@@ -220,3 +220,25 @@ def test_a_charts_hr_is_the_hour_asked_about_and_its_line_says_what_its_heading_
     assert text.startswith("Immediate care if a seizure lasts over 5 minutes") and cited_ids(text)[0] == B, (
         text
     )
+
+
+def test_a_course_for_another_disease_does_not_answer_how_long_to_treat_the_one_asked_about():
+    # Seen on the real corpora: a child's pneumonia card gives a course ("for 5 days") and never names
+    # Legionnaires' disease; the card on Legionnaires' disease given gives no duration. The answer is that
+    # card's, and the answerer searches for the duration its other passages give.
+    child = Src(
+        A,
+        "Childhood illness › Give amoxicillin for pneumonia",
+        "Treat pneumonia in a child with amoxicillin three times daily for 5 days.",
+    )
+    card = Src(
+        B,
+        "Legionnaires disease › Background",
+        "Legionnaires disease is a pneumonia caught from water systems, seen most often in smokers.",
+    )
+    question = "legionnaires pneumonia how long do i treat for"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [child, card])}
+    first = extractive.answer([system, {"role": "user", "content": question}], tools=["search_kb"])
+    text = extractive.render(first)
+    assert cited_ids(text) == [B] and "5 days" not in text, text
+    assert first.search is not None and "legionnaires" in first.search and "duration" in first.search
