@@ -183,7 +183,8 @@ def _summary(name: str, rows: list[dict[str, float]], uncovered: dict[str, float
         f"hit@10 {total['hit@10'] / answered:.0%}, MRR {total['mrr'] / answered:.2f}, "
         f"a passage with the fact in the top 3 {total['fact@3'] / answered:.0%} "
         f"(naive scan hit@3 {total['naive hit@3'] / answered:.0%}); ask cites the right "
-        f"document {total['ask cites doc'] / answered:.0%}, contains the fact {total['ask has fact'] / answered:.0%}, "
+        f"document {total['ask cites doc'] / answered:.0%} ({int(total['ask cites doc'])}/{int(answered)}), "
+        f"contains the fact {total['ask has fact'] / answered:.0%} ({int(total['ask has fact'])}/{int(answered)}), "
         f"junk answers {int(total['ask junk'])}; abstained on {int(uncovered['abstained'])} of "
         f"{int(uncovered['n'])} not covered"
     )

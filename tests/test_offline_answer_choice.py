@@ -198,3 +198,47 @@ def test_a_follow_on_part_is_answered_from_the_section_that_answered_the_part_be
     assert _answer_part(ctx, first, set())[0] == [(elbow.excerpt, A)]
     picked, _lacking = _answer_part(ctx, follow_on, set())
     assert (sling.excerpt, C) in (picked or []) and B not in {sid for _text, sid in picked or []}, picked
+
+
+def test_a_charts_hr_is_the_hour_asked_about_and_its_line_says_what_its_heading_names():
+    # Seen on the real corpora: of two cards that cover the question alike, the one that answers writes "1 hr"
+    # in a line that names neither "status" nor "epilepticus": its heading does. The other names status
+    # epilepticus in its lines and gives a time, but not the one asked about.
+    other = Src(
+        A,
+        "Fits › The patient who is fitting",
+        "Treat for status epilepticus if fits last longer than 30 minutes. Check the glucose within 24 hours.",
+    )
+    card = Src(
+        B,
+        "Epilepsy › Status epilepticus",
+        "Immediate care if a seizure lasts over 5 minutes or 3 seizures in 1 hr.",
+    )
+    text = _answer(
+        "when does a fit count as status - how many minutes or how many seizures in an hour", other, card
+    )
+    assert text.startswith("Immediate care if a seizure lasts over 5 minutes") and cited_ids(text)[0] == B, (
+        text
+    )
+
+
+def test_a_course_for_another_disease_does_not_answer_how_long_to_treat_the_one_asked_about():
+    # Seen on the real corpora: a child's pneumonia card gives a course ("for 5 days") and never names
+    # Legionnaires' disease; the card on Legionnaires' disease given gives no duration. The answer is that
+    # card's, and the answerer searches for the duration its other passages give.
+    child = Src(
+        A,
+        "Childhood illness › Give amoxicillin for pneumonia",
+        "Treat pneumonia in a child with amoxicillin three times daily for 5 days.",
+    )
+    card = Src(
+        B,
+        "Legionnaires disease › Background",
+        "Legionnaires disease is a pneumonia caught from water systems, seen most often in smokers.",
+    )
+    question = "legionnaires pneumonia how long do i treat for"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [child, card])}
+    first = extractive.answer([system, {"role": "user", "content": question}], tools=["search_kb"])
+    text = extractive.render(first)
+    assert cited_ids(text) == [B] and "5 days" not in text, text
+    assert first.search is not None and "legionnaires" in first.search and "duration" in first.search

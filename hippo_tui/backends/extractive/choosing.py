@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from hippo_tui.backends.asked import other_type, tool_names
-from hippo_tui.backends.extractive.doses import _answers
+from hippo_tui.backends.extractive.doses import _answers, _asked_drugs
 from hippo_tui.backends.extractive.drug_classes import _class_words, _classes_met
 from hippo_tui.backends.extractive.parts import ANSWER_TYPES, TOOL_KIND, TOOL_KIND_WORDS, Part, _aspect
 from hippo_tui.backends.extractive.populations import _asked_ages, _other_population
@@ -40,31 +41,28 @@ def rank_sources(
     total = ctx._source_mass(part.want, part.inherited) or 1.0
     subjects = {w for w in part.want if not _aspect(w)}
     needs = part.want & ANSWER_TYPES
-    asked_for = _asked_ages(part.text)
     asked_classes = _class_words(part.want)
-    named = _named_tools(part.text)
     names = [n for name in tool_names(part.text) for n in name]
-    scored = []
+    hits = []
     for s in among if among is not None else ctx.sources:
         hit = part.want & sections.get(s.title, s.words)
         if asked_classes:
             hit |= _classes_met(asked_classes - s.words, s.classes)
         if _calls_tool(s, names):
             hit |= part.want & TOOL_KIND_WORDS  # "Truelove and Witts criteria" it calls an index
-        if not hit & part.own or (subjects and not hit & subjects):
-            continue
-        if contradicts(comparators(part.text), _directions(s)):
-            continue
-        if asked_for and s.ages and not asked_for & s.ages:
-            continue  # a card on adults does not answer for a 4 year old
-        if _other_population(part.text, s.title):
-            continue  # nor one on non-pregnant women for a pregnant woman
-        if any(not tool & s.words for tool in named):
-            continue  # "HEART score" is not answered by a card on a pain score that never says "heart"
-        if other_type(part.own, s.topic):
-            continue  # a card on type 2 diabetes does not answer for type 1, whatever it mentions
+        if _admitted(part, s, hit, subjects):
+            answered = not needs or any(_answers(part, x, needs) for x in s.sentences)
+            hits.append((s, hit, answered))
+    # A source with no dose for a dose question (no duration for "how long") counts for less. A dose is a
+    # drug's: for a part that names none, not for less than those that give one where all of them are on
+    # other subjects than its title names ("pneumonia" in a child, 5 days, for Legionnaires' disease); the
+    # card on the subject answers, and is searched for what it lacks.
+    answering = [] if _asked_drugs(part) else [hit & subjects for _s, hit, answered in hits if answered]
+    scored = []
+    for s, hit, answered in hits:
         coverage = ctx._source_mass(hit, part.inherited) / total
-        if needs and not any(_answers(part, x, needs) for x in s.sentences):
+        about = s.topic & subjects
+        if not answered and (not about or not answering or any(about & said for said in answering)):
             coverage *= UNANSWERED
         titled = ctx._mass(subjects & s.topic) / (ctx._mass(subjects) or 1.0)
         # A section's passages rank as its best-ranked one, those whose own lines name a subject of the
@@ -76,20 +74,38 @@ def rank_sources(
     return [(coverage, s) for *_, coverage, s in scored]
 
 
+def _admitted(part: Part, s: Source, hit: set[str], subjects: set[str]) -> bool:
+    """``s`` may answer the part: it touches its own words and a subject, and is not on another direction,
+    age group, population, tool or type."""
+    if not hit & part.own or (subjects and not hit & subjects):
+        return False
+    if contradicts(comparators(part.text), _directions(s)):
+        return False
+    asked_for = _asked_ages(part.text)
+    if asked_for and s.ages and not asked_for & s.ages:
+        return False  # a card on adults does not answer for a 4 year old
+    if _other_population(part.text, s.title):
+        return False  # nor one on non-pregnant women for a pregnant woman
+    if any(not tool & s.words for tool in _named_tools(part.text)):
+        return False  # "HEART score" is not answered by a card on a pain score that never says "heart"
+    # A card on type 2 diabetes does not answer for type 1, whatever it mentions.
+    return not other_type(part.own, s.topic)
+
+
 def _answering(part: Part, ranked: list[tuple[float, Source]], before: str | None = None) -> Source:
     """A follow-on part ("…, how long to immobilise?") from the section that answered the part it follows,
     where that section covers it too. Otherwise, of the sources that cover the part as well as the first, the
     first with one sentence that says all the part asks ("vasospasm" and when), over one that says each in
-    another sentence. Only a tie: the rank and the title decide among sources that cover it differently."""
+    another sentence; failing that, one line with its heading ("> 3 seizures in 1 hr" under "Status
+    epilepticus"). Only a tie: the rank and the title decide among sources that cover it differently."""
     same = [s for _c, s in ranked if s.title == before]
     if same:
         return same[0]
-    first = ranked[0][0]
-    for coverage, s in ranked:
-        if coverage < first:
-            break
-        if any(part.own <= x.words for x in s.sentences):
-            return s
+    tied = [s for _c, s in takewhile(lambda x: x[0] >= ranked[0][0], ranked)]
+    for headed in (False, True):
+        for s in tied:
+            if any(part.own <= x.words | (s.topic if headed else frozenset()) for x in s.sentences):
+                return s
     return ranked[0][1]
 
 

@@ -17,7 +17,8 @@ def as_sources_say(text: str) -> str:
     """``text`` in the words the lexicon reads for it: one spelling, abbreviations and lay terms as a source
     writes them ("pt on a blood thinner" as "patient on an anticoagulant"). Questions and sources are both
     read so, so that neither side's wording decides what matches."""
-    text = lexicon().replaced(respell(_NON.sub(r"\1\2", _POSSESSIVE.sub("", text.lower()))))
+    text = _NON.sub(r"\1\2", _POSSESSIVE.sub("", text.lower()))
+    text = lexicon().replaced(respell(_UNIT.sub(_unit, text)))
     return _TYPE.sub(r"type\1", text)
 
 
@@ -26,6 +27,17 @@ _POSSESSIVE = re.compile(r"(?<=[a-z])['’]s?\b")
 # "Non-pregnant" is one word, not "pregnant" (a card on non-pregnant women does not answer for pregnancy), however
 # it is written ("non pregnant"); and "pre-eclampsia" is "preeclampsia", as either is written.
 _NON = re.compile(r"\b(non)[- ](?=[a-z])|\b(pre|post)-(?=[a-z])")
+# A chart's abbreviated unit of time after a number is the unit a question names ("> 3 seizures in 1 hr" says
+# what "how many seizures in an hour" asks).
+_UNITS = {"h": "hours", "hr": "hours", "hrs": "hours", "min": "minutes", "mins": "minutes"}
+_UNITS |= {"wk": "weeks", "wks": "weeks", "yr": "years", "yrs": "years"}
+_UNIT = re.compile(rf"\b(\d+)\s*({'|'.join(_UNITS)})\b")
+
+
+def _unit(m: re.Match[str]) -> str:
+    return f"{m.group(1)} {_UNITS[m.group(2)]}"
+
+
 # "Type 1" and "type 2" diabetes are two conditions, not a condition and a number.
 _TYPE = re.compile(r"\btype\s+([12])\b")
 
