@@ -419,6 +419,13 @@ def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
             "Oral ivermectin is used in institutional outbreaks and for crusted scabies.",
             False,
         ),
+        # "The usual treatment" is first line, as the excerpt says it of one medicine only.
+        (
+            "Ivermectin is the standard treatment for scabies.",
+            "Topical permethrin is the usual treatment for scabies. "
+            "Oral ivermectin is used in institutional outbreaks and for crusted scabies.",
+            False,
+        ),
         # A class narrower than another (a DOAC is an anticoagulant, as warfarin is, but warfarin is no DOAC), and
         # a medicine the lexicon knows by name only.
         (
