@@ -484,3 +484,57 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
     assert (v.outcome == "supported") is supported, v
     if not supported:
         assert v.element == "drug" and " of " in v.reason, v
+
+
+# Claims a clinician could be misled by, one element off each (written for the development of the judge, with
+# its code read: they are development cases, not a measure of how it does on unseen text).
+@pytest.mark.parametrize(
+        ("claim", "excerpt"),
+    [
+        # comparator
+        ("Apixaban causes more bleeding than warfarin.", "Apixaban is associated with less major bleeding than warfarin."),
+        ("Amoxicillin is as effective as placebo for sore throat.", "Antibiotics are more effective than placebo for strep throat but the benefit is small."),
+        ("Tenecteplase is inferior to alteplase.", "Tenecteplase is non-inferior to alteplase for ischaemic stroke."),
+        ("Clopidogrel is preferred over ticagrelor in ACS.", "Ticagrelor is preferred over clopidogrel in ACS unless bleeding risk is high."),
+        ("Metformin causes more weight gain than sulfonylureas.", "Sulfonylureas cause more weight gain than metformin."),
+        ("Ibuprofen works better than paracetamol for period pain.", "For period pain, NSAIDs such as ibuprofen are first line; paracetamol may be used if NSAIDs are unsuitable."),
+        ("Oral and IV antibiotics are equally effective in severe sepsis.", "In severe sepsis, give IV antibiotics within one hour."),
+        ("Insulin glargine causes less hypoglycaemia than NPH insulin in children.", "In adults, insulin glargine causes less nocturnal hypoglycaemia than NPH insulin."),
+        # condition
+        ("Give aspirin 300 mg to all patients with stroke.", "Give aspirin 300 mg to patients with ischaemic stroke once haemorrhage has been excluded by brain imaging."),
+        ("Offer antibiotics to children with acute otitis media.", "Offer antibiotics to children with acute otitis media if they are systemically unwell or have otorrhoea."),
+        ("Start an SGLT2 inhibitor in type 2 diabetes.", "Offer an SGLT2 inhibitor in type 2 diabetes if the person has heart failure or established cardiovascular disease."),
+        ("Patients with chest pain should be given oxygen.", "Give oxygen to patients with chest pain only if oxygen saturation is below 94%."),
+        ("Vitamin K is given for any raised INR on warfarin.", "Give vitamin K if the INR is above 8, or if there is bleeding."),
+        # body site
+        ("Give the adrenaline injection into the buttock.", "Inject adrenaline into the anterolateral thigh."),
+        ("Apply the patch to the chest.", "Apply the patch to hairless skin on the upper arm or back."),
+        ("Insert the cannula into the hand of a child with sepsis if IV access fails.", "If IV access fails in a child with sepsis, insert an intraosseous needle into the proximal tibia."),
+        ("Give the BCG vaccine in the right arm.", "BCG vaccine is given intradermally into the left upper arm."),
+        ("Check the femoral pulse in infants.", "In infants, check the brachial pulse."),
+        # population
+        ("Offer ACE inhibitors to Black adults under 55 as first-line.", "Offer a calcium-channel blocker to adults of Black African or African-Caribbean origin."),
+        ("Codeine can be given to children under 12 for pain.", "Codeine should not be used in children under 12."),
+        ("Women over 50 should be screened every 3 years.", "Women aged 25 to 49 are screened every 3 years, and those aged 50 to 64 every 5 years."),
+        ("Pregnant women should receive the live shingles vaccine.", "Adults aged 70 to 79 are offered the shingles vaccine."),
+        ("Doxycycline is suitable for children under 8.", "Doxycycline should not be given to children under 12 years."),
+        # route
+        ("Give benzylpenicillin orally in suspected meningococcal disease.", "Give benzylpenicillin intramuscularly or intravenously in suspected meningococcal disease."),
+        ("Ondansetron is given rectally.", "Ondansetron can be given orally or intravenously."),
+        ("Naloxone can be given by mouth.", "Naloxone can be given intravenously, intramuscularly or intranasally."),
+        # subset/overgeneralisation
+        ("All antibiotics interact with warfarin.", "Some antibiotics, such as clarithromycin and metronidazole, increase the effect of warfarin."),
+        ("Every patient with AF needs anticoagulation.", "Offer anticoagulation to people with AF and a CHA2DS2-VASc score of 2 or more."),
+        ("Statins are safe in pregnancy.", "Statins should be stopped 3 months before a planned pregnancy."),
+        # direction
+        ("Rifampicin increases the levels of warfarin.", "Rifampicin reduces the effect of warfarin by inducing its metabolism."),
+        ("Clarithromycin lowers the INR in people taking warfarin.", "Clarithromycin can raise the INR in people taking warfarin."),
+        ("Thiazides lower calcium.", "Thiazide diuretics can cause hypercalcaemia."),
+        ("Furosemide raises potassium.", "Furosemide can cause hypokalaemia."),
+        # modality
+        ("Patients with a penicillin allergy must never receive cephalosporins.", "Cephalosporins may be used with caution in people with a non-severe penicillin allergy."),
+        ("Vitamin D must be given to all breastfed babies.", "Breastfed babies should be given a daily vitamin D supplement."),
+    ],
+)  # fmt: skip
+def test_one_element_off_is_never_verified(claim: str, excerpt: str) -> None:
+    assert judge_claim(claim, excerpt).outcome != "supported", judge_claim(claim, excerpt)
