@@ -138,6 +138,10 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Furosemide taken late can cause waking at night to pass urine.",
             "Furosemide taken late can cause nocturia.",
         ),
+        # A contraction, an irregular plural, "too".
+        ("People who've had a heart attack should get a statin.", "Offer a statin to people who have had a heart attack."),
+        ("People with diabetes should get their feet checked every year.", "People with diabetes should have an annual foot check."),
+        ("Eating too much salt raises blood pressure.", "Eating much salt raises blood pressure."),
         # A two-word verb with its object between its words.
         (
             "Antipyretics should not be given just to bring a child's temperature down.",
@@ -538,3 +542,11 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
 )  # fmt: skip
 def test_one_element_off_is_never_verified(claim: str, excerpt: str) -> None:
     assert judge_claim(claim, excerpt).outcome != "supported", judge_claim(claim, excerpt)
+
+
+def test_a_missing_phrase_is_named_once() -> None:
+    v = judge_claim(
+        "Amoxicillin is the usual antibiotic for a chest infection in adults.",
+        "Amoxicillin is the first-line antibiotic for community-acquired pneumonia in adults.",
+    )
+    assert v.reason.count("chest infection") == 1, v

@@ -543,7 +543,8 @@ def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if not missing or _only_light(claim, missing):
         return None
     written = written_words(claim.source)
-    shown = ", ".join(f"“{written.get(concept, word)}”" for concept, word in missing[:3])
+    said = dict.fromkeys(written.get(concept, word) for concept, word in missing)  # once each, in order
+    shown = ", ".join(f"“{w}”" for w in list(said)[:3])
     return _missing("word", f"the excerpt does not mention {shown}")
 
 

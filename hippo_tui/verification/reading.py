@@ -29,7 +29,7 @@ FUNCTION_WORDS = frozenset(
     he she his her hers we our ours you your yours i me my do does did done has have had having will would
     shall into onto upon about any each every all some both either also just only very per via while whether
     whose one's own same other others another s like including rather during then because since against
-    alongside much many once together instead anyone everyone someone anybody everybody somebody through
+    alongside much many too once together instead anyone everyone someone anybody everybody somebody through
     throughout inside across along among around toward towards despite""".split()
 )
 # Units are part of the quantities the veto compares, not words of their own.
@@ -46,7 +46,10 @@ _IRREGULAR = {
     "driven": "drive", "drove": "drive", "written": "write", "wrote": "write", "held": "hold", "led": "lead",
     "felt": "feel", "found": "find", "bled": "bleed", "ate": "eat", "eaten": "eat",
     "drank": "drink", "drunk": "drink", "chosen": "choose", "chose": "choose", "shown": "show",
+    "feet": "foot", "teeth": "tooth", "men": "man", "women": "woman",
 }  # fmt: skip
+# A contraction's or possessive's ending ("who've", "they're", "child's"): the word is the word before it.
+_CLITIC = re.compile(r"['’](?:ve|re|ll|d|m|s)$")
 # A direction verb before a threshold ("rises above 5 times", "falls below 30", "drops to an eGFR below 30")
 # says what the threshold says.
 _TO_THRESHOLD = re.compile(
@@ -169,7 +172,7 @@ def read(text: str) -> Reading:
     concepts: dict[str, str] = {}
     drugs: dict[str, frozenset[str]] = {}
     for word in SPELLED_WORD.findall(rest):
-        word = word.strip("'")
+        word = _CLITIC.sub("", word.strip("'"))
         if word in _SKIPPED or word in _UNIT_WORDS or len(word) < 2:
             continue
         word = _IRREGULAR.get(word, word)
