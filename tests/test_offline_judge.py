@@ -510,6 +510,9 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("Start an SGLT2 inhibitor in type 2 diabetes.", "Offer an SGLT2 inhibitor in type 2 diabetes if the person has heart failure or established cardiovascular disease."),
         ("Patients with chest pain should be given oxygen.", "Give oxygen to patients with chest pain only if oxygen saturation is below 94%."),
         ("Vitamin K is given for any raised INR on warfarin.", "Give vitamin K if the INR is above 8, or if there is bleeding."),
+        # a number attached to another step of the course
+        ("Give the second dose of MMR at 12 months.", "The first dose of MMR is given at 12 months, the second at 3 years 4 months."),
+        ("Metformin should be stopped when eGFR falls below 45.", "Review metformin if eGFR falls below 45; stop if below 30."),
         # body site
         ("Give the adrenaline injection into the buttock.", "Inject adrenaline into the anterolateral thigh."),
         ("Apply the patch to the chest.", "Apply the patch to hairless skin on the upper arm or back."),

@@ -212,17 +212,47 @@ def _anchor_conflict(
     others = [(n, e, p) for n, e, p in scored if not q.matches(e) and not any(c.matches(e) for c in claimed)]
     if best_match is None or not others:
         return None
+    _, m, m_piece = max(((n, e, p) for n, e, p in scored if q.matches(e)), key=lambda x: x[0])
+    contrasted = _contrasted(want, m_piece, others)
+    if contrasted is not None:
+        return contrasted
     n, e, piece = max(others, key=lambda x: x[0])
     if n <= best_match:
         return None
     # Only on evidence that the match is about something else: words of its own ("review the dose below 45"),
     # a rival piece that shares clearly more with the claim, or the claim's comparator where the match has none.
-    _, m, m_piece = max(((n, e, p) for n, e, p in scored if q.matches(e)), key=lambda x: x[0])
     if _borne_out(m_piece, piece, claimed) or _own_words(want, m, e, sentences):
         return None
     own = _anchors(m_piece.words) - clause.words
     closer = len(want & _anchors(piece.words)) >= len(want & _anchors(m_piece.words)) + MIN_SHARED
     return (e, piece) if own or closer or (q.cmp and not m.cmp and e.cmp == q.cmp) else None
+
+
+# Words that tell apart the steps of one course, each excluding the others: "the first dose … at 12 months, the
+# second at 3 years" gives the second dose no 12 months; "review if below 45; stop if below 30" gives stopping
+# no 45.
+_CONTRASTS = tuple(
+    frozenset(w for word in group.split() for w in judge_words(word))
+    for group in (
+        "first second third fourth fifth final last",
+        "stop review reduce start continue increase withhold refer repeat",
+    )
+)
+
+
+def _contrasted(
+    want: frozenset[str], match: Span, rivals: list[tuple[float, Quantity, Span]]
+) -> tuple[Quantity, Span] | None:
+    """A rival number whose piece has a step word of the claim that the match's piece has not, where the
+    match's piece names another step of the same kind instead."""
+    for group in _CONTRASTS:
+        for word in want & group:
+            if word in match.words or not (match.words & group):
+                continue
+            for _n, e, piece in rivals:
+                if word in piece.words:
+                    return e, piece
+    return None
 
 
 # Words of the claim that only one sentence says, for that sentence's number to be the one meant.
