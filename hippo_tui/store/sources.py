@@ -6,7 +6,7 @@ import asyncio
 import json
 import re
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
@@ -281,7 +281,7 @@ class SourcesMixin(StoreBase):
         """The question's words no active passage contains in any form (``slips.unmentioned``)."""
         return await unmentioned(query, self._doc_frequencies)
 
-    async def _bounded_match(self, words: list[str], narrows: set[str]) -> tuple[str, str | None]:
+    async def _bounded_match(self, words: list[str], narrows: Collection[str] = ()) -> tuple[str, str | None]:
         """The MATCH expressions to rank (``budget.ranked_words``): the words that find the candidates, and,
         when commoner words rank them too, the rows holding both (``_TOP_SQL``), scored on every word, the rare
         ones RARE_WEIGHT times. bm25 is a sum over words, so a candidate without a common word scores the same
