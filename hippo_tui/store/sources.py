@@ -21,7 +21,7 @@ from hippo_tui.store.fts5 import AVERAGES_SQL, MATCH_COUNT_SQL, ROWS_HOLDING_SQL
 from hippo_tui.store.narrowing import narrowing
 from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
-from hippo_tui.store.recency import edition
+from hippo_tui.store.recency import edition, years_named
 from hippo_tui.store.slips import with_slips_read
 from hippo_tui.store.unmentioned import unmentioned
 from hippo_tui.store.wording import search_terms, snippet
@@ -263,7 +263,7 @@ class SourcesMixin(StoreBase):
             rows = await cur.fetchall()
         scored = await self._covering([_Scored(-float(r[5]), r) for r in rows], words)
         ranked = rerank(scored, [edition(x.row[4], x.row[6], x.row[1]) for x in scored],
-                        [x.row[6] or x.row[0] for x in scored])  # fmt: skip
+                        [x.row[6] or x.row[0] for x in scored], years_named(query))  # fmt: skip
         ranked = with_siblings(ranked, [x.row[6] or x.row[0] for x in ranked], k, siblings)
         return [
             HitRow(r[0], r[1], r[2], r[3], r[4], score, snippet(r[2], words), tuple(r[6:11]))
