@@ -19,9 +19,6 @@ STOP_WORDS = frozenset(
     """.split()
 )
 
-# The word after "how" that makes a question of it ("how long", "how often"): what is asked, never what about.
-# Searched for, "long" (in a sixteenth of the real corpus's passages) ranked "long-acting" and "long-term".
-HOW_WORDS = frozenset({"long", "often", "soon", "quick", "quickly", "fast", "frequently"})
 _WORD = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS = 24  # bounds the cost of pathological inputs
 
@@ -33,7 +30,6 @@ def terms(query: str) -> list[str]:
     """
     words = [w.lower() for w in _WORD.findall(query)]
     words = [w for w in words if w.strip("_")]
-    words = [w for before, w in zip(["", *words], words, strict=False) if before != "how" or w not in HOW_WORDS]
     kept = [w for w in words if w not in STOP_WORDS] or words
     return list(dict.fromkeys(kept))[:MAX_TERMS]
 

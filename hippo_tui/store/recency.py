@@ -55,7 +55,7 @@ def newest_first(rows: Sequence[R], editions: Sequence[str | None], asked: Colle
     """``rows`` (best first) with those of a known edition scoring within ANSWERS_TOO of the best put newest
     first, in the places such rows held: a row of unknown date keeps its rank (it is not known to be older).
     The editions of an ``asked`` year (``years_named``) come before the newer ones: development half of the
-    real corpora, hit@3 74 -> 75 of 78 (held-back totals unchanged)."""
+    real corpora, hit@3 73 -> 74 of 78 (held-back totals unchanged)."""
     out = list(rows)
     if not out:
         return out
