@@ -49,7 +49,7 @@ def slippable(word: str) -> bool:
 
 async def with_slips_read(query: str, words: list[str], doc_frequencies: DocFrequencies) -> list[str]:
     """``words`` (the query's search terms) and, for each typed word the index lacks, the one indexed word it
-    is a slip of."""
+    is a slip of, or, for a medicine it never names, the medicine's class (``classes_of``)."""
     dfs = await doc_frequencies(words)
     unknown = [w for w in terms(query) if slippable(w) and dfs.get(fold_word(w), 1) == 0]
     if not unknown:
