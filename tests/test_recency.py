@@ -28,6 +28,9 @@ async def test_of_two_editions_that_answer_alike_the_newer_ranks_first(
         await store.upsert([_source(9, "Viral load", None, "Viral load is checked at six months.")])
         hits = await store.search("first-line ART in adults", k=2)
         assert [h.updated for h in hits] == [date(2019, 3, 1), date(2013, 3, 1)]
+        # A question that names an edition's year asks for that one.
+        hits = await store.search("first-line ART in adults in the 2013 guideline", k=2)
+        assert [h.updated for h in hits] == [date(2013, 3, 1), date(2019, 3, 1)]
 
 
 def test_an_edition_is_its_date_else_the_latest_year_its_name_gives() -> None:

@@ -10,7 +10,7 @@ than half the rows is left out: BM25 gives it no weight. Plain Python, shared by
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 RANK_BUDGET = 2000  # rows whose words find the candidates (the rows bm25 scores)
 COMMON_BUDGET = 20_000  # rows the commoner words may add, to rank those candidates on
@@ -22,23 +22,27 @@ COMMON_BUDGET = 20_000  # rows the commoner words may add, to rank those candida
 RARE_WEIGHT = 3
 
 
-def ranked_words(dfs: Mapping[str, int], rows: int) -> tuple[list[str], list[str]]:
+def ranked_words(
+    dfs: Mapping[str, int], rows: int, narrowing: Collection[str] = ()
+) -> tuple[list[str], list[str]]:
     """(the words that find the candidates, the commoner words that also rank them), each rarest first.
 
     ``dfs`` is each word's count of rows holding it (a word found nowhere is left out); ``rows`` the rows
-    in all. A small knowledge base keeps every word in the first list.
+    in all. A small knowledge base keeps every word in the first list. The ``narrowing`` words (``narrowing``)
+    never find the candidates but the rarest of a question made of nothing else; they rank them as the
+    commoner words do.
     """
-    found = sorted((df, w) for w, df in dfs.items() if df > 0)
+    found = sorted((w in narrowing, df, w) for w, df in dfs.items() if df > 0)
     rare: list[str] = []
     total = 0
-    for df, w in found:
-        if rare and total + df > RANK_BUDGET:
+    for narrows, df, w in found:
+        if rare and (narrows or total + df > RANK_BUDGET):
             break
         rare.append(w)
         total += df
     common: list[str] = []
     total = 0
-    for df, w in found[len(rare) :]:
+    for _, df, w in sorted(found[len(rare) :], key=lambda x: x[1:]):
         if 2 * df > rows or total + df > COMMON_BUDGET:
             break
         common.append(w)

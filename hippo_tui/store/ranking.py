@@ -5,7 +5,7 @@ backend: rank candidates by score, then call ``rerank``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from hippo_tui.store.recency import R, newest_first
 
@@ -31,9 +31,12 @@ def documents_first(rows: Sequence[R], documents: Sequence[str]) -> list[R]:
     return [row for tier in tiers for row in tier]
 
 
-def rerank(rows: Sequence[R], editions: Sequence[str | None], documents: Sequence[str]) -> list[R]:
-    """Newest edition first among rows that answer alike, then each document's best row first."""
-    dated = newest_first(rows, editions)
+def rerank(
+    rows: Sequence[R], editions: Sequence[str | None], documents: Sequence[str], asked: Collection[str] = ()
+) -> list[R]:
+    """Newest edition (or one of the ``asked`` years) first among rows that answer alike, then each
+    document's best row first."""
+    dated = newest_first(rows, editions, asked)
     document_of = {id(r): d for r, d in zip(rows, documents, strict=True)}
     return documents_first(dated, [document_of[id(r)] for r in dated])
 

@@ -9,7 +9,7 @@ over ranked results, no SQL: any backend ranks, then calls ``newest_first``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -43,18 +43,27 @@ def _key(edition_of: str | None) -> str:
     return edition_of or ""  # ISO text sorts as dates do; a year sorts before any date in that year
 
 
+def years_named(question: str) -> frozenset[str]:
+    """The years a question names ("the 2013 SA ART guidelines"): it asks for that edition, not the newest."""
+    return frozenset(_YEAR.findall(question))
+
+
 R = TypeVar("R", bound=Ranked)
 
 
-def newest_first(rows: Sequence[R], editions: Sequence[str | None]) -> list[R]:
+def newest_first(rows: Sequence[R], editions: Sequence[str | None], asked: Collection[str] = ()) -> list[R]:
     """``rows`` (best first) with those of a known edition scoring within ANSWERS_TOO of the best put newest
-    first, in the places such rows held: a row of unknown date keeps its rank (it is not known to be older)."""
+    first, in the places such rows held: a row of unknown date keeps its rank (it is not known to be older).
+    The editions of an ``asked`` year (``years_named``) come before the newer ones: development half of the
+    real corpora, hit@3 73 -> 74 of 78 (held-back totals unchanged)."""
     out = list(rows)
     if not out:
         return out
     best = out[0].score
     places = [i for i, r in enumerate(out) if r.score >= ANSWERS_TOO * best and editions[i]]
-    by_date = sorted(places, key=lambda i: _key(editions[i]), reverse=True)  # stable: ties keep their rank
+    by_date = sorted(  # stable: ties keep their rank
+        places, key=lambda i: (_key(editions[i])[:4] in asked, _key(editions[i])), reverse=True
+    )
     for place, i in zip(places, by_date, strict=True):
         out[place] = rows[i]
     return out

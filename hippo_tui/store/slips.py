@@ -14,7 +14,7 @@ import string
 from collections.abc import Awaitable, Callable
 
 from hippo_tui.store.query import terms
-from hippo_tui.store.wording import fold_word
+from hippo_tui.store.wording import fold, fold_word
 
 MIN_LETTERS = 5  # shorter words are too easily another word ("dose"/"nose")
 INDEL_LETTERS = 6  # a letter left out or added only in a longer typed word ("stent" is not "sent")
@@ -49,10 +49,25 @@ def slippable(word: str) -> bool:
 
 async def with_slips_read(query: str, words: list[str], doc_frequencies: DocFrequencies) -> list[str]:
     """``words`` (the query's search terms) and, for each typed word the index lacks, the one indexed word it
-    is a slip of."""
+    is a slip of, or, for a medicine it never names, the medicine's class (``classes_of``)."""
     dfs = await doc_frequencies(words)
     unknown = [w for w in terms(query) if slippable(w) and dfs.get(fold_word(w), 1) == 0]
     if not unknown:
         return words
-    found = (await slips(unknown, doc_frequencies)).values()
+    slipped = await slips(unknown, doc_frequencies)
+    found = [*slipped.values(), *classes_of([w for w in unknown if w not in slipped])]
     return words + [f for f in dict.fromkeys(found) if f not in words]
+
+
+def classes_of(medicines: list[str]) -> list[str]:
+    """The classes (folded) of the medicines among ``medicines``: a knowledge base that never names lisinopril
+    may still say what to do about an ACE inhibitor."""
+    from hippo_tui.verification.lexicon import lexicon
+
+    lex = lexicon()
+    out = []
+    for w in medicines:
+        names = lex.drug_classes(w)
+        wider = {c for n in names for c in lex.with_wider(frozenset({n})) - {n}}
+        out += [fold(name) or "" for name in sorted(names - wider)]
+    return out

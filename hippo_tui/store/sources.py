@@ -6,7 +6,7 @@ import asyncio
 import json
 import re
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
@@ -18,9 +18,10 @@ from hippo_tui.store.budget import RARE_WEIGHT, ranked_words
 from hippo_tui.store.covering import by_coverage
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.fts5 import AVERAGES_SQL, MATCH_COUNT_SQL, ROWS_HOLDING_SQL, indexed_rows, plain_token
+from hippo_tui.store.narrowing import narrowing
 from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
-from hippo_tui.store.recency import edition
+from hippo_tui.store.recency import edition, years_named
 from hippo_tui.store.slips import with_slips_read
 from hippo_tui.store.unmentioned import unmentioned
 from hippo_tui.store.wording import search_terms, snippet
@@ -254,7 +255,7 @@ class SourcesMixin(StoreBase):
         if not words or k <= 0:
             return []
         words = await with_slips_read(query, words, self._doc_frequencies)
-        rare, common = await self._bounded_match(words)
+        rare, common = await self._bounded_match(words, narrowing(query))
         with self._errors():
             # More than k: a newer edition or another document just below the cut may move up (ranking.py).
             cur = await self._db.execute(_TOP_SQL if common else _TOP_RARE_SQL,
@@ -262,7 +263,7 @@ class SourcesMixin(StoreBase):
             rows = await cur.fetchall()
         scored = await self._covering([_Scored(-float(r[5]), r) for r in rows], words)
         ranked = rerank(scored, [edition(x.row[4], x.row[6], x.row[1]) for x in scored],
-                        [x.row[6] or x.row[0] for x in scored])  # fmt: skip
+                        [x.row[6] or x.row[0] for x in scored], years_named(query))  # fmt: skip
         ranked = with_siblings(ranked, [x.row[6] or x.row[0] for x in ranked], k, siblings)
         return [
             HitRow(r[0], r[1], r[2], r[3], r[4], score, snippet(r[2], words), tuple(r[6:11]))
@@ -280,7 +281,7 @@ class SourcesMixin(StoreBase):
         """The question's words no active passage contains in any form (``slips.unmentioned``)."""
         return await unmentioned(query, self._doc_frequencies)
 
-    async def _bounded_match(self, words: list[str]) -> tuple[str, str | None]:
+    async def _bounded_match(self, words: list[str], narrows: Collection[str] = ()) -> tuple[str, str | None]:
         """The MATCH expressions to rank (``budget.ranked_words``): the words that find the candidates, and,
         when commoner words rank them too, the rows holding both (``_TOP_SQL``), scored on every word, the rare
         ones RARE_WEIGHT times. bm25 is a sum over words, so a candidate without a common word scores the same
@@ -289,7 +290,7 @@ class SourcesMixin(StoreBase):
         if len(words) < 2:
             return quoted_or(words), None
         dfs = await self._doc_frequencies(words)
-        rare, common = ranked_words(dfs, await self._active_rows())
+        rare, common = ranked_words(dfs, await self._active_rows(), narrows)
         if not rare:
             return quoted_or(words), None
         both = f"({quoted_or(rare * RARE_WEIGHT)}) AND ({quoted_or(common)})" if common else None

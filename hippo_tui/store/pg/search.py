@@ -16,9 +16,10 @@ from typing import Any
 from hippo_tui.store import bm25
 from hippo_tui.store.budget import COMMON_BUDGET, RARE_WEIGHT, ranked_words
 from hippo_tui.store.covering import by_coverage
+from hippo_tui.store.narrowing import narrowing
 from hippo_tui.store.pg.base import PgBase
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
-from hippo_tui.store.recency import edition
+from hippo_tui.store.recency import edition, years_named
 from hippo_tui.store.slips import with_slips_read
 from hippo_tui.store.sources import DOC_COUNT_CACHE, HitRow, _Scored
 from hippo_tui.store.unmentioned import unmentioned
@@ -61,7 +62,8 @@ class PgSearchMixin(PgBase):
             return []
         await self._index_if_stale()
         async with self._session():
-            return await self._search(await with_slips_read(query, words, self._doc_frequencies), k, siblings)
+            words = await with_slips_read(query, words, self._doc_frequencies)
+            return await self._search(query, words, k, siblings)
 
     async def unmentioned(self, query: str) -> list[str]:
         await self._index_if_stale()
@@ -71,10 +73,10 @@ class PgSearchMixin(PgBase):
     async def _index_if_stale(self) -> None:
         """The index mixin brings stale rows up to date before a search (a no-op without it)."""
 
-    async def _search(self, words: list[str], k: int, siblings: int = 0) -> list[HitRow]:
+    async def _search(self, query: str, words: list[str], k: int, siblings: int) -> list[HitRow]:
         dfs = await self._doc_frequencies(words)
         total, avg = await self._corpus()
-        chosen, common = ranked_words(dfs, total)
+        chosen, common = ranked_words(dfs, total, narrowing(query))
         if not chosen:
             return []
         # The candidates are the chosen words' rows; the commoner words rank them too (store.budget).
@@ -96,7 +98,7 @@ class PgSearchMixin(PgBase):
         scored = by_coverage(scored, [x.score for x in scored], [x.row[7] or x.row[1] for x in scored],
                              [(x.row[2], x.row[3]) for x in scored], words, dfs, total)  # fmt: skip
         editions = [edition(x.row[5], x.row[7], x.row[2]) for x in scored]
-        ranked = rerank(scored, editions, [x.row[7] or x.row[1] for x in scored])
+        ranked = rerank(scored, editions, [x.row[7] or x.row[1] for x in scored], years_named(query))
         ranked = with_siblings(ranked, [x.row[7] or x.row[1] for x in ranked], k, siblings)
         return [_hit(x.row, x.score, chosen) for x in ranked]
 

@@ -1,0 +1,32 @@
+"""The words of a question that narrow what it asks without naming its subject: a search ranks its candidates
+on them, but never finds its candidates by them (``budget.ranked_words``).
+
+- the unit after a number ("a 3 yr old", "6 wk old"): an age or a time, not a subject. A short form is a rare
+  word in a knowledge base that writes "years", so it outweighed the subject ("scabis in a 3 yr old" ranked
+  passages saying "yr" above the scabies ones);
+- a country's name ("the standard TB regimen in the UK"): a guideline of that country rarely names it in
+  its text, so the few passages that do ("UK-born") outranked the one that answers.
+
+Measured on the real corpora, development half: hit@3 72 -> 73 of 78, MRR .848 -> .856 (the held-back half's
+totals unchanged).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from hippo_tui.store.wording import _UNIT, fold_word
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Countries and regions a clinician names for whose guidance they mean; "us" is a stop-word already.
+_PLACES = frozenset(
+    "uk usa sa england scotland wales ireland britain america africa australia canada india".split()
+)
+
+
+def narrowing(query: str) -> set[str]:
+    """The folded words of ``query`` that only narrow it (see the module's docstring)."""
+    typed = [w.lower() for w in _WORD.findall(query)]
+    units = {b for a, b in pairwise(typed) if a.isdigit() and _UNIT.fullmatch(b)}
+    return {fold_word(w) for w in units | (_PLACES & set(typed))}

@@ -1,0 +1,65 @@
+"""Search ranks on what a question is about: an age's unit, a country and a medicine the knowledge base never
+names do not decide which passage comes first."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from hippo_tui.models import Source
+from hippo_tui.store import Store
+from hippo_tui.store.budget import ranked_words
+from hippo_tui.store.narrowing import narrowing
+
+PASSAGES = {
+    "scabies": ("Scabies", "Scabies spreads by close skin contact."),
+    "scabies cream": ("Scabies › Treatment", "Permethrin cream to the whole body, repeated once after a week."),
+    "scabies itch": ("Scabies › Itch", "The itch may last weeks after treatment."),
+    "growth": ("Growth › Charts", "Weigh the child at 1 yr, 2 yr and 3 yr."),
+    "tb": ("Tuberculosis › Treatment", "The regimen: six months of four drugs, then two."),
+    "uk": ("TB contacts born in the UK", "Screen UK-born contacts once."),
+    "acei": ("ACE inhibitor angioedema", "Lip and tongue swelling in a patient on an ACE inhibitor: stop it for good."),
+    "sting": ("Insect stings", "Lip swelling after a bee sting settles with an antihistamine."),
+}  # fmt: skip
+FILLER = ["Asthma › Inhaler technique", "Gout › Diet", "Sepsis › Fluids", "Otitis › Watchful waiting"]
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "hippo.db", seed=None)
+    # Fillers: a word weighs nothing in bm25 when it is in half the passages, as in a tiny knowledge base.
+    rows = [*PASSAGES.values(), *((title, f"{title}: see the local protocol.") for title in FILLER)]
+    await s.upsert(
+        Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
+        for i, (title, excerpt) in enumerate(rows)
+    )
+    yield s
+    await s.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("scabies cream for a 3 yr old", "scabies cream"),  # "yr" is rarer than scabies here, yet only an age
+        ("standard TB regimen in the UK", "tb"),  # the country is whose guidance, not what it is about
+        ("lip swelling on lisinopril", "acei"),  # a medicine the knowledge base never names, by its class
+    ],
+)
+async def test_what_the_question_is_about_comes_first(store: Store, question: str, wanted: str) -> None:
+    hits = await store.search(question, k=3)
+    assert hits and hits[0].title == PASSAGES[wanted][0], [h.title for h in hits]
+
+
+def test_an_age_unit_and_a_country_narrow_but_a_subject_does_not() -> None:
+    assert narrowing("scabies in a 3 yr old in the UK") == {"yr", "uk"}
+    assert narrowing("6 wk old with fever") == {"wk"}
+    assert narrowing("yr of diagnosis of scabies") == set()  # no number before it: not an age
+
+
+def test_a_narrowing_word_ranks_the_candidates_but_never_finds_them() -> None:
+    dfs = {"scab": 40, "yr": 20, "cream": 100}
+    assert ranked_words(dfs, rows=1000, narrowing={"yr"}) == (["scab", "cream"], ["yr"])
+    # A question of narrowing words alone still finds something, by the rarest.
+    assert ranked_words({"uk": 30, "yr": 20}, rows=1000, narrowing={"uk", "yr"}) == (["yr"], ["uk"])
