@@ -51,6 +51,9 @@ from hippo_tui.verification.reading import sentences
         ("All patients with chest pain must receive aspirin 300 mg.",
          "Unless contraindicated, give all patients with chest pain aspirin 300 mg.",
          "contradicted", "modality", "with “Unless …”, the claim says 'all patients' without"),
+        ("All patients with chest pain must receive aspirin 300 mg unless contraindicated.",
+         "Consider aspirin 300 mg for patients with chest pain unless contraindicated.",
+         "contradicted", "modality", "the excerpt says 'consider', the claim says 'all patients'"),
         ("Levetiracetam is more effective than phenytoin.",
          "Levetiracetam is an alternative to phenytoin. Neither drug has been shown to be more effective than the other.",
          "contradicted", "comparison", "the claim says more effective; the excerpt says not"),
@@ -448,6 +451,12 @@ def test_an_excerpt_naming_the_wider_group_apart_says_it_of_that_group_too():
             "Uncomplicated chlamydia: doxycycline 100 mg twice daily for 7 days. "
             "In pregnancy: azithromycin 1 g once.",
             True,
+        ),
+        # Two medicines in the pieces of one sentence, each its own.
+        (
+            "Tenecteplase is given by infusion over 60 minutes.",
+            "Tenecteplase is given as a single bolus; alteplase is infused over 60 minutes.",
+            False,
         ),
         # A number is said of a medicine too: how long, how often.
         (

@@ -86,6 +86,7 @@ def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str
     is, or where none is named. Medicines the claim names together ("aspirin and clopidogrel are both …") are
     each held to every word: what the excerpt says of one of them alone is not said of the other."""
     every = agents(claim)
+    sentences = _pieces(sentences)
     if not every or len(sentences) < 2:
         return None
     named = [agents(s) for s in sentences]  # each sentence's medicines, read once
@@ -94,6 +95,16 @@ def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str
         if any(own) and (found := _unbound(part, sentences, named, own, every)):
             return found[0], found[1], sorted(mine)[0]
     return None
+
+
+def _pieces(sentences: tuple[Reading, ...]) -> tuple[Reading, ...]:
+    """The sentences, each that gives two medicines in semicolon-separated pieces split into them
+    ("Tenecteplase is given as a single bolus; alteplase is infused over 60 minutes")."""
+    out: list[Reading] = []
+    for s in sentences:
+        parts = [read(p) for p in s.source.split(";") if p.strip()] if ";" in s.source else []
+        out += parts if sum(bool(agents(p)) for p in parts) >= 2 else [s]
+    return tuple(out)
 
 
 def _unbound(

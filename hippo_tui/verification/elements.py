@@ -192,7 +192,7 @@ def check_line(claim: Reading, excerpt: Excerpt) -> Finding | None:
 
 
 # "Do not …", "never", "contraindicated": a prohibition is as strong as "must not".
-_PROHIBITION = re.compile(r"\b(?:do not|don't|never|contraindicated|must not|should not|avoid)\b")
+_PROHIBITION = re.compile(r"\b(?:do not|don't|never|(?<!unless )contraindicated|must not|should not|avoid)\b")
 
 
 # An instruction with an exception ("Unless contraindicated, give all patients …") is not one without: it
@@ -221,7 +221,9 @@ def check_strength(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if claim.modality is None:
         return None
     near = excerpt.about_all(claim)
-    if any(_bears_out(claim.modality, _strength(s)) for s in near):
+    # A claim that keeps the exception is held to what the excerpt says with it.
+    mine = min(claim.modality, 2) if _EXCEPTED.search(claim.source) else claim.modality
+    if any(_bears_out(mine, _strength(s)) for s in near):
         return None
     word = _strongest(claim)
     said = [s for s in near if _strength(s) is not None]
@@ -229,7 +231,7 @@ def check_strength(claim: Reading, excerpt: Excerpt) -> Finding | None:
         return _missing("modality", f"the claim says '{word}'; the excerpt does not say it is required")
     strongest = max(said, key=lambda s: _strength(s) or 0)
     theirs, excepted = _strongest(strongest), _EXCEPTED.search(strongest.source)
-    if excepted:
+    if excepted and not _EXCEPTED.search(claim.source):
         theirs += f"' with “{excepted.group(0)} …"
         return _contradicted("modality", f"the excerpt says '{theirs}”, the claim says '{word}' without")
     return _contradicted("modality", f"the excerpt says '{theirs}', the claim says '{word}'")
