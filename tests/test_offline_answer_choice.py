@@ -242,3 +242,20 @@ def test_a_course_for_another_disease_does_not_answer_how_long_to_treat_the_one_
     text = extractive.render(first)
     assert cited_ids(text) == [B] and "5 days" not in text, text
     assert first.search is not None and "legionnaires" in first.search and "duration" in first.search
+
+
+def test_monitoring_asked_after_a_drug_is_asked_of_that_drug():
+    # "Monitoring" is read as its synonym group's word ("observe"): still a facet of the drug asked about, not a
+    # subject of its own that a card on observing head injuries answers.
+    start = Src(A, "Lithium in bipolar disorder", "Lithium is the first choice to prevent relapse.")
+    levels = Src(
+        B, "Lithium in bipolar disorder", "Monitor the serum lithium level every 3 months once stable."
+    )
+    head = Src(C, "Head injury › Observation", "Monitor the GCS every 30 minutes until it is 15.")
+    messages = [
+        {"role": "system", "content": system_message("prompt", "CANARY", [head, start, levels])},
+        {"role": "user", "content": "lithium for bipolar disorder, and what monitoring?"},
+    ]
+    text = extractive.render(extractive.answer(messages))
+    assert "serum lithium level every 3 months" in text, text
+    assert "GCS" not in text, text

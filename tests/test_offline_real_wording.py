@@ -48,6 +48,8 @@ PASSAGES = {
     "flu": ("Influenza › Vaccination", "Offer the influenza vaccine every autumn to adults aged 65 and over."),
     "torsion": ("Testicular torsion › Management", "Suspected testicular torsion needs surgical exploration within 6 hours of the onset of pain."),
     "mdma": ("Ecstacy › Management", "Treat hyperthermia after MDMA (ecstacy) with rapid external cooling."),
+    "aur": ("Urinary retention › Management", "Acute retention: catheterise at once; give an alpha blocker for 2 days before removal."),
+    "divert": ("Diverticulitis › Outpatient treatment", "Uncomplicated diverticulitis may be treated as an outpatient with oral antibiotics if the patient can drink."),
 }  # fmt: skip
 IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
 
@@ -70,6 +72,10 @@ CASES = [
     # a lay term, and a misspelling of a street name, for what the card calls it
     ("management of a twisted testicle", "torsion", "within 6 hours"),
     ("treatment of hyperthermia after extasy", "mdma", "rapid external cooling"),
+    # a clinician's shorthand and a lay phrase for the step the card names: "TWOC" is taking the catheter out,
+    # treating "at home" is treating as an outpatient
+    ("acute urinary retention, start an alpha blocker before TWOC?", "aur", "alpha blocker for 2 days"),
+    ("uncomplicated diverticulitis, ok to manage at home on oral abx?", "divert", "oral antibiotics"),
 ]
 UNCOVERED = "semaglutide dose for severe obesity in a young adult"
 TXA = "What is the dose of tranexamic acid in trauma?"

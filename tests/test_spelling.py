@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from hippo_tui.backends.extractive import Context
+from hippo_tui.backends.extractive import Context, answer, content_words, render
 from hippo_tui.backends.spelling import corrected
 
 SOURCES = [
     "Nitrofurantoin 100 mg twice daily for 3 days. Avoid at term.",
     "Prednisolone for Bell's palsy: a steroid within 72 hours. Warfarin: check the INR.",
     "Hypothyroidism: levothyroxine. Arthritis: paracetamol first. Sickle cell crisis: analgesia.",
+    "Scabies in adults and children: apply permethrin 5% cream to the whole body.",
 ]
 
 
@@ -22,10 +23,12 @@ SOURCES = [
         ("steriod for bells palsey", "steroid for bells palsy"),  # a swap; a letter added
         ("warfrin and the INR", "warfarin and the INR"),  # a letter left out
         ("sickel cell crisis", "sickle cell crisis"),
+        # a stemmer of its own took "scabis" for a form of "scabies", which the answerer never matches
+        ("scabis in a 3 yr old", "scabies in a 3 yr old"),
     ],
 )
 def test_a_slip_is_read_as_the_word_the_sources_use(typed: str, read: str):
-    assert corrected(typed, SOURCES) == read
+    assert corrected(typed, SOURCES, content_words) == read
 
 
 @pytest.mark.parametrize(
@@ -39,10 +42,19 @@ def test_a_slip_is_read_as_the_word_the_sources_use(typed: str, read: str):
     ],
 )
 def test_a_word_the_sources_lack_is_not_made_into_another(question: str):
-    assert corrected(question, SOURCES) == question
+    assert corrected(question, SOURCES, content_words) == question
 
 
 def test_an_answer_reads_the_question_as_corrected():
-    system = {"role": "system", "content": f'<source id="s1" title="UTI in pregnancy">\n{SOURCES[0]}\n</source>'}
+    system = {
+        "role": "system",
+        "content": f'<source id="s1" title="UTI in pregnancy">\n{SOURCES[0]}\n</source>',
+    }
     ctx = Context.from_messages([system, {"role": "user", "content": "nitrofurantion dose?"}])
     assert ctx.question == "nitrofurantoin dose?"
+
+
+def test_a_typo_of_a_word_with_an_ending_is_answered_from_its_card():
+    system = {"role": "system", "content": f'<source id="s1" title="Scabies">\n{SOURCES[3]}\n</source>'}
+    reply = answer([system, {"role": "user", "content": "scabis in a 3 yr old, wat cream do i use"}])
+    assert "permethrin" in render(reply)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from hippo_tui.backends.asked import tool_names
 from hippo_tui.backends.extractive.choosing import _calls_tool
 from hippo_tui.backends.extractive.drug_classes import _member_named
-from hippo_tui.backends.extractive.parts import GENERAL, TOOL_KIND_WORDS, TREATMENT, Part, _aspect
+from hippo_tui.backends.extractive.parts import GENERAL, TOOL_KIND_WORDS, Part, _aspect, treatment
 from hippo_tui.verification.lexical import JUDGE_SYNONYMS
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def unknown_subjects(ctx: Context, part: Part) -> set[str]:
         w
         for w in part.own
         if not _aspect(w)
-        and w not in TREATMENT
+        and w not in treatment()
         and w not in GENERAL
         and not (w in TOOL_KIND_WORDS and any(_calls_tool(s, names) for s in ctx.sources))
         and JUDGE_SYNONYMS.get(w, w) not in known

@@ -10,7 +10,7 @@ from hippo_tui.backends.extractive.abstaining import unknown_subjects
 from hippo_tui.backends.extractive.choosing import _answering
 from hippo_tui.backends.extractive.context import Context
 from hippo_tui.backends.extractive.doses import _answers, _asks_drug_dose, _drugs_of, _other_doses
-from hippo_tui.backends.extractive.parts import FACETS, Part, _needs
+from hippo_tui.backends.extractive.parts import Part, _needs, facets
 from hippo_tui.backends.extractive.picking import sentences_for
 from hippo_tui.backends.extractive.rendering import Reply
 from hippo_tui.backends.extractive.searching import _facet_query, _subject_query, searched_alone, was_searched
@@ -57,7 +57,7 @@ def _answer_part(
     section = _section(ctx.sources, main)
     picked = [(s.text, s.sid) for s in sentences_for(ctx, part, section, MAX_SENTENCES, chars)]
     # What the main source leaves out of the part's own words, a second source may cover.
-    missing = {w for w in part.own - main.words if not generic(w) and w not in FACETS}
+    missing = {w for w in part.own - main.words if not generic(w) and w not in facets()}
     if missing and ctx._mass(missing) >= SECOND_SOURCE_SHARE * ctx._mass(part.want):
         rest = Part(part.text, part.want, missing, part.subject, part.inherited)
         for coverage, other in ctx.rank_sources(rest, [s for _, s in ranked[1:]], pooled=False):

@@ -64,7 +64,7 @@ class Context:
         idf = _idf(list(sources.values()))
         texts = [x.text for s in sources.values() for x in s.sentences] + titles
         # A slip of a source's word, or of a class the lexicon knows ("steriod": the source names prednisone).
-        question = corrected(asked[-1], [*texts, *_class_names()]) if asked else ""
+        question = corrected(asked[-1], [*texts, *_class_names()], content_words) if asked else ""
         return cls(
             question, list(sources.values()), searched, asked[-4:-1], idf=idf, absent=frozenset(absent)
         )

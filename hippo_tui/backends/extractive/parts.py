@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from hippo_tui.backends.asked import TOOL_KINDS
 from hippo_tui.backends.extractive.words import (
@@ -17,10 +18,20 @@ from hippo_tui.backends.extractive.words import (
 from hippo_tui.verification.lexical import STOP, WORD, generic, normal, stem
 
 ANSWER_TYPES = frozenset({"dose", "long"})  # what sentence_words derives from quantities
-# Asking what to treat with is asking for a regimen: among a source's sentences, the one with a dose.
-TREATMENT = frozenset(
-    normal(stem(w)) for w in "treat antibiotic drug medicine medication therapy prescribe".split()
-)
+
+
+def _as_read(words: str) -> frozenset[str]:
+    """Each word as a question's words are read (``part_words``): its synonym group's word too, so that
+    "monitoring", read as "observe", is still a facet, not a subject."""
+    return frozenset(w for word in words.split() for w in {normal(stem(word)), *content_words(word)})
+
+
+@cache
+def treatment() -> frozenset[str]:
+    """Asking what to treat with is asking for a regimen: among a source's sentences, the one with a dose."""
+    return _as_read("treat antibiotic drug medicine medication therapy prescribe")
+
+
 # Words a question uses that name no subject: not knowing them is not a reason to abstain.
 GENERAL = frozenset({"without", "within", "get", "new"})
 _PART_SPLIT = re.compile(
@@ -28,14 +39,20 @@ _PART_SPLIT = re.compile(
     r"could|would|will|must|may)\b)",
     re.I,
 )
-# Aspects of a subject rather than subjects: a part made only of these asks about the subject before it.
-FACETS = frozenset(
-    normal(stem(w))
-    for w in """dose dosage dosing long duration often frequency first line second choice treatment treat treated
-    managed management option options alternative alternatives monitor monitoring target targets side effect
-    effects interval maximum course route refer referral review stop stopping start starting daily frequently
-    reduce reduced increase increased change work repeat repeated regimen""".split()
-)
+
+
+@cache
+def facets() -> frozenset[str]:
+    """Aspects of a subject rather than subjects: a part made only of these asks about the subject before it.
+    Read when first asked for, not on import: reading them loads the lexicon."""
+    return _as_read(
+        """dose dosage dosing long duration often frequency first line second choice treatment treat treated
+        managed management option options alternative alternatives monitor monitoring target targets side
+        effect effects interval maximum course route refer referral review stop stopping start starting daily
+        frequently reduce reduced increase increased change work repeat repeated regimen"""
+    )
+
+
 # What kind of tool a named one is: a card may call the "Truelove and Witts criteria" an index.
 TOOL_KIND_WORDS = frozenset(normal(stem(w)) for w in TOOL_KINDS)
 TOOL_KIND = f"(?:{'|'.join(TOOL_KINDS)})"
@@ -71,13 +88,13 @@ class Part:
 
 def _follows_on(text: str, *, same_question: bool) -> bool:
     words = content_words(text)
-    if words <= FACETS or _CONTINUES.match(text):
+    if words <= facets() or _CONTINUES.match(text):
         return True
     if not _PRONOUN.search(text):
         return False
     # Within one question "they" is whoever the question is about; a new question with a pronoun and
     # subjects of its own ("Is it safe to give naproxen with warfarin?") may be about something new.
-    return same_question or len({w for w in words if w not in FACETS and not generic(w)}) <= 2
+    return same_question or len({w for w in words if w not in facets() and not generic(w)}) <= 2
 
 
 def _subject_of(parts: Sequence[Part]) -> Part | None:
@@ -122,7 +139,7 @@ def _aspect(word: str) -> bool:
     # An age group qualifies a subject (checked against a source's title: ``_age_groups``), never is one; nor
     # is a qualifier ("severe") or a word of giving a treatment.
     return (
-        word in FACETS
+        word in facets()
         or generic(word)
         or word in _age_words()
         or word in _not_subjects()
@@ -132,4 +149,4 @@ def _aspect(word: str) -> bool:
 
 def _needs(part: Part) -> set[str]:
     """What a sentence must give to answer the part: a dose, a duration; a regimen (a dose) for a treatment."""
-    return part.want & ANSWER_TYPES | ({"dose"} if part.own & TREATMENT else set())
+    return part.want & ANSWER_TYPES | ({"dose"} if part.own & treatment() else set())

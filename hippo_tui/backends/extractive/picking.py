@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from hippo_tui.backends.extractive.doses import _answers, _others_quantity
 from hippo_tui.backends.extractive.drug_classes import _classes_named
-from hippo_tui.backends.extractive.parts import FACETS, Part, _aspect, _needs
+from hippo_tui.backends.extractive.parts import Part, _aspect, _needs, facets
 from hippo_tui.backends.extractive.sources import Sentence, Source
 from hippo_tui.backends.extractive.words import _age_words, _classes_of
 from hippo_tui.verification.lexical import comparators, contradicts, generic
@@ -75,7 +75,7 @@ def _supporting(
     classes = {c for w in part.want | anchor for c in _classes_of(w)}
     # A question about the source's whole topic ("How do I treat a UTI in pregnancy?") takes all of it;
     # a narrower one ("What dose of amlodipine?") only the sentences that share its words.
-    whole = {w for w in part.own if not generic(w) and w not in FACETS} <= source.topic
+    whole = {w for w in part.own if not generic(w) and w not in facets()} <= source.topic
     # A line that singles out the age group asked about ("elderly" for an 85 year old) before the others,
     # where neither the title nor the best line is about that group already.
     singled = part.want & _age_words() - source.topic - anchor

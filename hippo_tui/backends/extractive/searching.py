@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hippo_tui.backends.extractive.parts import TREATMENT, Part, _aspect, _needs, _query
+from hippo_tui.backends.extractive.parts import Part, _aspect, _needs, _query, treatment
 from hippo_tui.backends.extractive.words import as_sources_say, content_words
 from hippo_tui.verification.lexical import STOP, WORD
 
@@ -20,12 +20,12 @@ def _facet_query(ctx: Context, part: Part) -> str | None:
     ("pertussis dose treatment" when the card's passages given are on its phases): the part's most telling
     subject (``_telling``) and the facet as a source heads it."""
     needs = _needs(part)
-    subjects = {w for w in part.want if not _aspect(w) and w not in TREATMENT}
+    subjects = {w for w in part.want if not _aspect(w) and w not in treatment()}
     # Only where a source names the whole subject, and only the facet is missing.
     if not needs or not subjects or not any(subjects <= s.words for s in ctx.sources):
         return None
     named = _telling(ctx, part, subjects)
-    facets = [FACET_QUERY[n] for n in sorted(needs)] + (["treatment"] if part.own & TREATMENT else [])
+    facets = [FACET_QUERY[n] for n in sorted(needs)] + (["treatment"] if part.own & treatment() else [])
     return " ".join(dict.fromkeys(named + facets))[:120] if named else None
 
 
@@ -35,7 +35,7 @@ def _subject_query(ctx: Context, part: Part) -> str | None:
     card that a search on "do glucosamine tablets help knee arthritis" ranks below the first few."""
     if _query(part.text) != _query(ctx.question):
         return None
-    subjects = {w for w in part.own if not _aspect(w) and w not in TREATMENT}
+    subjects = {w for w in part.own if not _aspect(w) and w not in treatment()}
     named = _telling(ctx, part, subjects) if subjects else []
     # Only for a subject no source here names: one they do name is not what the search missed.
     if not named or any(content_words(w) & s.words for w in named for s in ctx.sources):
