@@ -93,6 +93,12 @@ def alike(a: str, b: str) -> bool:
         ("below 30 mL/min/1.73m2", "less than 30 mL/min/1.73 m²"),
         ("below 1.0 × 10⁹/L", "below 1.0 x 10^9/L"),
         ("haemoglobin below 7 g/dL", "haemoglobin below 70 g/L"),
+        ("a hundred and fifty minutes", "150 minutes"),
+        ("nought point five milligrams", "0.5 mg"),
+        ("one point five litres", "1500 mL"),
+        ("two thousand five hundred units", "2500 units"),
+        ("a gram", "1000 mg"),
+        ("a litre of fluid", "1 L of fluid"),
         ("b.d.", "twice daily"),
         ("t.d.s.", "three times a day"),
         ("q.i.d.", "qds"),
@@ -142,6 +148,13 @@ def test_one_quantity_in_two_spellings(a: str, b: str):
         ("a quarter of a tablet", "half a tablet"),
         ("2.4 million units", "1.2 million units"),
         ("below 1.0 × 10⁹/L", "below 10 x 10^9/L"),
+        ("a hundred and fifty minutes", "100 minutes"),
+        ("zero point five milligrams", "5 mg"),
+        ("two thousand five hundred units", "2000 units"),
+        ("weighing 10 kg", "weighing 10 lb"),
+        ("vitamin D below 25 nmol/L", "vitamin D below 25 ng/mL"),
+        ("a PaO2 below 8 kPa", "a PaO2 below 8 mmHg"),
+        ("potassium 4 mEq/L", "potassium 4 mg/L"),
         ("b.d.", "tds"),
         ("o.d.", "twice daily"),
         ("a once-daily dose", "a twice daily dose"),
@@ -167,7 +180,16 @@ def test_a_time_of_day_is_no_ratio():
     assert [q.text for q in find("at 1:30 pm")] == ["1", "30"]
 
 
-@pytest.mark.parametrize("text", ["give a second dose", "a drop in blood pressure", "give a dose now"])
+@pytest.mark.parametrize(
+    "text",
+    ["give a second dose", "a drop in blood pressure", "give a dose now", "it comes as a tablet or a liquid"],
+)
 def test_a_is_no_count_of_an_ordinal_a_fall_or_any_dose(text: str):
     # "a second dose" was read as a time of one second, and contradicted by any other time in the excerpt
     assert find(text) == []
+
+
+def test_a_litre_of_a_percentage_solution_holds_its_mass_as_a_thousand_millilitres_do():
+    in_litres = [q for q in find("1 L of sodium chloride 0.9%") if q.dim == "mass"]
+    in_millilitres = [q for q in find("1000 mL of sodium chloride 0.9%") if q.dim == "mass"]
+    assert in_litres[0].matches(in_millilitres[0]) and in_litres[0].matches(find("9 g")[0])

@@ -210,6 +210,7 @@ SAID_ANOTHER_WAY = [
 ]
 
 SAID_OTHERWISE = [
+    ("Children weighing 10 kg are given half the dose.", "Children weighing 10 lb are given half the dose."),
     ("Give amoxicillin b.d.", "Give amoxicillin three times daily."),
     ("Take a tablet twice a day.", "Take 2 tablets twice a day."),
     ("Give it o.d.", "Give it twice daily."),

@@ -3,8 +3,12 @@
 ``find`` turns "five days", "a fortnight", "twice daily", "1 g", "more than 5 times the upper limit" and
 "below 45 mL/min" into ``Quantity`` values that compare across spellings: 1 g is 1000 mg, 48 hours is 2 days,
 "a week" is 7 days, "twice the upper limit" is 2 times. Months and years stay apart from weeks (3 months is not
-12 weeks). A comparator ("over", "or more", "below", "within") travels with its number. The veto and the
-offline model's reading of text both use this module, so a number means the same thing to both.
+12 weeks). A comparator ("over", "or more", "below", "within", "greater than or equal to") travels with its
+number. A day's dose is one however it is written ("4 g a day", "4 g/day", "4 g in 24 hours"), and kept apart
+from one dose ("per dose") and from a day's total split ("in 2 divided doses"). Strengths compare across their
+notations: "1 in 1000" is 0.1% is 1 mg/mL (w/v); an HbA1c in % is one in mmol/mol. A bare age ("younger than
+12", "children under 5") is in years. The veto and the offline model's reading of text both use this module,
+so a number means the same thing to both.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ NUM = rf"(?:{_DIGITS}|{_WORDNUM})"
 _UNITS: dict[str, tuple[str, float]] = {}
 for _names, _dim, _factor in (
     ("kg kilogram kilograms", "kg", 1.0),  # body weight, not a dose
+    ("lb lbs pound pounds", "kg", 0.45359237),  # a weight in pounds is not the same number of kilograms
     ("g gram grams gm", "mass", 1e3),
     ("mg milligram milligrams", "mass", 1.0),
     ("mcg microgram micrograms ug µg", "mass", 1e-3),
@@ -61,6 +66,11 @@ for _names, _dim, _factor in (
     ("mmol millimole millimoles", "amount", 1.0),
     ("micromol µmol umol micromoles", "amount", 1e-3),
     ("mol", "amount", 1e3),  # mmol/mol: an HbA1c (IFCC)
+    ("nmol nanomol nanomole nanomoles", "amount", 1e-6),  # vitamin D in nmol/L is not ng/mL
+    ("pmol picomol", "amount", 1e-9),
+    ("meq", "milliequivalents", 1.0),  # mmol only for an ion of one charge: kept apart
+    ("kpa", "kpa", 1.0),  # a blood gas in kPa is not mmHg
+    ("kcal", "energy", 1.0),
     ("s sec secs second seconds", "time", 1 / 3600),
     ("min mins minute minutes", "time", 1 / 60),
     ("h hr hrs hour hours", "time", 1.0),
@@ -195,11 +205,15 @@ _QUANTITY_RE = (
 )
 # "two hundred and fifty", "one and a half", "a dozen": a number said in words, written as digits first.
 _UNIT_WORD = "|".join(sorted([*_SMALL, *_TENS], key=len, reverse=True))
+_BELOW_100 = rf"(?:{'|'.join(_TENS)})(?:[ -](?:{_UNIT_WORD}))?|{_UNIT_WORD}"
+_DIGIT_WORD = "|".join([*_SMALL[:10], "nought"])
 _SPOKEN_RE = (
-    rf"\b(?:(?P<h>{_UNIT_WORD})\s+hundred(?:\s+and)?(?:\s+(?P<r>(?:{'|'.join(_TENS)})(?:[ -](?:{_UNIT_WORD}))?|{_UNIT_WORD}))?"
+    rf"\b(?:(?P<k>{_UNIT_WORD}|a)\s+thousand(?:(?:\s+and)?\s+(?P<kh>{_UNIT_WORD})\s+hundred)?"
+    rf"(?:(?:\s+and)?\s+(?P<kr>{_BELOW_100}))?"
+    rf"|(?P<h>{_UNIT_WORD}|a)\s+hundred(?:\s+and)?(?:\s+(?P<r>{_BELOW_100}))?"
     rf"|(?P<n>{_UNIT_WORD}) and a half|(?P<dozen>a dozen|a couple of)"
     rf"|(?P<q>(?:a|one|three) quarters? of an?)\s+(?P<qu>hour|day|tablet|litre|liter|gram|milligram|millilitre)"
-    rf"|(?P<k>{_UNIT_WORD}|a) thousand)\b"
+    rf"|(?P<i>{_UNIT_WORD}|nought)\s+point\s+(?P<f>(?:{_DIGIT_WORD})(?:\s+(?:{_DIGIT_WORD}))*))\b"
 )
 # "in 2 divided doses", "divided into 3 doses": a day's total split, so many parts of it at a time. Its count is no
 # frequency of its own ("twice daily" is not "2"): a kind of quantity of its own, compared only with its kind.
@@ -320,6 +334,13 @@ _VULGAR = re.compile(r"(?:(\d)\s?)?([½¼¾])")  # "1½ litres", "½ tablet"
 _VULGAR_VALUES = {"½": ".5", "¼": ".25", "¾": ".75"}
 # Spellings of one quantity a clinician writes in more than one way, put in one spelling before anything is read.
 _SUPERSCRIPT = {"⁹": "9", "¹²": "12"}
+
+
+def _undotted(m: re.Match[str]) -> str:
+    """Dotted "b.d." as "bd.": its last stop stays, where a reader of sentences may take it for an end."""
+    return f"{m[1]}{m[2] or ''}d{m[3] or ''}" + ("." if m[0].endswith(".") else "")
+
+
 _SPELLINGS: _Rewrites = (
     # "greater than or equal to 7" is "at least 7": read as "greater than" alone it lost its direction.
     (re.compile(r"\b(?:(?:greater|more|higher) than or equal to|equal to or (?:greater|more|higher) than)\b"), "at least"),
@@ -339,7 +360,7 @@ _SPELLINGS: _Rewrites = (
     (_WORD_UNIT_HYPHEN, r"\1 "),  # "a forty-milligram dose", "a two-litre bag"
     (re.compile(r"\s*/\s*24\s*(?:hours?|hrs?|h)\b"), " per 24 hours"),  # "4 g/24 hours"
     # "b.d.", "t.d.s.", "b.i.d.", "q.d.s.": the abbreviations with their stops ("b.d." read as no frequency at all)
-    (re.compile(r"\b([obtq])\.(?:(i)\.)?d\.?(?:(s)\b\.?)?(?![a-z])"), lambda m: f"{m[1]}{m[2] or ''}d{m[3] or ''}"),
+    (re.compile(r"\b([obtq])\.(?:(i)\.)?d\.?(?:(s)\b\.?)?(?![a-z])"), _undotted),
     (re.compile(r"\b(once|twice|thrice|times)-(?=(?:daily|weekly|monthly|nightly|a-day|a-week)\b)"), r"\1 "),
     (re.compile(r"-times\b"), " times"),  # "three-times-daily", "a twice-daily dose"
     (re.compile(r"\bby (?:a |one )?half\b"), "by 50%"),  # "reduce the dose by half"
@@ -457,8 +478,10 @@ def _as_percent(m: re.Match[str]) -> str:
 def _spoken(m: re.Match[str]) -> str:
     if m.group("dozen"):
         return "12" if "dozen" in m.group("dozen") else "2"
-    if m.group("k"):
-        return f"{(_number(m.group('k')) or (1.0,))[0] * 1000:g}"
+    if m.group("k"):  # "two thousand five hundred": 2500
+        return f"{_said(m['k']) * 1000 + _said(m['kh']) * 100 + _said(m['kr']):g}"
+    if m.group("i"):  # "nought point five", "one point two five": decimals said aloud
+        return f"{_said(m['i']):g}." + "".join(f"{_said(d):g}" for d in m["f"].split())
     if m.group("q"):  # "a quarter of an hour" is 15 minutes, "three quarters of a tablet" 0.75 tablet
         share = 0.75 if m.group("q").startswith("three") else 0.25
         return {"hour": f"{share * 60:g} minutes", "day": f"{share * 24:g} hours"}.get(
@@ -466,8 +489,14 @@ def _spoken(m: re.Match[str]) -> str:
         )
     if m.group("n"):
         return f"{(_number(m.group('n')) or (0.0,))[0] + 0.5:g}"
-    rest = (_number(m.group("r")) or (0.0,))[0] if m.group("r") else 0.0
-    return f"{(_number(m.group('h')) or (0.0,))[0] * 100 + rest:g}"
+    return f"{_said(m['h']) * 100 + _said(m['r']):g}"
+
+
+def _said(word: str | None) -> float:
+    """A number said in words ("a", "nought", "forty-two"); 0 for none."""
+    if not word or word == "nought":
+        return 0.0
+    return (_number(word) or (0.0,))[0]
 
 
 def _celsius(m: re.Match[str]) -> str:
@@ -590,11 +619,12 @@ def _is_window(q: Quantity, text: str) -> bool:
 
 # "10 mL of 10% calcium gluconate" holds 1 g: a percentage solution is so many grams in 100 mL (w/v), as a
 # prescriber reads it. The mass is added to what the text says, not put in place of the volume or percentage.
-_SOLUTION = re.compile(r"\b(\d+(?:\.\d+)?)\s*ml of (?:[a-z]+ ){0,3}?(\d+(?:\.\d+)?)\s*%")
+_SOLUTION = re.compile(r"\b(\d+(?:\.\d+)?)\s*(ml|l|litres?|liters?) of (?:[a-z]+ ){0,3}?(\d+(?:\.\d+)?)\s*%")
 
 
 def _solution_mass(m: re.Match[str]) -> Quantity:
-    grams = float(m.group(1)) * float(m.group(2)) / 100
+    millilitres = float(m.group(1)) * _UNITS[m.group(2)][1]  # "1 L of 0.9%" holds 9 g, as "1000 mL of" does
+    grams = millilitres * float(m.group(3)) / 100
     mass = (grams * _UNITS["g"][1],)
     # Placed at the end of the words that say it, taking none of them: they are the volume's and the percentage's.
     return Quantity(mass, mass, "mass", None, m.end(), m.end(), f"{grams:g} g in {m.group(0)}")
@@ -636,23 +666,28 @@ def _every(m: re.Match[str]) -> Quantity:
     return Quantity((24 / hi,), (24 / lo,), "per-day", None, m.start(), m.end(), m.group(0).strip())
 
 
-# What "a" or "an" counts one of: a time ("a week"), a tablet or a puff ("take a tablet" is one). Not "a second
-# dose" (an ordinal), "a drop in blood pressure" nor "a dose" (any dose).
-_COUNTED_WITH_A = frozenset({"time", "months", "tablets", "puffs"})
+# What "a" or "an" counts one of: a time ("a week"), a gram or a litre spelled out, a tablet or a puff taken
+# ("take a tablet" is one; "a tablet formulation" is none). Not "a second dose" (an ordinal), "a drop in blood
+# pressure", "a unit" (a ward) nor "a dose".
+_COUNTED_WITH_A = frozenset({"time", "months"})
+_ONE_OF = frozenset("gram milligram microgram litre liter millilitre milliliter".split())
+_TAKEN = re.compile(r"\b(?:take|takes|taking|took|taken|give|given|giving|chew|swallow|inhale|use|using)\s+$")
 
 
-def _counted(word: str, unit: str | None) -> bool:
+def _counted(word: str, unit: str | None, before: str) -> bool:
     if not unit:
         return False
     if word.startswith("half"):  # "half a tablet"
         return True
-    return _UNITS[unit][0] in _COUNTED_WITH_A and unit not in ("s", "sec", "second")
+    if _UNITS[unit][0] in ("tablets", "puffs"):
+        return bool(_TAKEN.search(before[-20:]))
+    return (_UNITS[unit][0] in _COUNTED_WITH_A and unit not in ("s", "sec", "second")) or unit in _ONE_OF
 
 
 def _quantity(m: re.Match[str]) -> Quantity | None:
     unit = m.group("unit")
     word = m.group("num")
-    if word.split()[-1] in ("a", "an") and not _counted(word, unit):
+    if word.split()[-1] in ("a", "an") and not _counted(word, unit, m.string[: m.start()]):
         return None  # "a week", "a tablet" and "half a tablet" are quantities, "a dose" is not
     if unit and not word[-1].isdigit() and not m.group(0)[m.end("num") - m.start() :].startswith(" "):
         return (
