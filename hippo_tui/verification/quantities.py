@@ -84,6 +84,14 @@ for _names, _dim, _factor in (
     ("mmhg", "mmhg", 1.0),
     ("mm millimetre millimetres millimeter millimeters", "length", 1.0),  # an induration, a wound, a lesion
     ("cm centimetre centimetres centimeter centimeters", "length", 10.0),
+    ("metre metres meter meters", "length", 1000.0),
+    ("inch inches", "length", 25.4),  # not the same number of centimetres
+    (
+        "teaspoon teaspoons teaspoonful teaspoonfuls tsp",
+        "volume",
+        5.0,
+    ),  # a 5 mL spoon, as a pharmacy measures it
+    ("tablespoon tablespoons tablespoonful tablespoonfuls tbsp", "volume", 15.0),
     ("°c degrees", "celsius", 1.0),
     ("dose doses", "doses", 1.0),
     ("tablet tablets", "tablets", 1.0),
@@ -265,10 +273,16 @@ class Quantity:
     written: tuple[tuple[float, ...], tuple[float, ...]] | None = None
     # A time an amount is counted over ("8 tablets in 24 hours", "4 g per 24 hours"): a day's dose, as "a day".
     window: bool = False
+    # A bare number said of an age ("children under 12"): years, when compared with an age in months or a time.
+    age: bool = False
 
     def same_value(self, other: Quantity) -> bool:
         if self.dim and other.dim and self.dim != other.dim:
             return _one_reading(self, other) or _one_reading(other, self)
+        if self.age or other.age:
+            years = _in_years(self, other) if self.age else _in_years(other, self)
+            if years is not None:
+                return years
         if (not self.dim or not other.dim) and self.written and other.written:
             a, b = self.written, other.written
             return (_close(a[0], b[0]) and _close(a[1], b[1])) or (_close(a[0], a[1]) and _close(a[0], b[1]))
@@ -309,6 +323,14 @@ def _one_reading(a: Quantity, b: Quantity) -> bool:
     if a.dim == "percent" and b.dim == "amount/amount" and 4 <= x <= 20:
         return round((x - 2.152) / 0.09148) == round(y)
     return False
+
+
+def _in_years(age: Quantity, other: Quantity) -> bool | None:
+    """A bare age against an age in years or months ("under 12" is "under 12 years", not "under 12 months") or
+    a time in weeks or days (never the same); None against anything else, compared as written."""
+    if other.dim == "months":
+        return _close(_scaled(age.low, 12.0), other.low) and _close(_scaled(age.high, 12.0), other.high)
+    return False if other.dim == "time" else None
 
 
 def _rounded_ratio(a: Quantity, b: Quantity) -> bool:
@@ -701,7 +723,7 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     high = _number(m.group("num2")) if m.group("num2") else low
     if high is None:
         return None
-    dim, factor = _UNITS["years"] if _is_age(m) else ("", 1.0)
+    dim, factor = ("", 1.0)
     if unit and m.group("ordinal") is None:
         dim, factor = _UNITS[unit]
         per = [
@@ -723,11 +745,13 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
         m.end(),
         m.group(0).strip(),
         written=(low, high),
+        age=_is_age(m),
     )
 
 
 # A bare number said of someone's age is in years, as a clinician reads it: "younger than 12", "aged 65 or
-# over", "children under 5" (not "under 5 months"). Babies' and infants' ages are left bare: weeks or months.
+# over", "children under 5" (not "under 5 months"). It stays a bare number, compared with other bare numbers as
+# before ("at 55 or over" is still the rival of "adults under 55"). Babies' and infants' ages are left alone.
 _AGE_CUE = re.compile(
     r"(?:\b(?:aged?|ages)\s+(?:(?:between|from|over|under|above|below|at least|less than|more than|up to)\s+)?"
     r"|\b(?:older|younger) than\s+"
