@@ -3,8 +3,12 @@
 ``find`` turns "five days", "a fortnight", "twice daily", "1 g", "more than 5 times the upper limit" and
 "below 45 mL/min" into ``Quantity`` values that compare across spellings: 1 g is 1000 mg, 48 hours is 2 days,
 "a week" is 7 days, "twice the upper limit" is 2 times. Months and years stay apart from weeks (3 months is not
-12 weeks). A comparator ("over", "or more", "below", "within") travels with its number. The veto and the
-offline model's reading of text both use this module, so a number means the same thing to both.
+12 weeks). A comparator ("over", "or more", "below", "within", "greater than or equal to") travels with its
+number. A day's dose is one however it is written ("4 g a day", "4 g/day", "4 g in 24 hours"), and kept apart
+from one dose ("per dose") and from a day's total split ("in 2 divided doses"). Strengths compare across their
+notations: "1 in 1000" is 0.1% is 1 mg/mL (w/v); an HbA1c in % is one in mmol/mol. A bare age ("younger than
+12", "children under 5") is in years. The veto and the offline model's reading of text both use this module,
+so a number means the same thing to both.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ NUM = rf"(?:{_DIGITS}|{_WORDNUM})"
 _UNITS: dict[str, tuple[str, float]] = {}
 for _names, _dim, _factor in (
     ("kg kilogram kilograms", "kg", 1.0),  # body weight, not a dose
+    ("lb lbs pound pounds", "kg", 0.45359237),  # a weight in pounds is not the same number of kilograms
     ("g gram grams gm", "mass", 1e3),
     ("mg milligram milligrams", "mass", 1.0),
     ("mcg microgram micrograms ug µg", "mass", 1e-3),
@@ -60,6 +65,12 @@ for _names, _dim, _factor in (
     ("dl decilitre decilitres deciliter deciliters", "volume", 100.0),  # haemoglobin in g/dL is 10 x g/L
     ("mmol millimole millimoles", "amount", 1.0),
     ("micromol µmol umol micromoles", "amount", 1e-3),
+    ("mol", "amount", 1e3),  # mmol/mol: an HbA1c (IFCC)
+    ("nmol nanomol nanomole nanomoles", "amount", 1e-6),  # vitamin D in nmol/L is not ng/mL
+    ("pmol picomol", "amount", 1e-9),
+    ("meq", "milliequivalents", 1.0),  # mmol only for an ion of one charge: kept apart
+    ("kpa", "kpa", 1.0),  # a blood gas in kPa is not mmHg
+    ("kcal", "energy", 1.0),
     ("s sec secs second seconds", "time", 1 / 3600),
     ("min mins minute minutes", "time", 1 / 60),
     ("h hr hrs hour hours", "time", 1.0),
@@ -73,6 +84,14 @@ for _names, _dim, _factor in (
     ("mmhg", "mmhg", 1.0),
     ("mm millimetre millimetres millimeter millimeters", "length", 1.0),  # an induration, a wound, a lesion
     ("cm centimetre centimetres centimeter centimeters", "length", 10.0),
+    ("metre metres meter meters", "length", 1000.0),
+    ("inch inches", "length", 25.4),  # not the same number of centimetres
+    (
+        "teaspoon teaspoons teaspoonful teaspoonfuls tsp",
+        "volume",
+        5.0,
+    ),  # a 5 mL spoon, as a pharmacy measures it
+    ("tablespoon tablespoons tablespoonful tablespoonfuls tbsp", "volume", 15.0),
     ("°c degrees", "celsius", 1.0),
     ("dose doses", "doses", 1.0),
     ("tablet tablets", "tablets", 1.0),
@@ -116,29 +135,44 @@ _PERIOD_DAYS: dict[str, float] = {
     "every night": 1,
     "each night": 1,
     "nightly": 1,
+    "in 24 hours": 1,  # "no more than 4 times in 24 hours", "8 tablets in any 24 hours"
+    "in any 24 hours": 1,
+    "per 24 hours": 1,
+    "in a 24 hour period": 1,
+    "in any 24 hour period": 1,
+    "every month": 365 / 12,
+    "fortnightly": 14,
+    "every fortnight": 14,
+    "a fortnight": 14,
+    "quarterly": 365 / 4,
+    "hourly": 1 / 24,
+    "every hour": 1 / 24,
 }
 _PERIOD = r"(?:" + "|".join(sorted((re.escape(p) for p in _PERIOD_DAYS), key=len, reverse=True)) + r")"
 _BARE_PERIOD = (  # "a week" is a duration
     r"(?:daily|weekly|monthly|yearly|annually|every day|each day|every week|every morning|each morning|"
-    r"every evening|every night|each night|nightly)"
+    r"every evening|every night|each night|nightly|every month|fortnightly|every fortnight|quarterly|hourly|"
+    r"every hour)"
 )
-_COUNT = rf"(?:once|twice|thrice|{NUM}\s+times|{NUM}\s+or\s+{NUM}\s+times|{NUM}\s+to\s+{NUM}\s+times)"
-_ABBREVIATED = {"od": 1.0, "bd": 2.0, "bid": 2.0, "tds": 3.0, "tid": 3.0, "qds": 4.0, "qid": 4.0}
-# "every 8 hours", "8-hourly", "q8h": a frequency, 24 / N a day (a range "every 4 to 6 hours" is 4 to 6 a day).
+_COUNT = rf"(?:once or twice|once|twice|thrice|{NUM}\s+times|{NUM}\s+or\s+{NUM}\s+times|{NUM}\s*(?:to|-)\s*{NUM}\s+times)"
+_ABBREVIATED = {"od": 1.0, "qd": 1.0, "bd": 2.0, "bid": 2.0, "tds": 3.0, "tid": 3.0, "qds": 4.0, "qid": 4.0}
+# "every 8 hours", "8-hourly", "4-6 hourly", "q8h": a frequency, 24 / N a day (a range "every 4 to 6 hours" is 4
+# to 6 a day); "every 15 minutes" is 96 a day.
 _EVERY_RE = (
-    rf"\b(?:every\s+(?P<n>{NUM})(?:\s*(?:-|to)\s*(?P<n2>{NUM}))?\s*(?:hours?|hrs?|h)\b"
-    rf"|(?P<h>{NUM})[ -]hourly\b|q(?P<q>\d+)(?:-(?P<q2>\d+))?h\b"
-    rf"|every\s+(?P<d>{NUM})\s+(?P<per>day|week|month|year)s?\b|(?P<d2>{NUM})[ -](?P<per2>week|month|year)ly\b)"
+    rf"\b(?:every\s+(?P<n>{NUM})(?:\s*(?:-|to)\s*(?P<n2>{NUM}))?\s*(?:(?:hours?|hrs?|h)|(?P<min>minutes?|mins?))\b"
+    rf"|(?P<h>{NUM})(?:\s*(?:-|to)\s*(?P<h2>{NUM}))?[ -]hourly\b|q(?P<q>\d+)(?:-(?P<q2>\d+))?h\b"
+    rf"|every\s+(?P<d>{NUM})(?:\s*(?:-|to)\s*(?P<dr>{NUM}))?\s+(?P<per>day|week|month|year)s?\b"
+    rf"|(?P<d2>{NUM})(?:-?\s*(?:-|to)\s*(?P<dr2>{NUM}))?[ -](?P<per2>week|month|year)ly\b)"
 )
 _PERIOD_OF = {"day": 1, "week": 7, "month": 365 / 12, "year": 365}
 
 UP, DOWN = "up", "down"
 _CMP_BEFORE = {
     UP: "no less than|not less than|no fewer than|not fewer than|more than|greater than|higher than|at least|"
-    "over|above|beyond|exceeding|exceeds|older than|a minimum of|minimum of|in excess of|longer than",
+    "over|above|beyond|exceeding|exceeds|older than|a minimum of|minimum of|in excess of|longer than|minimum",
     DOWN: "less than|fewer than|lower than|at most|no more than|not more than|up to|under|below|within|"
     "no later than|not later than|not beyond|younger than|a maximum of|maximum of|a max of|max of|not exceeding|"
-    "no longer than|shorter than",
+    "no longer than|shorter than|maximum|max\\.|max",
 }
 _CMP_AFTER = {
     UP: "or more|or over|or higher|or above|or greater|or larger|or longer|or older|and over|and above|and older|plus",
@@ -149,7 +183,7 @@ _BEFORE_RE = "|".join(f"(?P<b{d}>{p})" for d, p in _CMP_BEFORE.items())
 _AFTER_RE = "|".join(f"(?P<a{d}>{p})" for d, p in _CMP_AFTER.items())
 
 _FREQ_RE = (
-    rf"(?:(?:{_BEFORE_RE})\s+)?\b(?:(?P<count>{_COUNT})\s+(?:a\s+|per\s+|every\s+|each\s+)?(?P<period>{_PERIOD})"
+    rf"(?:(?:{_BEFORE_RE})\s+)?\b(?:(?P<count>{_COUNT}|\d+\s*x)\s+(?:a\s+|per\s+|every\s+|each\s+)?(?P<period>{_PERIOD})"
     rf"|(?P<abbr>{'|'.join(_ABBREVIATED)})|(?P<bare>{_BARE_PERIOD}))\b"
 )
 _AMOUNT_UNITS = sorted(
@@ -161,12 +195,13 @@ _AMOUNT_UNITS = sorted(
     key=len,
     reverse=True,
 )
+# "2 g a day", "5 mg/kg a day" (written "5 mg/kg/day"): a dose per day, not a day's duration.
 _DOSE_A_DAY_RE = (
     r"\b(?:"
     + "|".join(re.escape(u) for u in _AMOUNT_UNITS)
-    + r")\s+(?P<period>(?:a|per|each)\s+(?:day|week))\b"
+    + r")(?:/(?:kg|m2))?\s+(?P<period>(?:a|per|each)\s+(?:day|week))\b"
 )
-_PER_DOSE_RE = r"\bper (?:dose|administration)\b"
+_PER_DOSE_RE = r"(?:\bper |/)(?:dose|administration)\b"
 _TIMES_RE = rf"(?:(?:{_BEFORE_RE})\s+)?\b(?P<count>{_COUNT})(?!\w)"
 _QUANTITY_RE = (
     rf"(?:(?:{_BEFORE_RE})\s+)?(?:between\s+)?(?<![\w.])(?P<num>half\s+an?|{NUM}|an?)"
@@ -178,18 +213,48 @@ _QUANTITY_RE = (
 )
 # "two hundred and fifty", "one and a half", "a dozen": a number said in words, written as digits first.
 _UNIT_WORD = "|".join(sorted([*_SMALL, *_TENS], key=len, reverse=True))
+_BELOW_100 = rf"(?:{'|'.join(_TENS)})(?:[ -](?:{_UNIT_WORD}))?|{_UNIT_WORD}"
+_DIGIT_WORD = "|".join([*_SMALL[:10], "nought"])
 _SPOKEN_RE = (
-    rf"\b(?:(?P<h>{_UNIT_WORD})\s+hundred(?:\s+and)?(?:\s+(?P<r>(?:{'|'.join(_TENS)})(?:[ -](?:{_UNIT_WORD}))?|{_UNIT_WORD}))?"
-    rf"|(?P<n>{_UNIT_WORD}) and a half|(?P<dozen>a dozen|a couple of)|(?P<q>a quarter of an?)\s+(?P<qu>hour|day))\b"
+    rf"\b(?:(?P<k>{_UNIT_WORD}|a)\s+thousand(?:(?:\s+and)?\s+(?P<kh>{_UNIT_WORD})\s+hundred)?"
+    rf"(?:(?:\s+and)?\s+(?P<kr>{_BELOW_100}))?"
+    rf"|(?P<h>{_UNIT_WORD}|a)\s+hundred(?:\s+and)?(?:\s+(?P<r>{_BELOW_100}))?"
+    rf"|(?P<n>{_UNIT_WORD}) and a half|(?P<dozen>a dozen|a couple of)"
+    rf"|(?P<q>(?:a|one|three) quarters? of an?)\s+(?P<qu>hour|day|tablet|litre|liter|gram|milligram|millilitre)"
+    rf"|(?P<i>{_UNIT_WORD}|nought)\s+point\s+(?P<f>(?:{_DIGIT_WORD})(?:\s+(?:{_DIGIT_WORD}))*))\b"
+)
+# "in 2 divided doses", "divided into 3 doses": a day's total split, so many parts of it at a time. Its count is no
+# frequency of its own ("twice daily" is not "2"): a kind of quantity of its own, compared only with its kind.
+_DIVIDED_RE = (
+    rf"\b(?:in|as)\s+(?P<n>{NUM})(?:\s*(?:-|to|or)\s*(?P<n2>{NUM}))?\s+(?:divided|separate|equal|split)\s+doses\b"
+    rf"|\b(?:divided|split)\s+into\s+(?P<d>{NUM})(?:\s*(?:-|to|or)\s*(?P<d2>{NUM}))?\s+doses\b"
+)
+# What an amount is counted over: "in 24 hours", "in any 24 hours", "per 24 hours", "in a week", just after the
+# amount ("8 tablets in 24 hours", "4000 mg of paracetamol in 24 hours"). Not "review the dose in 24 hours": no
+# amount.
+_WINDOW_BEFORE_RE = (
+    rf"(?:\d|\b{_WORDNUM})\s*(?:[a-z]+\s+)?(?:"
+    + "|".join(re.escape(u) for u in _AMOUNT_UNITS)
+    + r")(?:/(?:kg|m2))?"
+    r"(?:\s+of(?:\s+[a-z]+){1,3})?\s+(?:in|per)(?:\s+(?:any|a|one))?\s+$"
+)
+# "a forty-milligram dose": a number word and its unit, hyphenated
+_WORD_UNIT_HYPHEN_RE = (
+    rf"\b({_WORDNUM})-(?=(?:{'|'.join(re.escape(u) for u in _UNIT_WORDS if len(u) > 2 and u.isalpha())})\b)"
 )
 # Compiled once per install (compiled_patterns): together they are most of the cost of importing this module.
-_EVERY, _FREQ, _DOSE_A_DAY, _PER_DOSE, _TIMES, _QUANTITY, _SPOKEN = compiled_patterns.kept(
+(
+    _EVERY, _FREQ, _DOSE_A_DAY, _PER_DOSE, _TIMES, _QUANTITY, _SPOKEN, _DIVIDED, _WINDOW_BEFORE, _WORD_UNIT_HYPHEN
+) = compiled_patterns.kept(
     "quantities",
     [
         (p, 0)
-        for p in (_EVERY_RE, _FREQ_RE, _DOSE_A_DAY_RE, _PER_DOSE_RE, _TIMES_RE, _QUANTITY_RE, _SPOKEN_RE)
+        for p in (
+            _EVERY_RE, _FREQ_RE, _DOSE_A_DAY_RE, _PER_DOSE_RE, _TIMES_RE, _QUANTITY_RE, _SPOKEN_RE, _DIVIDED_RE,
+            _WINDOW_BEFORE_RE, _WORD_UNIT_HYPHEN_RE,
+        )
     ],
-)
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -206,10 +271,18 @@ class Quantity:
     # The values as written, before the unit's scaling: a bare "over 5" is compared with "older than 5 years"
     # as written (5), not as months (60).
     written: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+    # A time an amount is counted over ("8 tablets in 24 hours", "4 g per 24 hours"): a day's dose, as "a day".
+    window: bool = False
+    # A bare number said of an age ("children under 12"): years, when compared with an age in months or a time.
+    age: bool = False
 
     def same_value(self, other: Quantity) -> bool:
         if self.dim and other.dim and self.dim != other.dim:
-            return False
+            return _one_reading(self, other) or _one_reading(other, self)
+        if self.age or other.age:
+            years = _in_years(self, other) if self.age else _in_years(other, self)
+            if years is not None:
+                return years
         if (not self.dim or not other.dim) and self.written and other.written:
             a, b = self.written, other.written
             return (_close(a[0], b[0]) and _close(a[1], b[1])) or (_close(a[0], a[1]) and _close(a[0], b[1]))
@@ -231,12 +304,41 @@ class Quantity:
         return self.same_value(other) and not (self.cmp and other.cmp and self.cmp != other.cmp)
 
 
+# Strengths in two units a prescriber reads as one: a percentage solution is so many grams in 100 mL (w/v: 0.1%
+# is 1 mg/mL, as "1 in 1000" adrenaline is), and an HbA1c in % (DCCT) is one in mmol/mol (IFCC) by the
+# published master equation, to the whole mmol/mol the two scales are printed side by side with (6.5% is 48).
+_MG_PER_ML_PER_PERCENT = 10.0
+
+
+def _one_reading(a: Quantity, b: Quantity) -> bool:
+    """``a`` and ``b``, of different kinds, say the same amount: a per-day count and a day's window, a w/v
+    percentage and a concentration, an HbA1c in % and in mmol/mol."""
+    if not (_close(a.low, a.high) and _close(b.low, b.high)):
+        return False
+    x, y = a.low[0], b.low[0]
+    if a.dim == "per-day" and b.window:
+        return abs(x * y / 24 - 1) < 1e-9  # once a day is once in 24 hours; "a week" is 1/7 a day
+    if a.dim == "percent" and b.dim == "mass/volume":
+        return abs(x * _MG_PER_ML_PER_PERCENT - y) <= 1e-9 * max(1.0, y)
+    if a.dim == "percent" and b.dim == "amount/amount" and 4 <= x <= 20:
+        return round((x - 2.152) / 0.09148) == round(y)
+    return False
+
+
+def _in_years(age: Quantity, other: Quantity) -> bool | None:
+    """A bare age against an age in years or months ("under 12" is "under 12 years", not "under 12 months") or
+    a time in weeks or days (never the same); None against anything else, compared as written."""
+    if other.dim == "months":
+        return _close(_scaled(age.low, 12.0), other.low) and _close(_scaled(age.high, 12.0), other.high)
+    return False if other.dim == "time" else None
+
+
 def _rounded_ratio(a: Quantity, b: Quantity) -> bool:
     """One side is a share like "1 in 6" (more than one decimal place: no one writes 16.67%) and the other the
-    same share rounded to a whole percent or a tenth."""
+    same share rounded to a whole percent or a tenth. Not below 1%: 1 in 10,000 (0.01%) is not 1 in 1000."""
     x, y = a.low[0], b.low[0]
     single = a.low == a.high and b.low == b.high
-    return single and (round(x, 1) != x or round(y, 1) != y) and abs(x - y) < 1
+    return single and (round(x, 1) != x or round(y, 1) != y) and abs(x - y) < 1 <= min(x, y)
 
 
 def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -250,6 +352,41 @@ def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 # time to its first text).
 _Rewrites = tuple[tuple[re.Pattern[str], Any], ...]
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_VULGAR = re.compile(r"(?:(\d)\s?)?([½¼¾])")  # "1½ litres", "½ tablet"
+_VULGAR_VALUES = {"½": ".5", "¼": ".25", "¾": ".75"}
+# Spellings of one quantity a clinician writes in more than one way, put in one spelling before anything is read.
+_SUPERSCRIPT = {"⁹": "9", "¹²": "12"}
+
+
+def _undotted(m: re.Match[str]) -> str:
+    """Dotted "b.d." as "bd.": its last stop stays, where a reader of sentences may take it for an end."""
+    return f"{m[1]}{m[2] or ''}d{m[3] or ''}" + ("." if m[0].endswith(".") else "")
+
+
+_SPELLINGS: _Rewrites = (
+    # "greater than or equal to 7" is "at least 7": read as "greater than" alone it lost its direction.
+    (re.compile(r"\b(?:(?:greater|more|higher) than or equal to|equal to or (?:greater|more|higher) than)\b"), "at least"),
+    (re.compile(r"\b(?:(?:less|lower|fewer) than or equal to|equal to or (?:less|lower|fewer) than)\b"), "at most"),
+    (re.compile(r"\binternational units?\b"), "iu"),  # "800 international units" of vitamin D
+    (re.compile(r"(?<=\d)\s*mm hg\b"), " mmhg"),
+    (re.compile(r"(?<=\d)(?:\s*°\s*|\s*degrees?\s+)(?:celsius|centigrade)\b|(?<=\d) degrees? c\b"), " °c"),
+    (re.compile(r"-and-a-half\b"), " and a half"),  # "one-and-a-half tablets"
+    # "1.0 × 10⁹/L", "1.0 x 10^9/l": a count per litre, one token, so that 10 and 9 are not numbers of their own
+    (re.compile(r"\s*[x×*]\s*10\s*(?:\^\s*)?(9|⁹|12|¹²)\s*/\s*l\b"), lambda m: f" x10e{_SUPERSCRIPT.get(m[1], m[1])}/l"),
+    # "125 mL an hour" is a rate, as "125 mL/hour" is; "over an hour" is not
+    (re.compile(r"\b(ml|mg|mcg|micrograms?|units?|mmol|g)\s+an? (hour|minute)\b"), r"\1/\2"),
+    (re.compile(r"(?<![\d.])(\d{2,3})\+(?=[\s,.;:)]|$)"), r"\1 or over"),  # "aged 65+"
+    (re.compile(r"(?<=\d)[\u2009\u202f](?=\d{3}\b)"), ""),  # "1 000 000" with thin spaces: one number
+    (re.compile(r"\b(\d+(?:\.\d+)?)\s*million\b"), lambda m: f"{float(m[1]) * 1e6:.0f}"),  # "2.4 million units"
+    (re.compile(r"\b(?:up )?to a (?:maximum|max) of\b"), "a maximum of"),  # "up to a maximum of 1 g"
+    (_WORD_UNIT_HYPHEN, r"\1 "),  # "a forty-milligram dose", "a two-litre bag"
+    (re.compile(r"\s*/\s*24\s*(?:hours?|hrs?|h)\b"), " per 24 hours"),  # "4 g/24 hours"
+    # "b.d.", "t.d.s.", "b.i.d.", "q.d.s.": the abbreviations with their stops ("b.d." read as no frequency at all)
+    (re.compile(r"\b([obtq])\.(?:(i)\.)?d\.?(?:(s)\b\.?)?(?![a-z])"), _undotted),
+    (re.compile(r"\b(once|twice|thrice|times)-(?=(?:daily|weekly|monthly|nightly|a-day|a-week)\b)"), r"\1 "),
+    (re.compile(r"-times\b"), " times"),  # "three-times-daily", "a twice-daily dose"
+    (re.compile(r"\bby (?:a |one )?half\b"), "by 50%"),  # "reduce the dose by half"
+)  # fmt: skip
 _WORDING: _Rewrites = (
     (re.compile(r"(?<=[a-z])-(?=\d)"), ""),  # "CRB-65", "COVID-19": names, not numbers
     (NAMED_NUMBER, r"\1"),  # "type 2": a name too (as the lexicon writes its phrases)
@@ -298,7 +435,15 @@ def _rewritten(text: str, rewrites: _Rewrites) -> str:
 def normalize(text: str) -> str:
     """Lower case, one spelling for dashes, symbols and thousands separators. Positions in ``find`` refer to
     this text."""
-    t = text.lower().replace("–", "-").replace("—", "-").replace("µg", "mcg").replace("\u00a0", " ")
+    t = (
+        text.lower()
+        .replace("–", "-")
+        .replace("—", "-")
+        .replace("µg", "mcg")
+        .replace("\u00a0", " ")
+        .replace("º", "°")
+    )
+    t = _VULGAR.sub(lambda m: (m[1] or "0") + _VULGAR_VALUES[m[2]], t)
     t = _THOUSANDS.sub("", t)
     t = (
         t.replace("≥", " at least ")
@@ -306,6 +451,7 @@ def normalize(text: str) -> str:
         .replace(">", " more than ")
         .replace("<", " less than ")
     )
+    t = _rewritten(t, _SPELLINGS)
     t = _rewritten(t, _WORDING)
     t = _SPOKEN.sub(_spoken, t)
     t = _EVERY_OTHER_DAY.sub("every 2 days", t)
@@ -320,9 +466,11 @@ def normalize(text: str) -> str:
 
 # "1 in 4 adults" is 25% of them. A share not exact to a tenth ("1 in 6", 16.67%) is written to four places, so
 # that ``same_value`` knows it for a ratio, which a clinician rounds either way ("16%", "17%").
-_COUNT_WORD = r"\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty|a hundred"
+_COUNT_WORD = r"\d{1,7}|one|two|three|four|five|six|seven|eight|nine|ten|twenty|a hundred"
 _ONE_IN = re.compile(
     rf"\b({_COUNT_WORD}) in ({_COUNT_WORD})\b(?!\s*(?:mg|ml|g|l|kg|mmol|micrograms?|mcg|units?)\b)"
+    # "1:1000" adrenaline is "1 in 1000" (a strength, not a time: 1 part in 100 or more)
+    r"|\b(1)\s*:\s*(\d{3,7})\b"
 )
 
 
@@ -342,7 +490,7 @@ def _count_of(word: str) -> float:
 
 
 def _as_percent(m: re.Match[str]) -> str:
-    n, d = _count_of(m.group(1)), _count_of(m.group(2))
+    n, d = _count_of(m.group(1) or m.group(3)), _count_of(m.group(2) or m.group(4))
     if not 0 < n < d:
         return m.group(0)
     share = 100 * n / d
@@ -352,12 +500,25 @@ def _as_percent(m: re.Match[str]) -> str:
 def _spoken(m: re.Match[str]) -> str:
     if m.group("dozen"):
         return "12" if "dozen" in m.group("dozen") else "2"
-    if m.group("q"):
-        return {"hour": "15 minutes", "day": "6 hours"}[m.group("qu")] + m.group(0)[m.end("qu") - m.start() :]
+    if m.group("k"):  # "two thousand five hundred": 2500
+        return f"{_said(m['k']) * 1000 + _said(m['kh']) * 100 + _said(m['kr']):g}"
+    if m.group("i"):  # "nought point five", "one point two five": decimals said aloud
+        return f"{_said(m['i']):g}." + "".join(f"{_said(d):g}" for d in m["f"].split())
+    if m.group("q"):  # "a quarter of an hour" is 15 minutes, "three quarters of a tablet" 0.75 tablet
+        share = 0.75 if m.group("q").startswith("three") else 0.25
+        return {"hour": f"{share * 60:g} minutes", "day": f"{share * 24:g} hours"}.get(
+            m["qu"], f"{share:g} {m['qu']}"
+        )
     if m.group("n"):
         return f"{(_number(m.group('n')) or (0.0,))[0] + 0.5:g}"
-    rest = (_number(m.group("r")) or (0.0,))[0] if m.group("r") else 0.0
-    return f"{(_number(m.group('h')) or (0.0,))[0] * 100 + rest:g}"
+    return f"{_said(m['h']) * 100 + _said(m['r']):g}"
+
+
+def _said(word: str | None) -> float:
+    """A number said in words ("a", "nought", "forty-two"); 0 for none."""
+    if not word or word == "nought":
+        return 0.0
+    return (_number(word) or (0.0,))[0]
 
 
 def _celsius(m: re.Match[str]) -> str:
@@ -393,6 +554,8 @@ def _count(text: str) -> tuple[float, float]:
     if text in ("once", "twice", "thrice"):
         v = {"once": 1.0, "twice": 2.0, "thrice": 3.0}[text]
         return v, v
+    if text == "once or twice":
+        return 1.0, 2.0
     nums = [_number(n) for n in re.findall(NUM, text.replace(" times", ""))]
     values = [n[0] for n in nums if n]
     return (values[0], values[-1]) if values else (1.0, 1.0)
@@ -424,6 +587,9 @@ def find(text: str) -> list[Quantity]:
     for m in _PER_DOSE.finditer(t):  # "4 g per dose" is not "4 g a day"
         if claim(m):
             out.append(Quantity((1.0,), (1.0,), "per-dose", None, m.start(), m.end(), m.group(0)))
+    for m in _DIVIDED.finditer(t):  # "2 g daily in 2 divided doses" is 1 g twice daily, not 2 g twice daily
+        if claim(m):
+            out.append(_divided(m))
     for m in _EVERY.finditer(t):  # "every 12 hours", "q8h", "six-monthly": so many a day
         if claim(m):
             out.append(_every(m))
@@ -447,18 +613,40 @@ def find(text: str) -> list[Quantity]:
         if q is not None and claim(m):
             out.append(q)
     out += [_solution_mass(m) for m in _SOLUTION.finditer(t)]
+    out = [replace(q, window=True) if _is_window(q, t) else q for q in out]
     if _GLUCOSE.search(t):
         out = [_as_glucose_molar(q) for q in out]
     return sorted(out, key=lambda q: q.start)
 
 
+def _divided(m: re.Match[str]) -> Quantity:
+    first = m.group("n") or m.group("d")
+    lo = _number(first) or (1.0,)
+    hi = _number(m.group("n2") or m.group("d2") or first) or lo
+    return Quantity(lo, hi, "divided doses", None, m.start(), m.end(), m.group(0), written=(lo, hi))
+
+
+_WINDOW_HOURS = (24.0, 168.0)
+
+
+def _is_window(q: Quantity, text: str) -> bool:
+    return (
+        q.dim == "time"
+        and q.cmp is None
+        and q.low == q.high
+        and any(_close(q.low, (h,)) for h in _WINDOW_HOURS)
+        and bool(_WINDOW_BEFORE.search(text, max(0, q.start - 60), q.start))
+    )
+
+
 # "10 mL of 10% calcium gluconate" holds 1 g: a percentage solution is so many grams in 100 mL (w/v), as a
 # prescriber reads it. The mass is added to what the text says, not put in place of the volume or percentage.
-_SOLUTION = re.compile(r"\b(\d+(?:\.\d+)?)\s*ml of (?:[a-z]+ ){0,3}?(\d+(?:\.\d+)?)\s*%")
+_SOLUTION = re.compile(r"\b(\d+(?:\.\d+)?)\s*(ml|l|litres?|liters?) of (?:[a-z]+ ){0,3}?(\d+(?:\.\d+)?)\s*%")
 
 
 def _solution_mass(m: re.Match[str]) -> Quantity:
-    grams = float(m.group(1)) * float(m.group(2)) / 100
+    millilitres = float(m.group(1)) * _UNITS[m.group(2)][1]  # "1 L of 0.9%" holds 9 g, as "1000 mL of" does
+    grams = millilitres * float(m.group(3)) / 100
     mass = (grams * _UNITS["g"][1],)
     # Placed at the end of the words that say it, taking none of them: they are the volume's and the percentage's.
     return Quantity(mass, mass, "mass", None, m.end(), m.end(), f"{grams:g} g in {m.group(0)}")
@@ -484,20 +672,45 @@ def _as_glucose_molar(q: Quantity) -> Quantity:
 def _every(m: re.Match[str]) -> Quantity:
     if m.group("d") or m.group("d2"):  # every 2 days: half a dose a day; "six-monthly" once in 180 days
         n = (_number(m.group("d") or m.group("d2")) or (1.0,))[0]
-        days = n * _PERIOD_OF[m.group("per") or m.group("per2")]
-        return Quantity((1 / days,), (1 / days,), "per-day", None, m.start(), m.end(), m.group(0).strip())
+        last = m.group("dr") or m.group("dr2")
+        n2 = (_number(last) or (n,))[0] if last else n
+        period = _PERIOD_OF[m.group("per") or m.group("per2")]
+        # Every 6 to 8 weeks is once in 56 days at the least, once in 42 at the most.
+        return Quantity(
+            (1 / (n2 * period),), (1 / (n * period),), "per-day", None, m.start(), m.end(), m.group(0).strip()
+        )
     first = m.group("n") or m.group("h") or m.group("q")
-    last = m.group("n2") or m.group("q2") or first
+    last = m.group("n2") or m.group("h2") or m.group("q2") or first
     lo, hi = (_number(first) or (1.0,))[0], (_number(last) or (1.0,))[0]
+    if m.group("min"):
+        lo, hi = lo / 60, hi / 60
     # Every 4 to 6 hours is 6 down to 4 times a day.
     return Quantity((24 / hi,), (24 / lo,), "per-day", None, m.start(), m.end(), m.group(0).strip())
+
+
+# What "a" or "an" counts one of: a time ("a week"), a gram or a litre spelled out, a tablet or a puff taken
+# ("take a tablet" is one; "a tablet formulation" is none). Not "a second dose" (an ordinal), "a drop in blood
+# pressure", "a unit" (a ward) nor "a dose".
+_COUNTED_WITH_A = frozenset({"time", "months"})
+_ONE_OF = frozenset("gram milligram microgram litre liter millilitre milliliter".split())
+_TAKEN = re.compile(r"\b(?:take|takes|taking|took|taken|give|given|giving|chew|swallow|inhale|use|using)\s+$")
+
+
+def _counted(word: str, unit: str | None, before: str) -> bool:
+    if not unit:
+        return False
+    if word.startswith("half"):  # "half a tablet"
+        return True
+    if _UNITS[unit][0] in ("tablets", "puffs"):
+        return bool(_TAKEN.search(before[-20:]))
+    return (_UNITS[unit][0] in _COUNTED_WITH_A and unit not in ("s", "sec", "second")) or unit in _ONE_OF
 
 
 def _quantity(m: re.Match[str]) -> Quantity | None:
     unit = m.group("unit")
     word = m.group("num")
-    if word.split()[-1] in ("a", "an") and not (unit and _UNITS[unit][0] in ("time", "months")):
-        return None  # "a week" is a quantity, "a dose" is not
+    if word.split()[-1] in ("a", "an") and not _counted(word, unit, m.string[: m.start()]):
+        return None  # "a week", "a tablet" and "half a tablet" are quantities, "a dose" is not
     if unit and not word[-1].isdigit() and not m.group(0)[m.end("num") - m.start() :].startswith(" "):
         return (
             None  # only digits are written against their unit ("5mg"): "as" is not "a s", "ones" not "one s"
@@ -513,7 +726,9 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     dim, factor = ("", 1.0)
     if unit and m.group("ordinal") is None:
         dim, factor = _UNITS[unit]
-        per = re.findall(rf"(?:/|\bper\b)\s*(1\.73\s*m2|m2|{_UNIT})", m.group(0))
+        per = [
+            p.replace(" ", "") for p in re.findall(rf"(?:/|\bper\b)\s*(1\.73\s*m2|m2|{_UNIT})", m.group(0))
+        ]
         if per:
             dim += "/" + "/".join(_UNITS.get(p, (p, 1.0))[0] or p for p in per)
             # Per litre is a thousandth per millilitre (30 ng/mL is 30 micrograms/L); a rate per minute
@@ -530,7 +745,25 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
         m.end(),
         m.group(0).strip(),
         written=(low, high),
+        age=_is_age(m),
     )
+
+
+# A bare number said of someone's age is in years, as a clinician reads it: "younger than 12", "aged 65 or
+# over", "children under 5" (not "under 5 months"). It stays a bare number, compared with other bare numbers as
+# before ("at 55 or over" is still the rival of "adults under 55"). Babies' and infants' ages are left alone.
+_AGE_CUE = re.compile(
+    r"(?:\b(?:aged?|ages)\s+(?:(?:between|from|over|under|above|below|at least|less than|more than|up to)\s+)?"
+    r"|\b(?:older|younger) than\s+"
+    r"|\b(?:children|adults|people|patients|women|men|girls|boys|adolescents|those|anyone|individuals|persons)"
+    r"\s+(?:aged\s+)?(?:over|under|above|below)\s+)$"
+)
+
+
+def _is_age(m: re.Match[str]) -> bool:
+    if m.group("unit") or m.group("ordinal") is not None:
+        return False
+    return bool(_AGE_CUE.search(m.string, max(0, m.start("num") - 40), m.start("num")))
 
 
 # "One" standing for a noun said before ("not started during one", "a new one,") is no number: "no one", or a
