@@ -125,3 +125,16 @@ def test_one_standing_for_a_noun_is_no_number(text: str):
 
 def test_one_of_a_dose_is_still_a_number():
     assert [q.text for q in find("give one dose; take one tablet")] == ["one dose", "one tablet"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cmp"),
+    [
+        ("if weight increases by more than 2 kg over 3 days", None),  # the period it happens in
+        ("infuse over 60 minutes", None),
+        ("symptoms lasting over 3 days", "up"),  # more than
+        ("fever for over 5 days", "up"),
+    ],
+)
+def test_over_a_time_is_a_period_unless_it_says_how_long(text: str, cmp: str | None) -> None:
+    assert [q.cmp for q in find(text) if q.dim == "time"] == [cmp]

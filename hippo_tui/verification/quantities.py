@@ -740,12 +740,28 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
         _scaled(low, factor),
         _scaled(high, factor),
         dim,
-        _cmp(m),
+        None if _over_a_period(m, dim) else _cmp(m),
         m.start(),
         m.end(),
         m.group(0).strip(),
         written=(low, high),
         age=_is_age(m),
+    )
+
+
+# "Over" a time after a change or a giving is the period it happens in ("gains 2 kg over 3 days", "infused over
+# 60 minutes"), not "more than"; after a word of lasting it is more than ("symptoms lasting over 3 days").
+_OVER = re.compile(r"\bover\s")
+_LASTING = re.compile(
+    r"\b(?:for|lasting|lasts?|lasted|persist(?:s|ing|ed)?|of|aged?|than|is|are|was|were)\s+$"
+)
+
+
+def _over_a_period(m: re.Match[str], dim: str) -> bool:
+    return (
+        dim == "time"
+        and bool(_OVER.match(m.group(0).lstrip()))
+        and not _LASTING.search(m.string[: m.start()])
     )
 
 
