@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon
 from hippo_tui.verification.quantities import Quantity, find
@@ -45,8 +45,8 @@ def _names(sentence: Reading, theirs: frozenset[str], mine: frozenset[str], clai
     return bool(claim.classes & sentence.all_classes) or bool(claim_classes & sentence.classes)
 
 
-# "It" ("this medicine") before a sentence names a medicine of its own is most often the medicine of the sentence before
-# ("Lamotrigine can cause rashes. The risk is higher if it is taken with valproate.").
+# "It" ("this medicine") before a sentence names a medicine of its own is most often the medicine of the
+# sentence before ("Lamotrigine can cause rashes. The risk is higher if it is taken with valproate.").
 _IT = re.compile(r"\b(?:it|its|(?:this|the) (?:medicine|drug))\b")
 # A sentence's lead-in up to a colon is a heading for what follows ("Uncomplicated chlamydia: doxycycline …").
 _LABEL = re.compile(r"^([^:]{3,80}):\s")
@@ -142,7 +142,7 @@ def _unbound(
     return None
 
 
-@cache
+@lru_cache(maxsize=4096)  # an excerpt's sentences, read again for each claim citing it; bounded for a server
 def _quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(find(text))
 
