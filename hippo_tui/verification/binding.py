@@ -86,10 +86,11 @@ def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str
     is, or where none is named. Medicines the claim names together ("aspirin and clopidogrel are both …") are
     each held to every word: what the excerpt says of one of them alone is not said of the other."""
     every = agents(claim)
-    sentences = _pieces(sentences)
-    if not every or len(sentences) < 2:
+    if not every:
         return None
-    named = [agents(s) for s in sentences]  # each sentence's medicines, read once
+    sentences, named = _pieces(sentences)  # and each one's medicines, read once
+    if len(sentences) < 2:
+        return None
     for mine, part in ((every, claim), *_each(claim, every)):
         own = _own(sentences, named, mine, part)
         if any(own) and (found := _unbound(part, sentences, named, own, every)):
@@ -97,14 +98,22 @@ def said_of_another(claim: Reading, sentences: tuple[Reading, ...]) -> tuple[str
     return None
 
 
-def _pieces(sentences: tuple[Reading, ...]) -> tuple[Reading, ...]:
+def _pieces(sentences: tuple[Reading, ...]) -> tuple[tuple[Reading, ...], list[frozenset[str]]]:
     """The sentences, each that gives two medicines in semicolon-separated pieces split into them
-    ("Tenecteplase is given as a single bolus; alteplase is infused over 60 minutes")."""
+    ("Tenecteplase is given as a single bolus; alteplase is infused over 60 minutes"), with each one's
+    medicines."""
     out: list[Reading] = []
+    named: list[frozenset[str]] = []
     for s in sentences:
         parts = [read(p) for p in s.source.split(";") if p.strip()] if ";" in s.source else []
-        out += parts if sum(bool(agents(p)) for p in parts) >= 2 else [s]
-    return tuple(out)
+        theirs = [agents(p) for p in parts]
+        if sum(map(bool, theirs)) >= 2:
+            out += parts
+            named += theirs
+        else:
+            out.append(s)
+            named.append(agents(s))
+    return tuple(out), named
 
 
 def _unbound(

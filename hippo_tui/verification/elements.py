@@ -222,7 +222,8 @@ def check_strength(claim: Reading, excerpt: Excerpt) -> Finding | None:
         return None
     near = excerpt.about_all(claim)
     # A claim that keeps the exception is held to what the excerpt says with it.
-    mine = min(claim.modality, 2) if _EXCEPTED.search(claim.source) else claim.modality
+    kept = _EXCEPTED.search(claim.source) is not None
+    mine = min(claim.modality, 2) if kept else claim.modality
     if any(_bears_out(mine, _strength(s)) for s in near):
         return None
     word = _strongest(claim)
@@ -231,7 +232,7 @@ def check_strength(claim: Reading, excerpt: Excerpt) -> Finding | None:
         return _missing("modality", f"the claim says '{word}'; the excerpt does not say it is required")
     strongest = max(said, key=lambda s: _strength(s) or 0)
     theirs, excepted = _strongest(strongest), _EXCEPTED.search(strongest.source)
-    if excepted and not _EXCEPTED.search(claim.source):
+    if excepted and not kept:
         theirs += f"' with “{excepted.group(0)} …"
         return _contradicted("modality", f"the excerpt says '{theirs}”, the claim says '{word}' without")
     return _contradicted("modality", f"the excerpt says '{theirs}', the claim says '{word}'")
@@ -315,10 +316,9 @@ def _opposite(a: str, b: str) -> bool:
 
 # "Neither drug has been shown to be more effective than the other", "X is no more effective than Y": a
 # comparison said not to hold (not "no more than 4 g": a number is no quality).
-_DENIED_COMPARISON = re.compile(
-    r"\b(?:neither|not|no|nor)\b(?:\s+[a-z]+){0,6}?\s+(?:more|less)\s+(?P<quality>[a-z]{4,})\s+than\b"
-)
-_CLAIMED_COMPARISON = re.compile(r"\b(?:more|less)\s+(?P<quality>[a-z]{4,})\s+than\b")
+_COMPARED = r"\b(?:more|less)\s+(?P<quality>[a-z]{4,})\s+than\b"
+_DENIED_COMPARISON = re.compile(rf"\b(?:neither|not|no|nor)\b(?:\s+[a-z]+){{0,6}}?\s+{_COMPARED}")
+_CLAIMED_COMPARISON = re.compile(_COMPARED)
 
 
 def _denied(claim: Reading, excerpt: Excerpt) -> Finding | None:

@@ -183,7 +183,7 @@ class Lexicon:
 
     def replaced(self, text: str) -> str:
         """``text`` (respelled) with every abbreviation and lay term as a source writes it."""
-        text = _SEPARATED.sub(lambda m: self._joined(m), text)
+        text = _SEPARATED.sub(self._joined, text)
         return self.replace.sub(lambda m: self.replacements[m.group("p")], text)
 
     def _joined(self, m: re.Match[str]) -> str:

@@ -207,12 +207,12 @@ def _anchor_conflict(
                 piece = _piece_of(s, e)
                 score = len(want & _anchors(piece.words)) + len(want & _anchors(s.words)) / 2
                 scored.append((score + (1 if q.cmp and e.cmp == q.cmp else 0), e, piece))
-    best_match = max((n for n, e, _ in scored if q.matches(e)), default=None)
+    matches = [(n, e, p) for n, e, p in scored if q.matches(e)]
     # A rival the claim gives itself elsewhere ("within a day and not beyond 72 hours") is not one it mistook.
     others = [(n, e, p) for n, e, p in scored if not q.matches(e) and not any(c.matches(e) for c in claimed)]
-    if best_match is None or not others:
+    if not matches or not others:
         return None
-    _, m, m_piece = max(((n, e, p) for n, e, p in scored if q.matches(e)), key=lambda x: x[0])
+    best_match, m, m_piece = max(matches, key=lambda x: x[0])
     contrasted = _contrasted(want, m_piece, others)
     if contrasted is not None:
         return contrasted
