@@ -172,6 +172,23 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Stop metformin if kidney function drops to an eGFR below 30.",
             "Stop metformin if the eGFR falls below 30.",
         ),
+        # Lay phrases for the excerpt's terms: going back, feeling well, spots, skin turning yellow.
+        (
+            "Children who have had chickenpox can go back to school once all the spots have crusted over.",
+            "Children with chickenpox may return to school when all lesions have crusted.",
+        ),
+        (
+            "Keep taking your inhaler even when you feel well.",
+            "Continue regular inhaled corticosteroid treatment even when asymptomatic.",
+        ),
+        (
+            "Tell your doctor if your skin or eyes turn yellow while taking this medicine.",
+            "Report jaundice promptly while taking this medicine.",
+        ),
+        (
+            "Give oxygen only if oxygen saturation is below 94%.",
+            "Give oxygen to patients with chest pain only if oxygen saturation is below 94%.",
+        ),
     ],
 )
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):
@@ -518,6 +535,7 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("Offer antibiotics to children with acute otitis media.", "Offer antibiotics to children with acute otitis media if they are systemically unwell or have otorrhoea."),
         ("Start an SGLT2 inhibitor in type 2 diabetes.", "Offer an SGLT2 inhibitor in type 2 diabetes if the person has heart failure or established cardiovascular disease."),
         ("Vitamin K is given for any raised INR on warfarin.", "Give vitamin K if the INR is above 8, or if there is bleeding."),
+        ("Patients with chest pain should be given oxygen.", "Give oxygen to patients with chest pain only if oxygen saturation is below 94%."),
         # a number attached to another step of the course
         ("Give the second dose of MMR at 12 months.", "The first dose of MMR is given at 12 months, the second at 3 years 4 months."),
         ("Metformin should be stopped when eGFR falls below 45.", "Review metformin if eGFR falls below 45; stop if below 30."),

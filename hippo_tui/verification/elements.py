@@ -595,10 +595,12 @@ _GOES_WITHOUT_SAYING = frozenset(
 )
 
 
-def _condition_said(said: Reading, claim: Reading) -> bool:
-    """The claim says the condition, or something of it, in any of its words, drugs or classes."""
+def _condition_said(said: Reading, claim: Reading, own: Sequence[str] = ()) -> bool:
+    """The claim says the condition, or something of it, in any of its words (or only in its ``own``
+    words, when given), drugs or classes."""
+    words = own or said.concepts
     return (
-        any(has_concept(c, claim.concepts) or has_concept(c, claim.stems) for c in said.concepts)
+        any(has_concept(c, claim.concepts) or has_concept(c, claim.stems) for c in words)
         or bool(set(said.drugs) & set(claim.drugs))
         or bool(said.all_classes & claim.all_classes)
     )
@@ -618,6 +620,16 @@ def _conditions(text: str) -> list[tuple[str, Reading, str]]:
     return out
 
 
+def _own_words(written: str, said: Reading, sentence: str, claim: Reading) -> list[str]:
+    """An "only if" condition's words that its advice does not share: "give oxygen … only if oxygen
+    saturation is below 94%" is not said by "oxygen". Empty (any word will do) for other conditions, for
+    one with no words of its own, and for a claim that repeats the condition as written."""
+    if not written.lower().startswith("only") or " ".join(written.lower().split()) in claim.source.lower():
+        return []
+    advice = read(sentence.replace(written, " "))
+    return [c for c in said.concepts if not has_concept(c, advice.concepts)]
+
+
 def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """Advice the excerpt gives only under a condition is not established by a claim that leaves the
     condition out ("all children with a squint" against "refer … if its onset is sudden")."""
@@ -629,7 +641,7 @@ def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
         drugs = set(read(owner).drugs)
         if drugs and claim.drugs and not drugs & set(claim.drugs):
             continue
-        if not _condition_said(said, claim):
+        if not _condition_said(said, claim, _own_words(written, said, near.source, claim)):
             return _missing("condition", f"the excerpt says this only {quote(written)}")
     return None
 
