@@ -52,7 +52,7 @@ _IT = re.compile(r"\b(?:it|its|(?:this|the) (?:medicine|drug))\b")
 _LABEL = re.compile(r"^([^:]{3,80}):\s")
 
 
-def _carries_it(text: str) -> bool:
+def carries_it(text: str) -> bool:
     """The sentence says "it" before it names a medicine of its own ("… if it is taken with valproate"; not
     "Apixaban is an alternative, as it is …")."""
     m = _IT.search(text)
@@ -67,7 +67,7 @@ def _own(
     """For each sentence, whether it speaks of the claim's medicine, by name or as "it" after one that does."""
     own: list[bool] = []
     for s, theirs in zip(sentences, named, strict=True):
-        own.append(_names(s, theirs, mine, claim) or (bool(own) and own[-1] and _carries_it(s.text)))
+        own.append(_names(s, theirs, mine, claim) or (bool(own) and own[-1] and carries_it(s.text)))
     return own
 
 

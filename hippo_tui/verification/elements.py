@@ -18,7 +18,7 @@ from typing import Literal
 
 from hippo_tui.safe_text import clip
 from hippo_tui.verification import thesaurus
-from hippo_tui.verification.binding import said_of_another
+from hippo_tui.verification.binding import carries_it, said_of_another
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
 from hippo_tui.verification.near_quote import turned
 from hippo_tui.verification.opposites import opposite
@@ -50,29 +50,45 @@ class Excerpt:
     whole: Reading
     sentences: tuple[Reading, ...]
 
+    def named(self, i: int) -> frozenset[str]:
+        """The medicines sentence ``i`` speaks of: its own, or after a leading "it" the sentence before's
+        ("… It is not recommended for infants under 6 months")."""
+        s = self.sentences[i]
+        if i and not s.drugs and carries_it(s.text):
+            return frozenset(self.sentences[i - 1].drugs)
+        return frozenset(s.drugs)
+
     def about(self, claim: Reading) -> Reading:
         """The sentence that shares the most with the claim (drugs count twice), else the whole."""
 
-        def score(s: Reading) -> tuple[int, int]:
+        def score(i: int) -> tuple[int, int]:
+            s = self.sentences[i]
             shared = sum(has_concept(c, s.concepts) for c in claim.concepts)
-            # On a tie, the one that also names the claim's people ("children under 2").
-            groups = sum(
-                len(g & s.populations.get(axis, frozenset())) for axis, g in claim.populations.items()
-            )
-            return shared + sum(2 for d in claim.drugs if d in s.drugs), groups
+            return shared + sum(2 for d in claim.drugs if d in self.named(i)), _groups(claim, s)
 
         # A claim quoting one of its sentences is about that one, whatever the others share with it.
         said = as_quoted(claim.source)
         quoted = next((s for s in self.sentences if as_quoted(s.source) == said), None)
         if quoted is not None:
             return quoted
-        best = max(self.sentences, key=score, default=None)
-        return best if best is not None and score(best)[0] > 0 else self.whole
+        best = max(range(len(self.sentences)), key=score, default=None)
+        return self.sentences[best] if best is not None and score(best)[0] > 0 else self.whole
 
     def about_all(self, claim: Reading) -> list[Reading]:
-        """Every sentence sharing at least two of the claim's concepts, or the one most about it."""
-        many = [s for s in self.sentences if sum(has_concept(c, s.concepts) for c in claim.concepts) >= 2]
+        """Every sentence sharing at least two of the claim's concepts, or naming its medicine and its people
+        ("Ondansetron … children …. It is not recommended for infants …"), or the one most about it."""
+        many = [
+            s
+            for i, s in enumerate(self.sentences)
+            if sum(has_concept(c, s.concepts) for c in claim.concepts) >= 2
+            or (set(claim.drugs) & self.named(i) and _groups(claim, s))
+        ]
         return many or [self.about(claim)]
+
+
+def _groups(claim: Reading, s: Reading) -> int:
+    """How many of the claim's people ("children under 2") the sentence names."""
+    return sum(len(g & s.populations.get(axis, frozenset())) for axis, g in claim.populations.items())
 
 
 def quote(text: str) -> str:

@@ -252,7 +252,7 @@ def strip_markers(text: str) -> str:
 # ---------------------------------------------------------------------------------------------------
 # Sentences.
 
-_ABBREVIATIONS = frozenset(
+ABBREVIATIONS = frozenset(
     "e.g i.e dr mr mrs ms prof st vs approx ca cf al fig figs no nos ref refs incl resp max "
     "b.i.d t.i.d q.i.d q.d q.h p.o p.r.n h.s a.c p.c i.v i.m s.c u.s".split()
 )
@@ -301,7 +301,7 @@ def _abbreviation(text: str, dot: int) -> int:
         return NOT_ABBREVIATION
     if word in _MAY_END:
         return MAY_END
-    if word in _ABBREVIATIONS:
+    if word in ABBREVIATIONS:
         return ABBREVIATION
     if len(word) == 1 and text[dot - 1].isupper():
         # An initial ("J. Smith", "by A. B. Smith"), unless a unit ("mmol/L.", "2 L.", "38 °C.") or a

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from hippo_tui.verification.binding import agents
 from hippo_tui.verification.elements import Excerpt, Finding, Outcome, check_words, first_finding
 from hippo_tui.verification.reading import as_quoted, read, sentences
 from hippo_tui.verification.veto import SENTENCE_STOP, check_claim
@@ -101,7 +102,7 @@ def judge_claim(claim: str, excerpt: str) -> Verdict:
     # Two statements joined by a semicolon or set against each other, which the excerpt makes in two
     # sentences: each as said there. Set against each other, only for who or what each is about: the
     # connective itself is a word no excerpt has, and a medicine's words said of another stay a finding.
-    halves = _parts(claim, _HALVES, "; ")
+    halves = _parts(claim, _HALVES, "; ", named=True)
     wide = _CLAIM_WIDE if ";" in claim else _CONTRASTED
     if whole.supported or whole.element not in wide or len(halves) < 2:
         return whole
@@ -109,16 +110,30 @@ def judge_claim(claim: str, excerpt: str) -> Verdict:
     return each if each.supported else whole
 
 
-def _parts(claim: str, boundary: re.Pattern[str], joiner: str) -> list[str]:
+def _parts(claim: str, boundary: re.Pattern[str], joiner: str, *, named: bool = False) -> list[str]:
     """The claim's parts between ``boundary``s, one that speaks of the one before ("It is first line.") kept
-    with it, joined as the claim joins them."""
+    with it, joined as the claim joins them; or, when ``named``, with "it" named as the one medicine of the
+    part before ("A is given …; it is not recommended …": each half its own statement about A)."""
     parts: list[str] = []
     for p in boundary.split(claim):
-        if parts and (_ANAPHOR.match(p) or len(p.split()) < 3):
+        if parts and named and (subject := _it_is(p, parts[-1])):
+            parts.append(subject)
+        elif parts and (_ANAPHOR.match(p) or len(p.split()) < 3):
             parts[-1] = f"{parts[-1]}{joiner}{p}"
         else:
             parts.append(p)
     return parts
+
+
+_IT = re.compile(r"(?i)it\b(?!')")
+
+
+def _it_is(part: str, before: str) -> str | None:
+    """``part`` with its leading "it" replaced by the one medicine ``before`` names, if it names one."""
+    medicines = agents(read(before))
+    if not _IT.match(part) or len(medicines) != 1:
+        return None
+    return f"{next(iter(medicines)).capitalize()}{part[2:]}"
 
 
 _ANAPHOR = re.compile(

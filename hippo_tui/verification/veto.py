@@ -27,14 +27,15 @@ from dataclasses import dataclass
 from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.verification.lexical import judge_words, stem
 from hippo_tui.verification.lexicon import lexicon
-from hippo_tui.verification.markers import split_sentences, strip_markers
+from hippo_tui.verification.markers import ABBREVIATIONS, split_sentences, strip_markers
 from hippo_tui.verification.quantities import Quantity, find, normalize
 
 # Clause boundaries: a claim's numbers must all be found together within one of its clauses.
 # "A and B together" is one thing (two drugs used together), not two: "do not use A and B together" negates B too.
 _AND = r"and(?!\s+[\w-]+(?:\s+[\w-]+)?\s+together\b)"
-# A claim of two sentences is two clauses ("… within 48 hrs. 50 % rise over 7 days"); not after an abbreviation.
-SENTENCE_STOP = r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bapprox)\.\s+"
+# A claim of two sentences is two clauses ("… within 48 hrs. 50 % rise over 7 days"); not after an abbreviation
+# that the sentence splitter also reads on ("e.g.", "approx.", "(max. 6 mg daily)").
+SENTENCE_STOP = "".join(rf"(?<!\b{re.escape(a)})" for a in sorted(ABBREVIATIONS)) + r"\.\s+"
 _CLAUSE = re.compile(
     rf"{SENTENCE_STOP}|;|,?\s+(?:{_AND}|or|but|then|whereas|while|although)\s+|,\s*(?:then|so|because)\s+|,?\s+(?=unless\b)"
 )
