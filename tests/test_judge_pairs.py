@@ -49,9 +49,10 @@ def test_the_sets_are_whole_and_well_formed():
 # halves joined dev, which is why dev fell in rounds five and six): recall on wording never seen is what it lacks.
 # test5 is a whole set written in round seven from general clinical knowledge, measured before any change.
 # test6 is half of round nine's 240 (61.7% before any change; the other half, p9-…, joined dev at 56.7%).
+# Round thirteen added 260 development pairs (r13-…, 59% right before any change for them; dev 81.6% with them).
 FLOORS = [
-    ("dev", 0.81), ("test", 0.84), ("test2", 0.64), ("test3", 0.70), ("test4", 0.65), ("test5", 0.68),
-    ("test6", 0.60),
+    ("dev", 0.81), ("test", 0.86), ("test2", 0.68), ("test3", 0.74), ("test4", 0.72), ("test5", 0.74),
+    ("test6", 0.63),
 ]  # fmt: skip
 
 
@@ -106,6 +107,14 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     known |= {"r7-178"}
     # Round nine's (p9-…), as written, before any change for them.
     known |= {"p9-001", "p9-025", "p9-053", "p9-069", "p9-149"}
+    # Round thirteen's (r13-…), as written, before any change for them: "non-steroidal", "non-valvular" and
+    # "non-pregnant" read as negations (r13-110, r13-126, r13-146; reading them as terms cost the test set a
+    # pair), "can't be explained" against "unexplained", "not eating" against "to avoid eating", a time in
+    # words ("two to three minutes" for "intervals of 2–3 minutes"), "a day" read as a duration, "one" as a
+    # count, a schedule's doses (0, 1 and 6 months).
+    known |= {"r13-011", "r13-031", "r13-039", "r13-055", "r13-083", "r13-091", "r13-100", "r13-110"}
+    known |= {"r13-116", "r13-121", "r13-126", "r13-146", "r13-157", "r13-161", "r13-187", "r13-191"}
+    known |= {"r13-197", "r13-222", "r13-230"}
     assert vetoed <= known, sorted(vetoed)
 
 

@@ -185,6 +185,18 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Tell your doctor if your skin or eyes turn yellow while taking this medicine.",
             "Report jaundice promptly while taking this medicine.",
         ),
+        # A clinical adjective read as its noun's definition; a low level as one lowered, "-aemia" of the blood.
+        (
+            "Someone on chemotherapy with a temperature of 38°C or above and a low neutrophil count needs emergency treatment.",
+            "Pyrexia of 38.0°C or higher in a patient receiving chemotherapy who is neutropenic should be treated as an emergency.",
+        ),
+        ("Thiazides can lower sodium in the blood.", "Thiazide diuretics can cause hyponatraemia."),
+        ("Take ciprofloxacin at least 2 hours before or 4 hours after antacids.", "Take ciprofloxacin at least 2 hours before or 4 hours after antacids."),
+        (
+            "A chest X-ray should be arranged if the cough has not gone away after three weeks.",
+            "Arrange a chest X-ray if the cough persists for longer than 3 weeks.",
+        ),
+        ("Give 1 mg every 4 to 6 hours (max. 6 mg daily).", "Child 2–5 years: 1 mg every 4–6 hours (max. 6 mg daily)."),
         (
             "Give oxygen only if oxygen saturation is below 94%.",
             "Give oxygen to patients with chest pain only if oxygen saturation is below 94%.",
@@ -536,6 +548,13 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("Start an SGLT2 inhibitor in type 2 diabetes.", "Offer an SGLT2 inhibitor in type 2 diabetes if the person has heart failure or established cardiovascular disease."),
         ("Vitamin K is given for any raised INR on warfarin.", "Give vitamin K if the INR is above 8, or if there is bleeding."),
         ("Patients with chest pain should be given oxygen.", "Give oxygen to patients with chest pain only if oxygen saturation is below 94%."),
+        ("ACE inhibitors should be paused during any acute illness.", "Temporarily stop ACE inhibitors during an acute illness with dehydration, such as vomiting or diarrhoea."),
+        # advice the excerpt withholds
+        ("St John's wort is recommended for mild depression.", "St John's wort might be of benefit in mild depression, but it is not recommended because of uncertain doses."),
+        # a time put on the other side
+        ("Take ciprofloxacin at least 4 hours before or 2 hours after antacids.", "Take ciprofloxacin at least 2 hours before or 4 hours after antacids."),
+        # a medicine of a class the lexicon knows by its name's ending, given another line
+        ("Montelukast is the initial maintenance therapy for asthma in adults.", "Adults with asthma: offer a low-dose ICS as first-line maintenance therapy; add a leukotriene receptor antagonist such as montelukast if uncontrolled."),
         # a number attached to another step of the course
         ("Give the second dose of MMR at 12 months.", "The first dose of MMR is given at 12 months, the second at 3 years 4 months."),
         ("Metformin should be stopped when eGFR falls below 45.", "Review metformin if eGFR falls below 45; stop if below 30."),

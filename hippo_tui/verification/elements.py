@@ -682,6 +682,53 @@ def check_opposite(claim: Reading, excerpt: Excerpt) -> Finding | None:
     )
 
 
+# Advice given ("is recommended", "should be used") and the same advice withheld ("is not recommended").
+_ADVISED = r"(?:(?:is|are)\s+(?:{neg})(recommended|advised|indicated)|should\s+(?:{neg})be\s+(used|given|offered|prescribed))\b"
+_GIVEN = re.compile(r"\b" + _ADVISED.format(neg=""))
+_WITHHELD = re.compile(r"\b" + _ADVISED.format(neg=r"not\s+"))
+_NEGATED = re.compile(r"\b(?:not|never|no|avoid|don't|cannot|contraindicated)\b")
+
+
+def check_withheld(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """Advice the claim says is given that the excerpt's sentence about it withholds ("St John's wort is
+    recommended for mild depression" against "… might be of benefit in mild depression, but it is not
+    recommended …"), when that sentence does not also give it."""
+    given = _GIVEN.search(claim.text)
+    if given is None or _NEGATED.search(claim.text):
+        return None
+    near = excerpt.about(claim)
+    word = given.group(1) or given.group(2)
+    withheld = [m for m in _WITHHELD.finditer(near.text) if word in m.groups()]
+    if not withheld or any(word in m.groups() for m in _GIVEN.finditer(near.text)):
+        return None
+    return _contradicted("negation", f"the excerpt says “{withheld[0].group(0)}”: {quote(near.source)}")
+
+
+# "Any acute illness", "all patients with stroke": a claim about every one of a kind.
+_ANY = re.compile(r"\b(?:any|all|every)\s+([a-z-]+(?:\s+[a-z-]+){0,2})")
+# What narrows a kind where the excerpt names it: "an acute illness with dehydration", "patients who …".
+_NARROWED = r"\b{kind}\s+(with|who|that|in whom)\s+([a-z0-9-]+(?:\s+[a-z0-9-]+){{0,2}})"
+
+
+def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A claim about any one of a kind that the excerpt narrows ("paused during any acute illness" against
+    "… during an acute illness with dehydration"), when the claim does not say the narrowing words."""
+    near = excerpt.about(claim)
+    for m in _ANY.finditer(claim.text):
+        words = m.group(1).split()
+        kinds = (" ".join(words[:n]) for n in range(len(words), 0, -1))
+        found = (re.search(_NARROWED.format(kind=re.escape(k)), near.text) for k in kinds if len(k) > 3)
+        narrowed = next((f for f in found if f is not None), None)
+        if narrowed is None:
+            continue
+        said = read(narrowed.group(2))
+        if narrowed.group(2) in claim.text:
+            continue
+        if said.concepts and not _condition_said(said, claim):
+            return _missing("condition", f"the excerpt says this of {quote(narrowed.group(0))} only")
+    return None
+
+
 def check_binding(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """A word the claim says of its medicine that the excerpt says only of another ("binding")."""
     found = said_of_another(claim, excerpt.sentences)
@@ -703,6 +750,8 @@ CHECKS = (
     check_route,
     check_timing,
     check_condition,
+    check_withheld,
+    check_any,
     check_alone,
     check_binding,
 )

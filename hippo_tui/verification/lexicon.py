@@ -258,9 +258,21 @@ def _glosses(
     """Each term's defining words but the light ones: a claim needs no source for those, and through the
     thesaurus they would say more ("function" is also "procedure")."""
     return {
-        stem(respell(k)): tuple(w for w in respell(v).split() if synonyms.get(stem(w), stem(w)) not in light)
+        stem(respell(k)): tuple(
+            w for w in _implied(respell(k), respell(v)).split() if synonyms.get(stem(w), stem(w)) not in light
+        )
         for k, v in table.items()
     }
+
+
+def _implied(term: str, gloss: str) -> str:
+    """A gloss with what its term's form says too: "-aemia" is of the blood ("hyponatraemia": sodium in the
+    blood), and a level "low" or "high" is one lowered or raised ("thiazides lower sodium")."""
+    extra = " blood" if term.endswith("emia") else ""
+    words = gloss.split()
+    extra += " lower reduce" if "low" in words else ""
+    extra += " higher increase" if "high" in words else ""
+    return gloss + extra
 
 
 @cache

@@ -30,7 +30,8 @@ FUNCTION_WORDS = frozenset(
     shall into onto upon about any each every all some both either also just only very per via while whether
     whose one's own same other others another s like including rather during then because since against
     alongside much many too once together instead anyone everyone someone anybody everybody somebody through
-    throughout inside across along among around toward towards despite""".split()
+    throughout inside across along among around toward towards despite though although even still anything
+    everything""".split()
 )
 # Units are part of the quantities the veto compares, not words of their own.
 _UNIT_WORDS = frozenset(
@@ -200,8 +201,22 @@ def read(text: str) -> Reading:
 
 
 def _gloss(word: str) -> frozenset[str]:
-    """The stems of the everyday words that define ``word`` ("nocturia": "night", "urine"), if any."""
-    return frozenset(_stem(w) for w in lexicon().glosses.get(stem(word), ()))
+    """The stems of the everyday words that define ``word`` ("nocturia": "night", "urine"), if any; an
+    adjective is defined as its noun ("neutropenic" as "neutropenia", "ketotic" as "ketosis")."""
+    glosses = lexicon().glosses
+    found = glosses.get(stem(word)) or next(
+        (
+            glosses[stem(word[: -len(a)] + n)]
+            for a, n in _ADJECTIVE
+            if word.endswith(a) and stem(word[: -len(a)] + n) in glosses
+        ),
+        (),
+    )
+    return frozenset(_stem(w) for w in found)
+
+
+# An adjective's ending and its noun's: "-ic" of "-ia" ("hypoxic"), "-otic" of "-osis" ("ketotic").
+_ADJECTIVE = (("otic", "osis"), ("ic", "ia"))
 
 
 # Words of a definition that say something only with the rest of it: a direction or a degree ("low" blood

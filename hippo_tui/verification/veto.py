@@ -820,6 +820,10 @@ def _check_route(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str |
 
 
 _GOES = re.compile(r"\b(?:go|goes|going|went|gone)\s+(up|down)\b")
+# "Has not gone away" is "persists": no negation of the advice it conditions.
+_PERSISTS = re.compile(
+    r"\b(?:(?:has|have|had)\s+not\s+gone|(?:won't|will not|doesn't|does not|didn't|did not)\s+go)\s+away\b"
+)
 
 
 # What follows "rather than" or "instead of" is what is not to be done: "before incision rather than after
@@ -831,6 +835,7 @@ _REJECTED = re.compile(rf"\s*,?\s+({'|'.join(_REJECTING)})\s+")
 def _prepared(text: str) -> str:
     # "goes up" is "rises": one word, so that it has a direction.
     text = _GOES.sub(lambda m: "rises" if m.group(1) == "up" else "falls", normalize(strip_markers(text)))
+    text = _PERSISTS.sub("persists", text)
     return _REJECTED.sub(r", \1 ", text)
 
 
@@ -848,11 +853,36 @@ def check_claim(claim: str, excerpt: str) -> str | None:
     reason = (
         _check_numbers_read_on(clauses, pieces, sentences)
         or _check_directions(pieces, sentences)
+        or _check_sides(text, qs, sentences)
         or _check_negation(pieces, statements)
         or _check_said_not(pieces, sentences, statements)
         or _check_route(pieces, sentences)
     )
     return sanitize(reason) if reason else None  # it quotes the claim and the excerpt: untrusted text
+
+
+# A time said before or after something ("at least 2 hours before or 4 hours after antacids").
+_SIDE = re.compile(r"^\s*(?:or more\s+|at least\s+)?(before|prior to|after|post)\b")
+
+
+def _side(text: str, q: Quantity) -> str | None:
+    m = _SIDE.match(text[q.end :])
+    return None if m is None else ("before" if m.group(1) in ("before", "prior to") else "after")
+
+
+def _check_sides(text: str, qs: Sequence[Quantity], sentences: Sequence[Sentence]) -> str | None:
+    """A time the claim puts before something that the excerpt puts only after it, or the reverse ("4 hours
+    before or 2 hours after" for "2 hours before or 4 hours after")."""
+    for q in qs:
+        mine = _side(text, q)
+        if mine is None:
+            continue
+        theirs = {_side(s.text, e): e for s in sentences for e in s.quantities if e.matches(q)}
+        theirs.pop(None, None)
+        if theirs and mine not in theirs:
+            side, e = next(iter(theirs.items()))
+            return f"claim says {q.text} {mine}, excerpt says {e.text} {side}"
+    return None
 
 
 def _quote(text: str) -> str:
