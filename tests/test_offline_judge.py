@@ -198,6 +198,10 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ),
         ("Give 1 mg every 4 to 6 hours (max. 6 mg daily).", "Child 2–5 years: 1 mg every 4–6 hours (max. 6 mg daily)."),
         (
+            "Children aged one to four should have 10 micrograms of vitamin D a day.",
+            "Vitamin D supplement: children aged 1–4 years, 10 micrograms daily.",
+        ),
+        (
             "Give oxygen only if oxygen saturation is below 94%.",
             "Give oxygen to patients with chest pain only if oxygen saturation is below 94%.",
         ),
@@ -551,6 +555,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("ACE inhibitors should be paused during any acute illness.", "Temporarily stop ACE inhibitors during an acute illness with dehydration, such as vomiting or diarrhoea."),
         # advice the excerpt withholds
         ("St John's wort is recommended for mild depression.", "St John's wort might be of benefit in mild depression, but it is not recommended because of uncertain doses."),
+        # a course of a day is not a dose a day
+        ("Take the antibiotic daily.", "Take the antibiotic for a day."),
         # a time put on the other side
         ("Take ciprofloxacin at least 4 hours before or 2 hours after antacids.", "Take ciprofloxacin at least 2 hours before or 4 hours after antacids."),
         # a medicine of a class the lexicon knows by its name's ending, given another line

@@ -308,6 +308,7 @@ class Quantity:
 # is 1 mg/mL, as "1 in 1000" adrenaline is), and an HbA1c in % (DCCT) is one in mmol/mol (IFCC) by the
 # published master equation, to the whole mmol/mol the two scales are printed side by side with (6.5% is 48).
 _MG_PER_ML_PER_PERCENT = 10.0
+_A_SPAN = frozenset({"a day", "a week", "per day", "per week"})
 
 
 def _one_reading(a: Quantity, b: Quantity) -> bool:
@@ -318,6 +319,9 @@ def _one_reading(a: Quantity, b: Quantity) -> bool:
     x, y = a.low[0], b.low[0]
     if a.dim == "per-day" and b.window:
         return abs(x * y / 24 - 1) < 1e-9  # once a day is once in 24 hours; "a week" is 1/7 a day
+    if a.dim == "per-day" and b.dim == "time" and b.text in _A_SPAN:
+        # "10 micrograms of vitamin D a day": a span said with "a" after the thing taken is its rate.
+        return abs(x * y / 24 - 1) < 1e-9
     if a.dim == "percent" and b.dim == "mass/volume":
         return abs(x * _MG_PER_ML_PER_PERCENT - y) <= 1e-9 * max(1.0, y)
     if a.dim == "percent" and b.dim == "amount/amount" and 4 <= x <= 20:

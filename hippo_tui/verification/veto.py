@@ -820,6 +820,7 @@ def _check_route(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str |
 
 
 _GOES = re.compile(r"\b(?:go|goes|going|went|gone)\s+(up|down)\b")
+_A_SPAN_LONG = re.compile(r"\b(for|within|over|after|lasting|than|about|around|least)\s+a\s+(day|week)\b")
 # "Has not gone away" is "persists": no negation of the advice it conditions.
 _PERSISTS = re.compile(
     r"\b(?:(?:has|have|had)\s+not\s+gone|(?:won't|will not|doesn't|does not|didn't|did not)\s+go)\s+away\b"
@@ -836,6 +837,7 @@ def _prepared(text: str) -> str:
     # "goes up" is "rises": one word, so that it has a direction.
     text = _GOES.sub(lambda m: "rises" if m.group(1) == "up" else "falls", normalize(strip_markers(text)))
     text = _PERSISTS.sub("persists", text)
+    text = _A_SPAN_LONG.sub(r"\1 1 \2", text)  # "for a day" lasts a day; "5 mg of it a day" is a rate
     return _REJECTED.sub(r", \1 ", text)
 
 
