@@ -1,0 +1,125 @@
+"""A question in a clinician's note shorthand ("dex", "lac", "hep b", "OP poisoning", "vit B6") or a lay name
+("tubal pregnancy", "compound fracture", "nerve pain") is answered from the card that spells the thing out, and
+still not from a card on something else. The cards are our own words."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippo_tui.backends import extractive
+from hippo_tui.backends.extractive.words import content_words
+from hippo_tui.prompts import system_message
+from hippo_tui.verification.markers import cited_ids
+
+A, B = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"
+
+
+class Src:
+    def __init__(self, id: str, title: str, excerpt: str) -> None:
+        self.id, self.title, self.excerpt = id, title, excerpt
+
+
+def _answer(question: str, *sources: Src) -> str:
+    system = {"role": "system", "content": system_message("prompt", "CANARY", list(sources))}
+    return extractive.render(extractive.answer([system, {"role": "user", "content": question}]))
+
+
+OTHER = Src(B, "Asthma › Inhalers", "Check inhaler technique at every review before stepping up treatment.")
+
+
+@pytest.mark.parametrize(
+    ("question", "card", "said"),
+    [
+        (
+            "croup dex dose",
+            Src(A, "Croup › Treatment", "Give dexamethasone 0.15 mg/kg by mouth as a single dose for croup."),
+            "dexamethasone 0.15 mg/kg",
+        ),
+        (
+            "hep b vaccine schedule",
+            Src(
+                A,
+                "Hepatitis B › Vaccine",
+                "The hepatitis B vaccine schedule is three doses: now, 1 and 6 months.",
+            ),
+            "three doses",
+        ),
+        (
+            "OP poisoning atropine dose",
+            Src(
+                A,
+                "Organophosphate poisoning › Treatment",
+                "In organophosphate poisoning give atropine 2 mg IV and double the dose every 5 minutes.",
+            ),
+            "atropine 2 mg",
+        ),
+        (
+            "vit B6 dose with isoniazid",
+            Src(
+                A,
+                "Isoniazid › Neuropathy",
+                "Give pyridoxine 25 mg daily with isoniazid to prevent neuropathy.",
+            ),
+            "pyridoxine 25 mg",
+        ),
+        (
+            "MTX for tubal pregnancy: which sac rules it out",
+            Src(
+                A,
+                "Ectopic pregnancy › Methotrexate",
+                "Do not give methotrexate for an ectopic pregnancy with a sac over 4 cm.",
+            ),
+            "sac over 4 cm",
+        ),
+        (
+            "compound fracture antibiotic",
+            Src(A, "Open fracture › Antibiotics", "Give cefazolin within one hour of an open fracture."),
+            "cefazolin",
+        ),
+        (
+            "first line drug for nerve pain",
+            Src(
+                A,
+                "Neuropathic pain › Drugs",
+                "Offer amitriptyline or gabapentin first line for neuropathic pain.",
+            ),
+            "amitriptyline",
+        ),
+    ],
+)
+def test_a_question_in_shorthand_is_answered_from_the_card_that_spells_it_out(question, card, said):
+    text = _answer(question, card, OTHER)
+    assert said in text and cited_ids(text) == [A], text
+
+
+def test_a_card_on_another_subject_does_not_answer_the_shorthand():
+    # "dex" is dexamethasone: a card that only names dextrose does not answer a dex dose.
+    card = Src(A, "Hypoglycaemia › Treatment", "Give dextrose 10% 2 mL/kg IV for hypoglycaemia in croup.")
+    text = _answer("croup dex dose", card)
+    assert "does not cover" in text and not cited_ids(text), text
+
+
+def test_op_alone_is_not_read_as_organophosphate():
+    # Only "OP poisoning" names the poison: "OP" on its own is also an outpatient clinic.
+    assert "organophosphate" in content_words("OP poisoning")
+    assert "organophosphate" not in content_words("OP clinic follow up")
+
+
+@pytest.mark.parametrize(
+    ("typed", "written"),
+    [
+        ("dex", "dexamethasone"),
+        ("lac repair", "laceration repair"),
+        ("hep b", "hepatitis b"),
+        ("hep c", "hepatitis c"),
+        ("OP poisoning", "organophosphate poisoning"),
+        ("vit B6", "pyridoxine"),
+        ("vitamin B6", "pyridoxine"),
+        ("TB meds", "TB medicines"),
+        ("tubal pregnancy", "ectopic pregnancy"),
+        ("compound fracture", "open fracture"),
+        ("nerve pain", "neuropathic pain"),
+    ],
+)
+def test_shorthand_and_lay_names_are_read_as_the_term_a_card_writes(typed, written):
+    assert content_words(typed) == content_words(written)
