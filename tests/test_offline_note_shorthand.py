@@ -119,6 +119,7 @@ def test_op_alone_is_not_read_as_organophosphate():
         ("tubal pregnancy", "ectopic pregnancy"),
         ("compound fracture", "open fracture"),
         ("nerve pain", "neuropathic pain"),
+        ("pericardial inflammation", "pericarditis"),
     ],
 )
 def test_shorthand_and_lay_names_are_read_as_the_term_a_card_writes(typed, written):
