@@ -6,23 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from hippo_tui.backends import extractive
 from hippo_tui.backends.extractive.words import content_words
-from hippo_tui.prompts import system_message
 from hippo_tui.verification.markers import cited_ids
-
-A, B = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"
-
-
-class Src:
-    def __init__(self, id: str, title: str, excerpt: str) -> None:
-        self.id, self.title, self.excerpt = id, title, excerpt
-
-
-def _answer(question: str, *sources: Src) -> str:
-    system = {"role": "system", "content": system_message("prompt", "CANARY", list(sources))}
-    return extractive.render(extractive.answer([system, {"role": "user", "content": question}]))
-
+from tests.test_offline_answer_choice import A, B, Src, _answer
 
 OTHER = Src(B, "Asthma › Inhalers", "Check inhaler technique at every review before stepping up treatment.")
 
