@@ -5,6 +5,8 @@ size rules it out" was searched as "size" and then answered only from passages n
 
 from __future__ import annotations
 
+import pytest
+
 from hippo_tui.verification.markers import cited_ids
 from tests.test_offline_answer_choice import A, B, C, Src, _answer
 
@@ -16,24 +18,28 @@ GALLBLADDER = Src(
 )
 
 
-def test_a_size_asked_is_answered_by_the_measure_the_card_gives():
-    card = Src(
-        A,
-        "Methotrexate › Eligibility",
-        "Do not give methotrexate when the gestational sac is over 3.5 cm on ultrasound.",
-    )
-    text = _answer("methotrexate: what sac size rules it out", card, INHALERS, GALLBLADDER)
-    assert "sac is over 3.5 cm" in text and cited_ids(text) == [A], text
-
-
-def test_a_schedule_asked_is_answered_by_the_doses_the_card_gives():
-    card = Src(
-        A,
-        "Needlestick injury › Hepatitis B",
-        "Give hepatitis B vaccine: 3 doses of 1 mL, the second 1 month and the third 6 months after the first.",
-    )
-    text = _answer("hepatitis b schedule", card, INHALERS, GALLBLADDER)
-    assert "3 doses of 1 mL" in text and cited_ids(text) == [A], text
+@pytest.mark.parametrize(
+    ("question", "title", "excerpt", "said"),
+    [
+        (
+            "methotrexate: what sac size rules it out",
+            "Methotrexate › Eligibility",
+            "Do not give methotrexate when the gestational sac is over 3.5 cm on ultrasound.",
+            "sac is over 3.5 cm",
+        ),
+        (
+            "hepatitis b schedule",
+            "Needlestick injury › Hepatitis B",
+            "Give hepatitis B vaccine: 3 doses of 1 mL, the second 1 month and the third 6 months after the first.",
+            "3 doses of 1 mL",
+        ),
+    ],
+)
+def test_a_size_or_schedule_asked_is_answered_by_the_measure_or_doses_the_card_gives(
+    question, title, excerpt, said
+):
+    text = _answer(question, Src(A, title, excerpt), INHALERS, GALLBLADDER)
+    assert said in text and cited_ids(text) == [A], text
 
 
 def test_a_size_asked_of_a_subject_no_card_names_is_still_not_covered():
