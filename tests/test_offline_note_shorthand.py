@@ -106,6 +106,7 @@ def test_op_alone_is_not_read_as_organophosphate():
         ("compound fracture", "open fracture"),
         ("nerve pain", "neuropathic pain"),
         ("pericardial inflammation", "pericarditis"),
+        ("when to pop it back", "when to reduce it"),
     ],
 )
 def test_shorthand_and_lay_names_are_read_as_the_term_a_card_writes(typed, written):
