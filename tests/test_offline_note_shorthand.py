@@ -111,3 +111,29 @@ def test_op_alone_is_not_read_as_organophosphate():
 )
 def test_shorthand_and_lay_names_are_read_as_the_term_a_card_writes(typed, written):
     assert content_words(typed) == content_words(written)
+
+
+@pytest.mark.parametrize(
+    ("noted", "written"),
+    [
+        ("RSV+ infants", "RSV positive infants"),
+        ("HIV +ve mother", "HIV positive mother"),
+        ("GBS -ve", "GBS negative"),
+    ],
+)
+def test_a_result_noted_with_a_sign_is_read_as_the_word(noted, written):
+    assert content_words(noted) == content_words(written)
+
+
+def test_a_grade_or_an_ion_with_a_plus_is_no_positive_result():
+    assert "positive" not in content_words("2+ proteinuria") | content_words("Ca2+ level")
+
+
+def test_a_positive_result_asked_in_words_is_answered_by_the_line_that_notes_it():
+    card = Src(
+        A,
+        "Fever in infants › Urine",
+        "Fever in infants: check the urine in all.\nRSV+ infants still have a 5% rate of urine infection.",
+    )
+    text = _answer("infant with fever, RSV swab positive - still check the urine?", card, OTHER)
+    assert "RSV+ infants still have" in text and cited_ids(text) == [A], text
