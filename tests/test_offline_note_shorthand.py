@@ -107,22 +107,14 @@ def test_op_alone_is_not_read_as_organophosphate():
         ("nerve pain", "neuropathic pain"),
         ("pericardial inflammation", "pericarditis"),
         ("when to pop it back", "when to reduce it"),
-    ],
-)
-def test_shorthand_and_lay_names_are_read_as_the_term_a_card_writes(typed, written):
-    assert content_words(typed) == content_words(written)
-
-
-@pytest.mark.parametrize(
-    ("noted", "written"),
-    [
+        # A result noted with a sign is the word.
         ("RSV+ infants", "RSV positive infants"),
         ("HIV +ve mother", "HIV positive mother"),
         ("GBS -ve", "GBS negative"),
     ],
 )
-def test_a_result_noted_with_a_sign_is_read_as_the_word(noted, written):
-    assert content_words(noted) == content_words(written)
+def test_shorthand_and_lay_names_are_read_as_the_term_a_card_writes(typed, written):
+    assert content_words(typed) == content_words(written)
 
 
 def test_a_grade_or_an_ion_with_a_plus_is_no_positive_result():
