@@ -49,7 +49,7 @@ def facets() -> frozenset[str]:
         """dose dosage dosing long duration often frequency first line second choice treatment treat treated
         managed management option options alternative alternatives monitor monitoring target targets side
         effect effects interval maximum course route refer referral review stop stopping start starting daily
-        frequently reduce reduced increase increased change work repeat repeated regimen"""
+        frequently reduce reduced increase increased change work repeat repeated regimen schedule size"""
     )
 
 

@@ -91,7 +91,7 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
     texts = [
         row
         for s in split_sentences(excerpt)
-        if (t := _FOOTNOTE.sub("", s).strip())
+        if (t := _CITED.sub("", _FOOTNOTE.sub("", s)).strip())
         for row in passage_text.rows(t)
         if not passage_text.is_junk(row)
     ]
@@ -114,6 +114,9 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
 
 _LABEL = re.compile(r"^([^:;.]{2,60}):\s")  # "Trauma-associated hemorrhage: …"
 _FOOTNOTE = re.compile(r"\s*\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")  # a card's own "[3]", "[2, 4]"
+# A statement that ends on the study behind it ("… even in mild cases (Bjornson et al., NEJM, 2004)") is read and
+# quoted without it: the study's name made the whole line read as a reference entry, never quoted.
+_CITED = re.compile(r"\s*\([^()]*\bet al\b[^()]*\)\s*\.?\s*$", re.I)
 
 
 def _labels(texts: Sequence[str]) -> list[frozenset[str]]:

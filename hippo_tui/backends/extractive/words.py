@@ -18,12 +18,17 @@ def as_sources_say(text: str) -> str:
     writes them ("pt on a blood thinner" as "patient on an anticoagulant"). Questions and sources are both
     read so, so that neither side's wording decides what matches."""
     text = _NON.sub(r"\1\2", _POSSESSIVE.sub("", text.lower()))
+    text = _NEGATIVE.sub(" negative", _POSITIVE.sub(r"\1 positive", text))
     text = lexicon().replaced(respell(_UNIT.sub(_unit, text)))
     return _TYPE.sub(r"type\1", text)
 
 
 # "Bell's palsy" and "bells palsey" are one name: the possessive is no part of it.
 _POSSESSIVE = re.compile(r"(?<=[a-z])['’]s?\b")
+# A result written as a note writes it: "RSV+", "HIV +ve" and "GBS -ve" say positive and negative (a name of
+# letters only: "2+ proteinuria" and "Ca2+" are no test result).
+_POSITIVE = re.compile(r"\b([a-z]{2,})\s?(?:\+ve\b|\+(?![\w+]))")
+_NEGATIVE = re.compile(r"(?<=[a-z])\s?-ve\b")
 # "Non-pregnant" is one word, not "pregnant" (a card on non-pregnant women does not answer for pregnancy), however
 # it is written ("non pregnant"); and "pre-eclampsia" is "preeclampsia", as either is written.
 _NON = re.compile(r"\b(non)[- ](?=[a-z])|\b(pre|post)-(?=[a-z])")
