@@ -197,6 +197,14 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Arrange a chest X-ray if the cough persists for longer than 3 weeks.",
         ),
         ("Give 1 mg every 4 to 6 hours (max. 6 mg daily).", "Child 2–5 years: 1 mg every 4–6 hours (max. 6 mg daily)."),
+        # A verb and its particle around the object, everyday verbs, a score's digits set low.
+        ("ACE inhibitors can push potassium up.", "ACE inhibitors can cause hyperkalaemia."),
+        ("Some people taking gabapentin can become dependent on it.", "Gabapentin is associated with a risk of dependence in some patients."),
+        ("Don't drink grapefruit juice while taking simvastatin.", "Avoid grapefruit juice with simvastatin."),
+        (
+            "In AF, offer anticoagulation when the CHA₂DS₂-VASc score is 2 or above.",
+            "Offer anticoagulation to people with atrial fibrillation and a CHA2DS2-VASc score of 2 or above.",
+        ),
         (
             "Children aged one to four should have 10 micrograms of vitamin D a day.",
             "Vitamin D supplement: children aged 1–4 years, 10 micrograms daily.",

@@ -132,7 +132,8 @@ def _phrase_pattern(phrases: list[str]) -> re.Pattern[str]:
 # stitches out"); "up" is left out: "give the child up to 4 doses" is no "give up".
 _SEPARATED = re.compile(
     r"\b(?P<v>bring|brings|bringing|brought|cut|cuts|cutting|rule|rules|ruling|ruled|take|takes|taking|"
-    r"taken|took|knock|knocks|knocked)\s+(?P<o>(?:[a-z0-9'’]+\s+){1,3}?)(?P<p>down|out|back)\b"
+    r"taken|took|knock|knocks|knocked|push|pushes|pushing|pushed)\s+(?P<o>(?:[a-z0-9'’]+\s+){1,3}?)"
+    r"(?P<p>down|out|back|up)\b"
 )
 
 # Letters a word needs before its ending can name a medicine ("april" is not an ACE inhibitor).

@@ -146,9 +146,13 @@ def _take(pattern: re.Pattern[str], text: str) -> tuple[list[str], str]:
 _BRACKETED = re.compile(r"\s*\((?P<a>[a-z][a-z0-9]{1,7})\)")
 
 
+# "CHA₂DS₂-VASc" is "CHA2DS2-VASc" however its digits are set.
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
 def prepare(text: str) -> str:
     lex = lexicon()
-    t = respell(_numberless(text))
+    t = respell(_numberless(text.translate(_SUBSCRIPTS)))
     t = _BRACKETED.sub(lambda m: "" if m.group("a") in lex.replacements else m.group(), t)
     return lex.replaced(t)
 
