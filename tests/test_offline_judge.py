@@ -197,6 +197,9 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Arrange a chest X-ray if the cough persists for longer than 3 weeks.",
         ),
         ("Give 1 mg every 4 to 6 hours (max. 6 mg daily).", "Child 2–5 years: 1 mg every 4–6 hours (max. 6 mg daily)."),
+        # Said as the excerpt says it: of most, as possible.
+        ("Most children with croup can be managed at home.", "Most children with croup can be managed at home after a single dose of dexamethasone."),
+        ("Metformin can cause diarrhoea.", "Metformin may cause gastrointestinal side effects such as diarrhoea."),
         # A verb and its particle around the object, everyday verbs, a score's digits set low.
         ("ACE inhibitors can push potassium up.", "ACE inhibitors can cause hyperkalaemia."),
         ("Some people taking gabapentin can become dependent on it.", "Gabapentin is associated with a risk of dependence in some patients."),
@@ -563,6 +566,9 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("ACE inhibitors should be paused during any acute illness.", "Temporarily stop ACE inhibitors during an acute illness with dehydration, such as vomiting or diarrhoea."),
         # advice the excerpt withholds
         ("St John's wort is recommended for mild depression.", "St John's wort might be of benefit in mild depression, but it is not recommended because of uncertain doses."),
+        # all for most, certain for possible
+        ("All children with croup can be managed at home.", "Most children with croup can be managed at home after a single dose of dexamethasone."),
+        ("Metformin causes diarrhoea.", "Metformin may cause gastrointestinal side effects such as diarrhoea."),
         # a course of a day is not a dose a day
         ("Take the antibiotic daily.", "Take the antibiotic for a day."),
         # a time put on the other side

@@ -729,6 +729,41 @@ def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
+# How many a statement is said of: all of them ("all children"), or most or some of them ("most children").
+_ALL = re.compile(r"\b(?:all|every)\s+([a-z-]{3,})")
+_MOST = r"\b(?:most|many|some)\s+(?:of\s+(?:the\s+|these\s+)?)?{what}\b"
+
+
+def check_all(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A claim said of all of a group that the excerpt's sentence says of most or some of it ("All children
+    with croup can be managed at home" against "Most children …")."""
+    near = excerpt.about(claim)
+    for m in _ALL.finditer(claim.text):
+        theirs = re.search(_MOST.format(what=re.escape(m.group(1))), near.text)
+        if theirs is not None:
+            return _missing("subset", f"the claim says “{m.group(0)}”; the excerpt says “{theirs.group(0)}”")
+    return None
+
+
+# An effect said as certain ("causes", "leads to") and as possible ("may cause").
+_EFFECT = r"(caus|lead|result|increas|reduc|prevent|improv|worsen|trigger)"
+_CERTAIN = re.compile(r"\b(?<!to )" + _EFFECT + r"(?:es|s)\b")
+_HEDGED = r"\b(?:may|might|could|can)\s+(?:also\s+|sometimes\s+)?{verb}e?\b"
+
+
+def check_hedge(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """An effect the claim says happens that the excerpt's sentence says may happen ("Metformin causes
+    diarrhoea" against "Metformin may cause … diarrhoea")."""
+    near = excerpt.about(claim)
+    for m in _CERTAIN.finditer(claim.text):
+        hedged = re.search(_HEDGED.format(verb=m.group(1)), near.text)
+        if hedged is not None and not re.search(rf"\b{m.group(1)}(?:es|s)\b", near.text):
+            return _missing(
+                "modality", f"the claim says “{m.group(0)}”; the excerpt says “{hedged.group(0)}”"
+            )
+    return None
+
+
 def check_binding(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """A word the claim says of its medicine that the excerpt says only of another ("binding")."""
     found = said_of_another(claim, excerpt.sentences)
@@ -752,6 +787,8 @@ CHECKS = (
     check_condition,
     check_withheld,
     check_any,
+    check_all,
+    check_hedge,
     check_alone,
     check_binding,
 )
