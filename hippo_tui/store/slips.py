@@ -4,8 +4,8 @@ a slip of ("varenicilne" finds "varenicline").
 The same rule as the answerer's (``backends/spelling.py``): two neighbouring letters swapped, or, in a word of
 six letters or more, one letter left out or added; never the first letter, never a letter changed ("arteritis"
 is not "arthritis"), and only when one indexed word is that close, or one far commoner than the others (their
-typos). A word the index knows is never touched. Candidates are folded as the index is (``wording.fold_word``) and looked up in one query of the
-backend's own document frequencies.
+typos). A word the index knows is never touched. Candidates are folded as the index is (``wording.fold_word``)
+and looked up in one query of the backend's own document frequencies.
 """
 
 from __future__ import annotations
