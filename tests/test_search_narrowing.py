@@ -22,6 +22,8 @@ PASSAGES = {
     "uk": ("TB contacts born in the UK", "Screen UK-born contacts once."),
     "acei": ("ACE inhibitor angioedema", "Lip and tongue swelling in a patient on an ACE inhibitor: stop it for good."),
     "sting": ("Insect stings", "Lip swelling after a bee sting settles with an antihistamine."),
+    "cough": ("Acute cough › Advice", "Most settle in three weeks; an antibiotic rarely helps."),
+    "gp": ("GP antibiotic audit", "Each GP practice audits its GP antibiotic prescribing."),
 }  # fmt: skip
 FILLER = ["Asthma › Inhaler technique", "Gout › Diet", "Sepsis › Fluids", "Otitis › Watchful waiting"]
 
@@ -45,6 +47,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         ("scabies cream for a 3 yr old", "scabies cream"),  # "yr" is rarer than scabies here, yet only an age
         ("standard TB regimen in the UK", "tb"),  # the country is whose guidance, not what it is about
         ("lip swelling on lisinopril", "acei"),  # a medicine the knowledge base never names, by its class
+        ("antibiotic for cough in GP", "cough"),  # where the clinician works, as a country
     ],
 )
 async def test_what_the_question_is_about_comes_first(store: Store, question: str, wanted: str) -> None:
@@ -56,6 +59,7 @@ def test_an_age_unit_and_a_country_narrow_but_a_subject_does_not() -> None:
     assert narrowing("scabies in a 3 yr old in the UK") == {"yr", "uk"}
     assert narrowing("6 wk old with fever") == {"wk"}
     assert narrowing("yr of diagnosis of scabies") == set()  # no number before it: not an age
+    assert narrowing("chest infection in GP") == {"gp"}
 
 
 def test_a_narrowing_word_ranks_the_candidates_but_never_finds_them() -> None:

@@ -18,6 +18,17 @@ PASSAGES = {
     "art": ("South African ART guideline", "Infants of unknown exposure receive NVP prophylaxis for six weeks."),
     "ors": ("Diarrhoea › Plan B", "Give oral rehydration solution 75 ml/kg over four hours."),
     "teeth": ("Dental trauma", "Avulsed permanent teeth are replanted; primary teeth are never replanted."),
+    # Lay terms' passages, each with another passage holding the question's other words.
+    "neuropathic": ("Neuropathic pain › Management", "Offer amitriptyline, duloxetine, gabapentin or pregabalin."),
+    "open": ("Open fractures › Antibiotics", "Cefazolin within the hour for every open fracture."),
+    "anaphylaxis": ("Anaphylaxis › Adrenaline", "Adrenaline 0.5 mg intramuscular, repeated after five minutes."),
+    "coc": ("Postpartum contraception", "Combined oral contraceptives from 21 days after birth if not breastfeeding."),
+    "nerve": ("Nerve conduction studies", "Nerve studies need no tablets stopped beforehand."),
+    "fracture": ("Fracture clinic › Tibia", "A tibia fracture in plaster is seen again at one week."),
+    "reaction": ("Dental block › Reaction", "An adult reaction to the adrenaline in a dental block: palpitations."),
+    "pill": ("Pill esophagitis", "A pill taken lying down may start ulcers after a delivery of many doses."),
+    "mother": ("Rubella › Mother", "A mother found not immune is vaccinated after the birth."),
+    "child": ("Rubella › Child", "A child with rubella stays off nursery; vaccinate the contacts."),
 }  # fmt: skip
 
 
@@ -43,6 +54,11 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         ("nevirapine for an infant of unknown exposure", "art"),  # the full name finds the abbreviation
         ("how much ORS for diarrhoea", "ors"),  # the abbreviation finds the full name, and is not "or"
         ("should a knocked out tooth be replanted", "teeth"),  # an irregular plural
+        ("first line tablets for nerve pain", "neuropathic"),  # a lay term
+        ("compound fracture of the tibia, which antibiotic", "open"),
+        ("IM adrenaline dose, adult anaphylactic reaction", "anaphylaxis"),
+        ("when can she start the combined pill after delivery", "coc"),
+        ("mum with rubella, vaccinate when?", "mother"),
     ],
 )
 async def test_a_question_finds_its_passage_in_other_words(store: Store, question: str, wanted: str) -> None:

@@ -21,6 +21,25 @@ STOP_WORDS = frozenset(
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS = 24  # bounds the cost of pathological inputs
+# What an apostrophe joins to a word ("can't", "kid's", "they're"): no word of its own. Split off, "t" and
+# "s" were searched for, and "can t" as a name like "plan c" (a Bell's palsy question found "Can't visualise").
+_NOT = re.compile(r"\b(can|won|\w+?)n?['’]t\b", re.I)  # "can't" -> "can", "don't" -> "do"
+_WONT = {"won": "will"}
+_CLITIC = re.compile(r"(?<=\w)['’](?:s|re|ll|ve|d|m)\b", re.I)
+# A number and its unit typed as one word ("45yo", "3yo", "80kg", "6wk"): two words, so the unit is read as
+# one ("yo" is "year old"); an ordinal ("2nd") is left as it is.
+_GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(?!st\b|nd\b|rd\b|th\b)([a-z]+)\b", re.I)
+
+
+def typed_text(query: str) -> str:
+    """A query lower-cased, its contractions' endings off and its glued units split."""
+    query = _CLITIC.sub("", _NOT.sub(lambda m: _WONT.get(m[1].lower(), m[1]), query))
+    return _GLUED.sub(r"\1 \2", query).lower()
+
+
+def typed_words(query: str) -> list[str]:
+    """The words of ``typed_text(query)``."""
+    return _WORD.findall(typed_text(query))
 
 
 def terms(query: str) -> list[str]:
@@ -28,8 +47,7 @@ def terms(query: str) -> list[str]:
 
     When every word is a stop-word the words are kept, so "what is it" still finds something.
     """
-    words = [w.lower() for w in _WORD.findall(query)]
-    words = [w for w in words if w.strip("_")]
+    words = [w for w in typed_words(query) if w.strip("_")]
     kept = [w for w in words if w not in STOP_WORDS] or words
     return list(dict.fromkeys(kept))[:MAX_TERMS]
 

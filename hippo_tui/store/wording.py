@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from hippo_tui import compiled_patterns
-from hippo_tui.store.query import MAX_TERMS, quoted_or, terms
+from hippo_tui.store.query import MAX_TERMS, quoted_or, terms, typed_text, typed_words
 
 if TYPE_CHECKING:
     from hippo_tui.verification.lexicon import DrugClass
@@ -135,11 +135,12 @@ def _expansions(query: str, own: set[str]) -> list[str]:
     from hippo_tui.verification.lexicon import lexicon, respell
 
     lex = lexicon()
+    typed = respell(typed_text(query))  # "45yo": "yo" is "year old"
     found: list[str] = []
-    for m in lex.replace.finditer(respell(query.lower())):
+    for m in lex.replace.finditer(typed):
         found.append(fold(lex.replacements[m.group("p")]) or "")
     shorts, full_forms = _abbreviations()
-    for m in full_forms.finditer(respell(query.lower())):
+    for m in full_forms.finditer(typed):
         found.extend(fold_word(short) for short in shorts[m.group("p")])
     return [t for t in dict.fromkeys(found) if t and t not in own][:MAX_EXPANSIONS]
 
@@ -160,7 +161,7 @@ def numbered(query: str, *, names_only: bool = False) -> dict[str, str]:
     one phrase, since a passage on type 2 diabetes that writes "1" elsewhere is not about type 1. With
     ``names_only``, not a word and a count ("a dog 3 days ago"): as a phrase it still ranks "aspirin 300 mg"
     well, but it is not a name a passage must say."""
-    typed = [w.lower() for w in _WORD.findall(query)]
+    typed = typed_words(query)
     return {
         f"{a} {b}": f"{fold_word(a)} {fold_word(b)}"
         for a, b, after in zip(typed, typed[1:], [*typed[2:], ""], strict=False)

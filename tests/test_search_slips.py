@@ -1,0 +1,46 @@
+"""Two typos in one question, in a knowledge base with typos of its own: each is read as the word meant, and
+the words meant are read together as the phrase the lexicon knows."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from hippo_tui.models import Source
+from hippo_tui.store import Store
+
+CAP = ("Chest › Management", "CAP of low severity: amoxicillin is the antibiotic of choice.")
+PASSAGES = [
+    CAP,
+    ("Clinics", "A comunit health worker visits every week."),  # the knowledge base's own typo
+    ("Pneumonia › Severity", "CURB-65 tells low from high severity pneumonia."),
+    *((f"Community care › Visit {i}", f"Community nurses review wounds on day {i}.") for i in range(30)),
+    ("Meningitis › Antibiotics", "Ceftriaxone antibiotic at once; do not wait for the scan."),
+    ("Antibiotic stewardship", "Review every antibiotic prescription at 48 hours."),
+    ("Asthma › Inhaler technique", "Check the technique at every visit."),
+    ("Gout › Diet", "Less beer and red meat."),
+]
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "hippo.db", seed=None)
+    await s.upsert(
+        Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
+        for i, (title, excerpt) in enumerate(PASSAGES)
+    )
+    yield s
+    await s.close()
+
+
+async def test_two_typos_read_together_find_the_abbreviated_passage(store: Store) -> None:
+    hits = await store.search("low severity comunity acquired pnemonia antibiotic", k=3)
+    assert hits[0].title == CAP[0], [h.title for h in hits]
+
+
+async def test_a_typo_the_knowledge_base_shares_once_does_not_hide_the_word_meant(store: Store) -> None:
+    # "comunity" is one slip from "community" (30 passages) and from the one passage's own "comunit".
+    hits = await store.search("comunity?", k=3)
+    assert hits and hits[0].title.startswith("Community care"), [h.title for h in hits]
