@@ -197,6 +197,9 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Arrange a chest X-ray if the cough persists for longer than 3 weeks.",
         ),
         ("Give 1 mg every 4 to 6 hours (max. 6 mg daily).", "Child 2–5 years: 1 mg every 4–6 hours (max. 6 mg daily)."),
+        # A repeat "at intervals of" is a frequency; a dose range written "500 mg–1 g".
+        ("Naloxone can be given again every two to three minutes.", "Naloxone may be repeated at intervals of 2–3 minutes."),
+        ("Give flucloxacillin 500 mg to 1 g four times a day.", "Flucloxacillin 500 mg–1 g 6-hourly."),
         # Said as the excerpt says it: of most, as possible.
         ("Most children with croup can be managed at home.", "Most children with croup can be managed at home after a single dose of dexamethasone."),
         ("Metformin can cause diarrhoea.", "Metformin may cause gastrointestinal side effects such as diarrhoea."),

@@ -46,15 +46,15 @@ def test_everyday_paraphrase_the_lexicon_does_not_list_is_supported(claim: str, 
 
 
 def test_a_synonym_never_stands_in_for_a_line_of_therapy():
-    # WordNet says "initial" is "first"; the line of therapy has its own check, and this excerpt gives
-    # montelukast the add-on line.
+    # WordNet says "initial" is "first" (so does the lexicon now); the line of therapy has its own check, and
+    # this excerpt gives montelukast the add-on line.
     verdict = judge_claim(
         "Montelukast is the initial maintenance therapy for asthma in adults.",
         "Adults with asthma: offer a low-dose ICS as first-line maintenance therapy; offer montelukast as "
         "add-on therapy.",
     )
     assert verdict.outcome != "supported"
-    assert "initial" in verdict.reason
+    assert verdict.element == "line of therapy" and "another treatment" in verdict.reason
 
 
 def test_a_synonym_never_stands_in_for_a_direction():

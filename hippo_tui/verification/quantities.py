@@ -391,8 +391,10 @@ _SPELLINGS: _Rewrites = (
     (re.compile(r"-times\b"), " times"),  # "three-times-daily", "a twice-daily dose"
     (re.compile(r"\bby (?:a |one )?half\b"), "by 50%"),  # "reduce the dose by half"
 )  # fmt: skip
+_RANGE_UNITS = frozenset("mg g mcg microgram micrograms ml mmol units unit kg".split())  # "500 mg-1 g"
 _WORDING: _Rewrites = (
-    (re.compile(r"(?<=[a-z])-(?=\d)"), ""),  # "CRB-65", "COVID-19": names, not numbers
+    # "CRB-65", "COVID-19": names, not numbers; but "500 mg-1 g" is a range of doses.
+    (re.compile(r"([a-z]+)-(?=\d)"), lambda m: m[1] + (" to " if m[1] in _RANGE_UNITS else "")),
     (NAMED_NUMBER, r"\1"),  # "type 2": a name too (as the lexicon writes its phrases)
     (re.compile(r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute)s?\b)"), " "),  # "one-week" → "one week"
     (re.compile(r"\s*(?:/|\bper\b)\s*(day|week)\b"), r" a \1"),  # "mg/day", "mL per day" are "a day"
@@ -415,6 +417,7 @@ _PERIODS: _Rewrites = (
         r"\1 ",
     ),
     (re.compile(r"\b(within|during|in) (hour|day|week|month|year)\b"), r"\1 1 \2"),
+    (re.compile(r"\bat intervals of (?=\d)"), "every "),  # "repeated at intervals of 2-3 minutes"
 )  # fmt: skip
 # "should not take more than 4 g" is "should take no more than 4 g": a limit, not a negation.
 _LIMITS: _Rewrites = (
