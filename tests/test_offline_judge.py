@@ -197,6 +197,10 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Arrange a chest X-ray if the cough persists for longer than 3 weeks.",
         ),
         ("Give 1 mg every 4 to 6 hours (max. 6 mg daily).", "Child 2–5 years: 1 mg every 4–6 hours (max. 6 mg daily)."),
+        # Particles and verbs of going carry nothing of their own; a start is an onset.
+        ("Keep using emollients when the skin has cleared up.", "Continue emollients when the skin is clear."),
+        ("Injected vaccines should go into the thigh in babies.", "In infants, give intramuscular vaccines into the thigh."),
+        ("Give aciclovir within 72 hours of the rash starting.", "Give aciclovir within 72 hours of rash onset."),
         # A repeat "at intervals of" is a frequency; a dose range written "500 mg–1 g".
         ("Naloxone can be given again every two to three minutes.", "Naloxone may be repeated at intervals of 2–3 minutes."),
         ("Give flucloxacillin 500 mg to 1 g four times a day.", "Flucloxacillin 500 mg–1 g 6-hourly."),
@@ -571,6 +575,7 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("St John's wort is recommended for mild depression.", "St John's wort might be of benefit in mild depression, but it is not recommended because of uncertain doses."),
         # all for most, certain for possible
         ("All children with croup can be managed at home.", "Most children with croup can be managed at home after a single dose of dexamethasone."),
+        ("Children who have had a febrile seizure do not have another one.", "Most children with a first febrile seizure will not have another."),
         ("Metformin causes diarrhoea.", "Metformin may cause gastrointestinal side effects such as diarrhoea."),
         # a course of a day is not a dose a day
         ("Take the antibiotic daily.", "Take the antibiotic for a day."),

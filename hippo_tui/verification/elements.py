@@ -729,19 +729,21 @@ def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
-# How many a statement is said of: all of them ("all children"), or most or some of them ("most children").
-_ALL = re.compile(r"\b(?:all|every)\s+([a-z-]{3,})")
-_MOST = r"\b(?:most|many|some)\s+(?:of\s+(?:the\s+|these\s+)?)?{what}\b"
+# How many a statement is said of: most or some of a group ("most children"), or all of it ("all children",
+# or "children" alone).
+_MOST = re.compile(r"\b(most|many|some)\s+(?:of\s+(?:the\s+|these\s+|those\s+)?)?([a-z-]{3,})")
+_FEW = re.compile(r"\b(?:most|many|some|several|few|majority|minority|proportion)\b")
 
 
 def check_all(claim: Reading, excerpt: Excerpt) -> Finding | None:
-    """A claim said of all of a group that the excerpt's sentence says of most or some of it ("All children
-    with croup can be managed at home" against "Most children …")."""
+    """A claim about a group ("All children with croup can be managed at home", "Children who have had a
+    febrile seizure do not have another") where the excerpt's sentence says it of most or some of them."""
+    if _FEW.search(claim.text):
+        return None
     near = excerpt.about(claim)
-    for m in _ALL.finditer(claim.text):
-        theirs = re.search(_MOST.format(what=re.escape(m.group(1))), near.text)
-        if theirs is not None:
-            return _missing("subset", f"the claim says “{m.group(0)}”; the excerpt says “{theirs.group(0)}”")
+    for m in _MOST.finditer(near.text):
+        if re.search(rf"\b{re.escape(m.group(2))}\b", claim.text):
+            return _missing("subset", f"the excerpt says “{m.group(0)}”; the claim says it of all")
     return None
 
 

@@ -31,7 +31,7 @@ FUNCTION_WORDS = frozenset(
     whose one's own same other others another s like including rather during then because since against
     alongside much many too once together instead anyone everyone someone anybody everybody somebody through
     throughout inside across along among around toward towards despite though although even still anything
-    everything""".split()
+    everything up""".split()
 )
 # Units are part of the quantities the veto compares, not words of their own.
 _UNIT_WORDS = frozenset(
