@@ -201,6 +201,10 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ("Keep using emollients when the skin has cleared up.", "Continue emollients when the skin is clear."),
         ("Injected vaccines should go into the thigh in babies.", "In infants, give intramuscular vaccines into the thigh."),
         ("Give aciclovir within 72 hours of the rash starting.", "Give aciclovir within 72 hours of rash onset."),
+        # Stitches that come out are removed; more likely is more susceptible; "brought on by" is "induced".
+        ("Stitches on the face usually come out after five days.", "Sutures on the face are usually removed after 5 days."),
+        ("Side effects are more likely in older people.", "Older adults are more susceptible to side effects."),
+        ("People who have had asthma brought on by an NSAID should avoid ibuprofen.", "Avoid ibuprofen in people with a history of NSAID-induced asthma."),
         # A repeat "at intervals of" is a frequency; a dose range written "500 mg–1 g".
         ("Naloxone can be given again every two to three minutes.", "Naloxone may be repeated at intervals of 2–3 minutes."),
         ("Give flucloxacillin 500 mg to 1 g four times a day.", "Flucloxacillin 500 mg–1 g 6-hourly."),
