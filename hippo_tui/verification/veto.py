@@ -34,8 +34,9 @@ from hippo_tui.verification.quantities import Quantity, find, normalize
 # "A and B together" is one thing (two drugs used together), not two: "do not use A and B together" negates B too.
 _AND = r"and(?!\s+[\w-]+(?:\s+[\w-]+)?\s+together\b)"
 # A claim of two sentences is two clauses ("… within 48 hrs. 50 % rise over 7 days"); not after an abbreviation
-# that the sentence splitter also reads on ("e.g.", "approx.", "(max. 6 mg daily)").
-SENTENCE_STOP = "".join(rf"(?<!\b{re.escape(a)})" for a in sorted(ABBREVIATIONS)) + r"\.\s+"
+# that the sentence splitter also reads on ("e.g.", "approx.", "(max. 6 mg daily)"). The stop is matched first
+# and the abbreviations looked behind it, so they are tried at a full stop only, not at every character.
+SENTENCE_STOP = r"\." + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in sorted(ABBREVIATIONS)) + r"\s+"
 _CLAUSE = re.compile(
     rf"{SENTENCE_STOP}|;|,?\s+(?:{_AND}|or|but|then|whereas|while|although)\s+|,\s*(?:then|so|because)\s+|,?\s+(?=unless\b)"
 )
