@@ -719,11 +719,9 @@ def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
         kinds = (" ".join(words[:n]) for n in range(len(words), 0, -1))
         found = (re.search(_NARROWED.format(kind=re.escape(k)), near.text) for k in kinds if len(k) > 3)
         narrowed = next((f for f in found if f is not None), None)
-        if narrowed is None:
+        if narrowed is None or narrowed.group(2) in claim.text:
             continue
         said = read(narrowed.group(2))
-        if narrowed.group(2) in claim.text:
-            continue
         if said.concepts and not _condition_said(said, claim):
             return _missing("condition", f"the excerpt says this of {quote(narrowed.group(0))} only")
     return None
