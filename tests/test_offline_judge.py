@@ -227,8 +227,27 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Give oxygen only if oxygen saturation is below 94%.",
             "Give oxygen to patients with chest pain only if oxygen saturation is below 94%.",
         ),
+        # one patient's reading inside the excerpt's threshold or range
+        (
+            "A child with bronchiolitis whose oxygen saturation in air is 91% should be referred to hospital.",
+            "Refer to hospital any child with bronchiolitis who has a persistent oxygen saturation of less than 92% in air.",
+        ),
+        ("An 80-year-old should be offered the flu vaccine every year.", "Offer influenza vaccination each year to all adults aged 65 years and over."),
+        (
+            "A potassium of 6.8 mmol/L is severe hyperkalaemia.",
+            "Hyperkalaemia is classified as mild (5.5–5.9 mmol/L), moderate (6.0–6.4 mmol/L) or severe (6.5 mmol/L or above).",
+        ),
+        # a sentence going on about the one before ("they"), and a list the claim shares with the excerpt
+        (
+            "Tetracyclines are deposited in growing bone and teeth, causing staining; they should not be given to children under 12 years.",
+            "Tetracyclines are deposited in growing bone and teeth, causing staining and occasionally dental hypoplasia. They should not be given to children under 12 years.",
+        ),
+        (
+            "Valproate must not be used in women and girls of childbearing potential unless a pregnancy prevention programme is in place; it is also contraindicated for migraine.",
+            "Valproate must not be used in women and girls of childbearing potential unless a pregnancy prevention programme is in place. It is also contraindicated for migraine.",
+        ),
     ],
-)
+)  # fmt: skip
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):
     assert judge_claim(claim, excerpt).outcome == "supported", judge_claim(claim, excerpt)
 
@@ -618,6 +637,14 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         # modality
         ("Patients with a penicillin allergy must never receive cephalosporins.", "Cephalosporins may be used with caution in people with a non-severe penicillin allergy."),
         ("Vitamin D must be given to all breastfed babies.", "Breastfed babies should be given a daily vitamin D supplement."),
+        # two numbers given to two groups the other way round, and a labelled row's number
+        ("Children should receive 10 mg and adults 5 mg.", "Adults: 10 mg. Children: 5 mg."),
+        ("Amoxicillin is given for 5 days in adults and 7 days in children.", "Amoxicillin for 7 days in adults and 5 days in children."),
+        ("Children should receive 10 mg.", "Adults: 10 mg. Children: 5 mg."),
+        # one patient's reading outside the excerpt's threshold or range
+        ("A child whose oxygen saturation in air is 93% should be admitted.", "Refer any child with bronchiolitis and a persistent oxygen saturation of less than 92% in air."),
+        ("A 50-year-old should be offered the flu jab every year.", "Offer influenza vaccination each year to all adults aged 65 years and over."),
+        ("A potassium of 6.2 mmol/L is severe hyperkalaemia.", "Hyperkalaemia is severe at 6.5 mmol/L or above."),
     ],
 )  # fmt: skip
 def test_one_element_off_is_never_verified(claim: str, excerpt: str) -> None:
@@ -630,3 +657,13 @@ def test_a_missing_phrase_is_named_once() -> None:
         "Amoxicillin is the first-line antibiotic for community-acquired pneumonia in adults.",
     )
     assert v.reason.count("chest infection") == 1, v
+
+
+def test_a_population_named_in_the_plural_is_read_not_a_crash() -> None:
+    # "the second and third trimesters" once raised a KeyError in the population check.
+    v = judge_claim(
+        "In the third trimester, anaemia is a haemoglobin below 110 g/L.",
+        "Anaemia in pregnancy is a haemoglobin below 110 g/L in the first trimester and below 105 g/L in the "
+        "second and third trimesters.",
+    )
+    assert v.outcome in ("supported", "contradicted", "not_established")

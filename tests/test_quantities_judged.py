@@ -210,6 +210,9 @@ SAID_ANOTHER_WAY = [
 ]
 
 SAID_OTHERWISE = [
+    # A rate's time is part of it: a creatinine clearance per minute is not one per hour.
+    ("Creatinine clearance below 30 mL/min.", "Creatinine clearance below 30 mL/hour."),
+    ("Urine output below 0.5 mL/kg/hour.", "Urine output below 0.5 mL/kg/min."),
     ("Children weighing 10 kg are given half the dose.", "Children weighing 10 lb are given half the dose."),
     ("Give amoxicillin b.d.", "Give amoxicillin three times daily."),
     ("Take a tablet twice a day.", "Take 2 tablets twice a day."),

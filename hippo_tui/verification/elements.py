@@ -77,13 +77,20 @@ class Excerpt:
     def about_all(self, claim: Reading) -> list[Reading]:
         """Every sentence sharing at least two of the claim's concepts, or naming its medicine and its people
         ("Ondansetron … children …. It is not recommended for infants …"), or the one most about it."""
-        many = [
-            s
-            for i, s in enumerate(self.sentences)
-            if sum(has_concept(c, s.concepts) for c in claim.concepts) >= 2
-            or (set(claim.drugs) & self.named(i) and _groups(claim, s))
-        ]
-        return many or [self.about(claim)]
+        picked: list[int] = []
+        for i, s in enumerate(self.sentences):
+            shared = sum(has_concept(c, s.concepts) for c in claim.concepts)
+            # "… Tetracyclines are deposited in growing bone. They should not be given to children": a sentence
+            # going on about a chosen one ("they", "it") needs less of its own.
+            goes_on = bool(picked) and picked[-1] == i - 1 and _GOES_ON.match(s.source) is not None
+            if shared >= 2 or (set(claim.drugs) & self.named(i) and _groups(claim, s)):
+                picked.append(i)
+            elif goes_on and (shared or _groups(claim, s)):
+                picked.append(i)
+        return [self.sentences[i] for i in picked] or [self.about(claim)]
+
+
+_GOES_ON = re.compile(r"(?i)(?:it|its|they|their|these|this|the same)\b")
 
 
 def _groups(claim: Reading, s: Reading) -> int:
@@ -141,7 +148,7 @@ def _narrower(groups: frozenset[str], near: Reading) -> str | None:
     if any(lex.within.get(g) in groups for g in groups):
         return None
     found = [
-        (m, lex.populations[m.group()][1]) for m in lex.population_pattern.finditer(prepare(near.source))
+        (m, lex.populations[m.group("p")][1]) for m in lex.population_pattern.finditer(prepare(near.source))
     ]
     narrow = [(m, g) for m, g in found if lex.within.get(g) in groups and g not in groups]
     for _, group in narrow:

@@ -275,8 +275,13 @@ class Quantity:
     window: bool = False
     # A bare number said of an age ("children under 12"): years, when compared with an age in months or a time.
     age: bool = False
+    # One patient's reading, not a rule's number ("an 80-year-old", "a BMI of 28", "saturation … is 91%"): it
+    # is borne out by a threshold or range it falls within ("aged 65 and over", "less than 92%").
+    case: bool = False
 
     def same_value(self, other: Quantity) -> bool:
+        if self.case and _falls_within(self, other):
+            return True
         if self.dim and other.dim and self.dim != other.dim:
             return _one_reading(self, other) or _one_reading(other, self)
         if self.age or other.age:
@@ -309,6 +314,23 @@ class Quantity:
 # published master equation, to the whole mmol/mol the two scales are printed side by side with (6.5% is 48).
 _MG_PER_ML_PER_PERCENT = 10.0
 _A_SPAN = frozenset({"a day", "a week", "per day", "per week"})
+
+
+def _falls_within(case: Quantity, rule: Quantity) -> bool:
+    """``case``'s one value lies strictly inside ``rule``'s threshold or range (the ends are same_value's).
+    A bare number on either side is compared as written ("a BMI of 28" with "30 kg/m2 or more")."""
+    if case.dim and rule.dim and case.dim != rule.dim:
+        return False
+    scaled = bool(case.dim and rule.dim)
+    value = case.low if scaled else (case.written or ((),))[0]
+    low, high = (rule.low, rule.high) if scaled else (rule.written or ((), ()))
+    if not (len(value) == len(low) == len(high) == 1):
+        return False
+    if rule.cmp == UP:
+        return value[0] > low[0]
+    if rule.cmp == DOWN:
+        return value[0] < high[0]
+    return low[0] < value[0] < high[0]
 
 
 def _one_reading(a: Quantity, b: Quantity) -> bool:
@@ -713,6 +735,13 @@ def _counted(word: str, unit: str | None, before: str) -> bool:
     return (_UNITS[unit][0] in _COUNTED_WITH_A and unit not in ("s", "sec", "second")) or unit in _ONE_OF
 
 
+def _per_dim(unit: str) -> str:
+    """What a unit after "per" makes of a quantity's kind. A rate's time keeps its own size, as its number is
+    kept as written: 30 mL/min is not 30 mL/hour."""
+    dim, factor = _UNITS.get(unit, (unit, 1.0))
+    return f"time*{factor:g}" if dim == "time" and factor != 1.0 else dim or unit
+
+
 def _quantity(m: re.Match[str]) -> Quantity | None:
     unit = m.group("unit")
     word = m.group("num")
@@ -737,22 +766,24 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
             p.replace(" ", "") for p in re.findall(rf"(?:/|\bper\b)\s*(1\.73\s*m2|m2|{_UNIT})", m.group(0))
         ]
         if per:
-            dim += "/" + "/".join(_UNITS.get(p, (p, 1.0))[0] or p for p in per)
+            dim += "/" + "/".join(_per_dim(p) for p in per)
             # Per litre is a thousandth per millilitre (30 ng/mL is 30 micrograms/L); a rate per minute
             # stays as written, as a bare "45" compares with "45 mL/min".
             for p in per:
                 if _UNITS.get(p, ("", 1.0))[0] in ("volume", "mass"):
                     factor /= _UNITS[p][1]
+    cmp = None if _over_a_period(m, dim) else _cmp(m)
     return Quantity(
         _scaled(low, factor),
         _scaled(high, factor),
         dim,
-        None if _over_a_period(m, dim) else _cmp(m),
+        cmp,
         m.start(),
         m.end(),
         m.group(0).strip(),
         written=(low, high),
         age=_is_age(m),
+        case=cmp is None and _is_case(m, dim),
     )
 
 
@@ -781,6 +812,29 @@ _AGE_CUE = re.compile(
     r"|\b(?:children|adults|people|patients|women|men|girls|boys|adolescents|those|anyone|individuals|persons)"
     r"\s+(?:aged\s+)?(?:over|under|above|below)\s+)$"
 )
+
+
+# One patient's reading: "an 80-year-old", "a BMI of 28", "a potassium of 6.8 mmol/L", "saturation in air is
+# 91%". Not a rule's own number ("a target of 140", "the maximum is 4 g"), nor a dose, a volume or a time.
+_CASE_BEFORE = re.compile(
+    r"(?:\b(?:a|an)\s+(?:[\w'-]+\s+){0,4}(?:of|aged)|\b(?:is|was|reads|measures|measured at))\s*$"
+)
+_CASE_AFTER = re.compile(r"^-?(?:year|month|week)s?-old\b")
+_NOT_CASE = re.compile(
+    r"\b(?:threshold|target|goal|aim|cut-?off|limit|max(?:imum)?|min(?:imum)?|dose|range|between)\b"
+)
+_CASE_DIMS = frozenset(
+    {"", "percent", "celsius", "amount/volume", "mass/volume", "kg/m2", "mmhg", "kpa", "months"}
+)
+
+
+def _is_case(m: re.Match[str], dim: str) -> bool:
+    before = m.string[max(0, m.start("num") - 50) : m.start("num")]
+    if dim not in _CASE_DIMS or m.group("num2") or _NOT_CASE.search(before):
+        return False
+    if dim == "months":  # an age: "a 3-year-old", not "for 3 years" or "at 3 months"
+        return bool(_CASE_AFTER.match(m.string[m.end("num") :].lstrip()))
+    return bool(_CASE_BEFORE.search(before))
 
 
 def _is_age(m: re.Match[str]) -> bool:

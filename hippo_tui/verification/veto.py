@@ -176,13 +176,17 @@ def _compatible(a: Quantity, b: Quantity) -> bool:
 
 def _piece_of(sentence: Sentence, q: Quantity) -> Span:
     """The piece of sentence holding q; a bare number ("adults and children aged 10 and over, 1.2 g; …") with
-    the item of the list it ends, back to the semicolon or colon before it."""
+    the item of the list it ends, back to the semicolon or colon before it, or with its label ("Children: 5 mg")."""
     pieces = sentence.pieces
     piece = next((p for p in pieces if q in p.quantities), pieces[0])
-    if piece.words or ";" not in sentence.text:
+    if piece.words:
         return piece
     start = max(sentence.text.rfind(";", 0, piece.start), sentence.text.rfind(":", 0, piece.start)) + 1
     item = [p for p in pieces if start <= p.start <= piece.start]
+    if item == [piece] and start and sentence.text[start - 1] == ":":  # the number right after its label
+        item = [p for p in pieces if p.end < start][-1:] + item
+    elif ";" not in sentence.text:
+        return piece
     words = frozenset().union(*(p.words for p in item))
     return Span(sentence.text[item[0].start : piece.end], item[0].start, piece.end, piece.quantities, words)
 
@@ -575,7 +579,7 @@ _VERB = re.compile(rf"\b(?:{_AUXILIARIES}|be|been|will|has|have)\b")
 _ITEM_WORDS = 3  # a piece this short with no verb of its own is an item of a list
 
 
-def _listed(pieces: list[Span], text: str) -> list[Span]:
+def _listed(pieces: list[Span], text: str, predicates: bool = True) -> list[Span]:
     """Items of a list said of together ("Live vaccines, including MMR, varicella and yellow fever, are
     contraindicated in pregnancy") each read with the predicate that follows them, so an item's polarity is
     the list's. An item with its own negation keeps it ("red flags: no urine output, mottled skin")."""
@@ -583,7 +587,7 @@ def _listed(pieces: list[Span], text: str) -> list[Span]:
     run: list[int] = []
     lead = None  # a negated statement that opens a list ("… are contraindicated in heart disease, …")
     for i, p in enumerate(pieces):
-        if _PREDICATE.match(p.text) and run:
+        if predicates and _PREDICATE.match(p.text) and run:
             for j in run:
                 item = pieces[j]
                 out[j] = Span(f"{item.text} {p.text}", item.start, item.end, (), item.words)
@@ -855,13 +859,41 @@ def check_claim(claim: str, excerpt: str) -> str | None:
     statements = _statements(sentences)
     reason = (
         _check_numbers_read_on(clauses, pieces, sentences)
+        or _check_crossed(clauses, sentences)
         or _check_directions(pieces, sentences)
         or _check_sides(text, qs, sentences)
-        or _check_negation(pieces, statements)
+        # A claim's list is read as the excerpt's ("must not be used in women and girls"), but not its
+        # predicates: a claim's short piece before one is most often an aside ("Trimethoprim, a folate
+        # antagonist, should be avoided").
+        or _check_negation(_listed(list(pieces), text, predicates=False), statements)
         or _check_said_not(pieces, sentences, statements)
         or _check_route(pieces, sentences)
     )
     return sanitize(reason) if reason else None  # it quotes the claim and the excerpt: untrusted text
+
+
+def _holding(q: Quantity, sentences: Sequence[Sentence]) -> list[Span]:
+    """The excerpt's pieces that hold a number matching q, each with its label or list item."""
+    return [_piece_of(s, e) for s in sentences for e in s.quantities if q.matches(e)]
+
+
+def _check_crossed(clauses: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
+    """Two numbers of one kind the claim gives to two things, which the excerpt gives the other way round:
+    "10 mg for children and 5 mg for adults" of "Adults: 10 mg. Children: 5 mg." (a rival the claim names
+    itself is no rival to _anchor_conflict, so the swap is read here, clause against clause)."""
+    single = [(c, c.quantities[0]) for c in clauses if len(c.quantities) == 1]
+    for (a, qa), (b, qb) in itertools.permutations(single, 2):
+        if qa.dim != qb.dim or qa.matches(qb) or qb.matches(qa):
+            continue
+        own_a, own_b = _anchors(a.words) - b.words, _anchors(b.words) - a.words
+        if not own_a or not own_b:
+            continue
+        at_a = _holding(qa, sentences)
+        if at_a and all(p.words & own_b and not p.words & own_a for p in at_a):
+            theirs = [p for p in _holding(qb, sentences) if p.words & own_a and not p.words & own_b]
+            if theirs:
+                return _says(qa, qb, theirs[0].text)
+    return None
 
 
 # A time said before or after something ("at least 2 hours before or 4 hours after antacids").
