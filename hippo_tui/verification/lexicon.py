@@ -111,6 +111,14 @@ def named_numbers(text: str) -> str:
     return NAMED_NUMBER.sub(r"\1", text)
 
 
+_NAMED_JOINED = re.compile(r"\b(type|stage|grade|step|class|phase|category)(?=\d\b)")
+
+
+def as_written(text: str) -> str:
+    """``named_numbers`` undone, for quoting a reading back to the reader ("type2" as "type 2")."""
+    return _NAMED_JOINED.sub(r"\1 ", text)
+
+
 def respell(text: str) -> str:
     """``text`` (lower case) with every word in its US spelling, hyphens between letters as spaces."""
     text = re.sub(r"\bre-(?=[aeiou])", "re", text)  # "re-evaluate" is one word, "reevaluate"

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from hippo_tui.verification.ages import stated_groups
-from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, respell, spelling, stem
+from hippo_tui.verification.lexicon import (
+    NAMED_NUMBER,
+    SPELLED_WORD,
+    lexicon,
+    named_numbers,
+    respell,
+    spelling,
+    stem,
+)
 from hippo_tui.verification.markers import split_sentences, strip_markers
 from hippo_tui.verification.quantities import find, normalize
 
@@ -271,6 +279,10 @@ def written_words(text: str) -> dict[str, str]:
     for word in [*_WRITTEN.findall(text), *_HYPHENATED.findall(text)]:
         for read_as in SPELLED_WORD.findall(prepare(word)):
             out.setdefault(_stem(read_as.strip("'")), word)
+    for m in NAMED_NUMBER.finditer(text.lower()):  # "type 2" is read as one word, "type2"
+        out.setdefault(
+            _stem(named_numbers(text.lower()[m.start() : m.end() + 1])), text[m.start() : m.end() + 1]
+        )
     lex = lexicon()
     for m in lex.replace.finditer(respell(text.lower())):  # "high blood pressure": one term
         for read_as in SPELLED_WORD.findall(lex.replacements[m.group("p")]):

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from hippo_tui.safe_text import clip, sanitize
 from hippo_tui.verification.lexical import judge_words, stem
-from hippo_tui.verification.lexicon import lexicon
+from hippo_tui.verification.lexicon import as_written, lexicon
 from hippo_tui.verification.markers import ABBREVIATIONS, split_sentences, strip_markers
 from hippo_tui.verification.quantities import Quantity, find, normalize
 
@@ -921,7 +921,7 @@ def _check_sides(text: str, qs: Sequence[Quantity], sentences: Sequence[Sentence
 
 
 def _quote(text: str) -> str:
-    return f"“{clip(text.rstrip('.'), QUOTE, flat=True)}”"
+    return f"“{clip(as_written(text.rstrip('.')), QUOTE, flat=True)}”"
 
 
 def veto(claims: Sequence[str], excerpt: str) -> str | None:
