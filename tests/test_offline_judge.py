@@ -237,6 +237,13 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "A potassium of 6.8 mmol/L is severe hyperkalaemia.",
             "Hyperkalaemia is classified as mild (5.5–5.9 mmol/L), moderate (6.0–6.4 mmol/L) or severe (6.5 mmol/L or above).",
         ),
+        # the line of therapy in the sentence naming the medicine, a place that is no comparison, any age
+        (
+            "For adults with low-severity CAP, the first-choice antibiotic is amoxicillin taken by mouth.",
+            "Community-acquired pneumonia, low severity, adults. First choice: amoxicillin 500 mg orally three times a day. Alternatives if penicillin allergic: doxycycline.",
+        ),
+        ("Pain in the lower right abdomen with rebound tenderness suggests appendicitis.", "Pain that migrates to the right iliac fossa, particularly with rebound tenderness, suggests appendicitis."),
+        ("A teenager who has self-harmed should be offered a psychosocial assessment.", "Offer a psychosocial assessment to everyone who has self-harmed, regardless of age."),
         # a sentence going on about the one before ("they"), and a list the claim shares with the excerpt
         (
             "Tetracyclines are deposited in growing bone and teeth, causing staining; they should not be given to children under 12 years.",
@@ -645,6 +652,15 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("A child whose oxygen saturation in air is 93% should be admitted.", "Refer any child with bronchiolitis and a persistent oxygen saturation of less than 92% in air."),
         ("A 50-year-old should be offered the flu jab every year.", "Offer influenza vaccination each year to all adults aged 65 years and over."),
         ("A potassium of 6.2 mmol/L is severe hyperkalaemia.", "Hyperkalaemia is severe at 6.5 mmol/L or above."),
+        # a comparison turned round: a multiple ("twice as potent as"), what is compared after "higher with"
+        ("Oral morphine is about twice as potent as subcutaneous morphine.", "Subcutaneous morphine is approximately twice as potent as oral morphine: divide the 24-hour oral dose by 2."),
+        ("Pills containing levonorgestrel carry a higher VTE risk than those containing desogestrel.", "The risk of VTE is higher with pills containing desogestrel, gestodene or drospirenone than with those containing levonorgestrel."),
+        # a level in the blood said of the serum, the other way
+        ("Thiazide diuretics can lower blood calcium.", "Thiazide diuretics reduce urinary calcium excretion and can raise serum calcium."),
+        # all of an age the excerpt narrows, and a sure outcome the excerpt says may happen
+        ("Shingrix is offered to all adults aged 50 and over.", "Shingrix is offered to adults turning 65, and to people aged 50 and over who are severely immunosuppressed."),
+        ("All women should take folic acid 5 mg before conception.", "Women at high risk of neural tube defects should take folic acid 5 mg daily before conception."),
+        ("Anyone who takes an ACE inhibitor will develop a persistent dry cough.", "ACE inhibitors can cause a persistent dry cough."),
     ],
 )  # fmt: skip
 def test_one_element_off_is_never_verified(claim: str, excerpt: str) -> None:

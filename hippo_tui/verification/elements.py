@@ -171,6 +171,11 @@ def _part_about(claim: Reading, sentence: Reading) -> Reading | None:
     return parts[at] if best > second else None
 
 
+_ANY_AGE = re.compile(
+    r"(?i)\b(?:regardless of (?:their )?age|(?:of|at) (?:all|any) ages?|whatever their age)\b"
+)
+
+
 def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """Who the claim is about must be who the excerpt is about: children are not adults, and where the
     excerpt gives different advice for different people, the advice the claim repeats is the one for its own."""
@@ -179,6 +184,8 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if near is None or not any(near.populations.get(axis) for axis in claim.populations):
         near = sentence
     for axis, groups in claim.populations.items():
+        if axis == "age" and _ANY_AGE.search(near.source):
+            continue  # "everyone who has self-harmed, regardless of age": a teenager too
         said = near.populations.get(axis) or excerpt.whole.populations.get(axis) or frozenset()
         if axis == "age" and not said:  # no age group named: the ages it states say who it is for
             said = near.aged or excerpt.whole.aged
@@ -202,6 +209,11 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
 def check_line(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """First-line is not second-line; an excerpt silent on the order of treatments does not give one."""
     if not claim.lines:
+        return None
+    # The sentences naming the claim's medicine say its line ("First choice: amoxicillin …"), whichever
+    # sentence shares the most words with the claim.
+    named = [s.lines for i, s in enumerate(excerpt.sentences) if set(claim.drugs) & excerpt.named(i)]
+    if claim.drugs and claim.lines <= frozenset().union(*named):
         return None
     near = excerpt.about(claim)
     said = near.lines or excerpt.whole.lines
@@ -263,13 +275,18 @@ def check_strength(claim: Reading, excerpt: Excerpt) -> Finding | None:
 
 # More or less of something, in comparatives and in verbs of change ("more effective" is not "reduces the
 # effectiveness"); "as … as" says neither.
+# "The lower right side", "the upper limb": a place, not a comparison.
+_PLACE = (
+    r"(?!\s+(?:left|right|limbs?|legs?|arms?|abdomen|abdominal|back|lobes?|lips?|eyelids?|jaw|part|half|end|"
+    r"quadrant|side|tract|airways?|gi|respiratory|urinary|gastrointestinal|segment|pole|border|third)\b)"
+)
 _MORE = re.compile(
-    r"\b(?:more|greater|higher|larger|superior|better|stronger|increases?|increased|raises?|enhances?|"
+    rf"\b(?:more|greater|higher{_PLACE}|larger|superior|better|stronger|increases?|increased|raises?|enhances?|"
     r"boosts?|potentiates?)\b"
 )
 _LESS = re.compile(
-    r"\b(?:less|fewer|lower|smaller|inferior|weaker|reduces?|reduced|decreases?|decreased|lowers?|impairs?|"
-    r"diminishes?|lessens?)\b"
+    rf"\b(?:less|fewer|lower{_PLACE}|smaller|inferior|weaker|reduces?|reduced|decreases?|decreased|lowers|"
+    r"impairs?|diminishes?|lessens?)\b"
 )
 _AS_MUCH = re.compile(r"\b(?:as \w+ as|at least as|equally|similar|comparable|no difference)\b")
 
@@ -314,9 +331,18 @@ def _sides(left: str, right: str) -> list[tuple[frozenset[str], frozenset[str], 
     return [(_concepts(left), _concepts(right), False), *both]
 
 
+# "Twice as potent as": a multiple is a comparison ("more potent than").
+_MULTIPLE = re.compile(r"\b(?:twice|double|(?:two|three|four|five|ten|\d+) times) as (\w+) as\b")
+# "The risk is higher with A than with B": what is compared stands between the comparative and "than".
+_COMPARED_AFTER = re.compile(r"^\s+(?:with|in|for|among|on)\b")
+
+
 def comparisons(reading: Reading) -> list[Comparison]:
     out = []
-    for clause in re.split(r"[;,]|\bbut\b|\bso\b", reading.source.lower()):
+    text = _MULTIPLE.sub(r"more \1 than", reading.source.lower())
+    # Clauses end at a semicolon or colon, not a comma: "higher with A, B or C than with D" is one comparison,
+    # though its right side ends at the first comma after "than".
+    for clause in re.split(r"[;:]|\bbut\b|\bso\b", text):
         than = _THAN.search(clause)
         if not than:
             continue
@@ -327,7 +353,9 @@ def comparisons(reading: Reading) -> list[Comparison]:
             continue
         word = words[-1]
         sense = next((k for k in ("more", "less") if _sense(word.group()) == {k}), word.group())
-        for left, right, named in _sides(clause[: word.start()], clause[than.end() :]):
+        between = clause[word.end() : than.start()]
+        first = between if _COMPARED_AFTER.match(between) and _concepts(between) else clause[: word.start()]
+        for left, right, named in _sides(first, clause[than.end() :].split(",")[0]):
             if left and right:
                 out.append(Comparison(sense, left, right, named))
     return out
@@ -385,8 +413,11 @@ def _ordered(mine: list[Comparison], excerpt: Excerpt) -> Finding | None:
     theirs = [c for s in excerpt.sentences for c in comparisons(s)]
     for c in mine:
         for t in (t for t in theirs if t.named == c.named):
-            same = bool(c.left & t.left and c.right & t.right)
-            swapped = bool(c.left & t.right and c.right & t.left) and not same
+            # Each side by what tells it from the other ("oral morphine" against "subcutaneous morphine").
+            cl, cr = (c.left - c.right or c.left), (c.right - c.left or c.right)
+            tl, tr = (t.left - t.right or t.left), (t.right - t.left or t.right)
+            same = bool(cl & tl and cr & tr)
+            swapped = bool(cl & tr and cr & tl) and not same
             if same and (
                 _opposite(c.sense, t.sense) or (c.sense != t.sense and "as much" in (c.sense, t.sense))
             ):
@@ -714,7 +745,11 @@ def check_withheld(claim: Reading, excerpt: Excerpt) -> Finding | None:
 # "Any acute illness", "all patients with stroke": a claim about every one of a kind.
 _ANY = re.compile(r"\b(?:any|all|every)\s+([a-z-]+(?:\s+[a-z-]+){0,2})")
 # What narrows a kind where the excerpt names it: "an acute illness with dehydration", "patients who …".
-_NARROWED = r"\b{kind}\s+(with|who|that|in whom)\s+([a-z0-9-]+(?:\s+[a-z0-9-]+){{0,2}})"
+# An age's tail may stand between ("people aged 50 and over who are severely immunosuppressed").
+_NARROWED = (
+    r"\b{kind}(?:\s+(?:years?(?: old)?|and over|or over|and older|or older|or more))*"
+    r"\s+(with|who|that|in whom|at high risk|at increased risk|at risk|born to)\s+([a-z0-9-]+(?:\s+[a-z0-9-]+){{0,2}})"
+)
 
 
 def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
@@ -723,14 +758,17 @@ def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
     near = excerpt.about(claim)
     for m in _ANY.finditer(claim.text):
         words = m.group(1).split()
-        kinds = (" ".join(words[:n]) for n in range(len(words), 0, -1))
+        # The kind as named ("adults aged 50", "adults"), or its age alone ("aged 50": "people aged 50").
+        kinds = [" ".join(words[:n]) for n in range(len(words), 0, -1)]
+        kinds += [" ".join(words[1:])] if len(words) > 1 and words[1] in ("aged", "over", "under") else []
         found = (re.search(_NARROWED.format(kind=re.escape(k)), near.text) for k in kinds if len(k) > 3)
         narrowed = next((f for f in found if f is not None), None)
         if narrowed is None or narrowed.group(2) in claim.text:
             continue
         said = read(narrowed.group(2))
         if said.concepts and not _condition_said(said, claim):
-            return _missing("condition", f"the excerpt says this of {quote(narrowed.group(0))} only")
+            narrowing = f"{narrowed.group(1)} {narrowed.group(2)}"
+            return _missing("condition", f"the excerpt says this only of those {quote(narrowing)}")
     return None
 
 
@@ -758,10 +796,19 @@ _CERTAIN = re.compile(r"\b(?<!to )" + _EFFECT + r"(?:es|s)\b")
 _HEDGED = r"\b(?:may|might|could|can)\s+(?:also\s+|sometimes\s+)?{verb}e?\b"
 
 
+# An outcome said as sure to come ("anyone who takes it will develop a cough").
+_SURE = re.compile(r"\b(?:will|always)\s+(?:develop|get|have|cause|lead|experience|become|need|suffer)\b")
+_MAYBE = re.compile(r"\b(?:may|might|can|could|sometimes|some)\b")
+_SURE_TOO = re.compile(r"\b(?:will|always|all|every|invariably)\b")
+
+
 def check_hedge(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """An effect the claim says happens that the excerpt's sentence says may happen ("Metformin causes
-    diarrhoea" against "Metformin may cause … diarrhoea")."""
+    diarrhoea" against "Metformin may cause … diarrhoea"; "will develop" against "can cause")."""
     near = excerpt.about(claim)
+    sure, maybe = _SURE.search(claim.text), _MAYBE.search(near.text)
+    if sure and maybe and not _SURE_TOO.search(near.text) and not _MAYBE.search(claim.text):
+        return _missing("modality", f"the claim says “{sure.group(0)}”; the excerpt says “{maybe.group(0)}”")
     for m in _CERTAIN.finditer(claim.text):
         hedged = re.search(_HEDGED.format(verb=m.group(1)), near.text)
         if hedged is not None and not re.search(rf"\b{m.group(1)}(?:es|s)\b", near.text):

@@ -510,6 +510,14 @@ def _rejected(said: Span, claim: Span) -> bool:
     return said.text.startswith(_REJECTING) and not _polarity(claim)
 
 
+# A level in the blood is one in the serum or plasma ("lower blood calcium", "raise serum calcium").
+_BLOOD = frozenset({"blood", "serum", "plasma"})
+
+
+def _same_head(a: str, b: str) -> bool:
+    return a == b or (a in _BLOOD and b in _BLOOD)
+
+
 def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str | None:
     excerpt = [(p, s, d) for s in sentences for p in s.pieces for d in _directions(p)]
     for piece in pieces:
@@ -519,10 +527,10 @@ def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> 
             found = [
                 (len(want & _plain(p.words)) + len(want & _plain(s.words)) / 2, d, p)
                 for p, s, d in excerpt
-                if d.axis == mine.axis and mine.head in p.words
+                if d.axis == mine.axis and any(_same_head(mine.head, w) for w in p.words)
             ]
             # One about the very same thing ("potassium is low" for "potassium is high") outranks its neighbours.
-            found = [f for f in found if f[1].head == mine.head] or found
+            found = [f for f in found if _same_head(f[1].head, mine.head)] or found
             if not found:
                 continue
             best = max(n for n, _, _ in found)
