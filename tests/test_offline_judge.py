@@ -237,6 +237,19 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "A potassium of 6.8 mmol/L is severe hyperkalaemia.",
             "Hyperkalaemia is classified as mild (5.5–5.9 mmol/L), moderate (6.0–6.4 mmol/L) or severe (6.5 mmol/L or above).",
         ),
+        # a product's strength said apart from its dose; a row named by its grade; "a second dose" going on
+        (
+            "Apply clotrimazole 1% cream two or three times a day for at least two weeks after the lesions have healed.",
+            "Fungal skin infection: clotrimazole 1% cream. Apply 2–3 times daily, continuing for at least 2 weeks after the lesions have healed.",
+        ),
+        (
+            "Dabigatran should be stopped at least 2 days before a high-bleeding-risk procedure.",
+            "Dabigatran: stop at least 24 hours before a low-bleeding-risk procedure and at least 48 hours before a high-bleeding-risk procedure.",
+        ),
+        (
+            "A second 100 mg mebendazole dose can be given after 2 weeks if reinfection occurs.",
+            "Threadworm: mebendazole 100 mg as a single dose. If reinfection occurs, a second dose may be given after 2 weeks.",
+        ),
         # the line of therapy in the sentence naming the medicine, a place that is no comparison, any age
         (
             "For adults with low-severity CAP, the first-choice antibiotic is amoxicillin taken by mouth.",
@@ -661,6 +674,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("Shingrix is offered to all adults aged 50 and over.", "Shingrix is offered to adults turning 65, and to people aged 50 and over who are severely immunosuppressed."),
         ("All women should take folic acid 5 mg before conception.", "Women at high risk of neural tube defects should take folic acid 5 mg daily before conception."),
         ("Anyone who takes an ACE inhibitor will develop a persistent dry cough.", "ACE inhibitors can cause a persistent dry cough."),
+        ("Dabigatran should be stopped at least 24 hours before a high-bleeding-risk procedure.", "Dabigatran: stop at least 24 hours before a low-bleeding-risk procedure and at least 48 hours before a high-bleeding-risk procedure."),
+        ("Phenoxymethylpenicillin 1 g four times a day for 5–10 days.", "Adults: phenoxymethylpenicillin 500 mg four times a day or 1 g twice a day for 5–10 days."),
     ],
 )  # fmt: skip
 def test_one_element_off_is_never_verified(claim: str, excerpt: str) -> None:

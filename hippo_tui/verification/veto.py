@@ -19,6 +19,7 @@ A source is vetoed when every one of its claims is (a judge passes a source that
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Sequence
@@ -158,6 +159,7 @@ def _sentences(text: str, split: bool = True) -> list[Sentence]:
 _GOES_ON = re.compile(
     r"^(?:the|this|these|that|its|it|their|they|each)\b(?!\s+(?:other|next)\b)"
     r"|\b(?:the same|this) (?:dose|regimen|course|drug|treatment)\b"
+    r"|\b(?:a|the) (?:second|further|repeat|subsequent) (?:dose|course)\b|\banother (?:dose|course)\b"
 )
 
 
@@ -222,12 +224,20 @@ def _anchor_conflict(
     contrasted = _contrasted(want, m_piece, others)
     if contrasted is not None:
         return contrasted
+    # A rival in the row of the claim's grade, the match in another's ("48 hours before a high-risk one").
+    graded = next(((e, p) for _, e, p in others if _graded(clause, p, m_piece)), None)
+    if graded is not None:
+        return graded
     n, e, piece = max(others, key=lambda x: x[0])
     if n <= best_match:
         return None
     # Only on evidence that the match is about something else: words of its own ("review the dose below 45"),
     # a rival piece that shares clearly more with the claim, or the claim's comparator where the match has none.
-    if _borne_out(m_piece, piece, claimed) or _own_words(want, m, e, sentences):
+    if (
+        _borne_out(m_piece, piece, claimed)
+        or _own_words(want, m, e, sentences)
+        or _graded(clause, m_piece, piece)
+    ):
         return None
     own = _anchors(m_piece.words) - clause.words
     closer = len(want & _anchors(piece.words)) >= len(want & _anchors(m_piece.words)) + MIN_SHARED
@@ -244,6 +254,23 @@ _CONTRASTS = tuple(
         "stop review reduce start continue increase withhold refer repeat",
     )
 )
+
+
+# Grades that tell apart the rows of one rule ("24 hours before a low-bleeding-risk procedure, 48 hours before a
+# high-bleeding-risk one"): direction words elsewhere, so not anchors, but a row's name here.
+_GRADES = tuple(
+    frozenset(w for word in group.split() for w in judge_words(word))
+    for group in ("low high", "mild moderate severe", "minor major")
+)
+
+
+def _graded(clause: Span, match: Span, rival: Span) -> bool:
+    """The match's piece has the claim's grade and the rival's another of the same scale."""
+    return any(
+        word in match.words and word not in rival.words and rival.words & group
+        for group in _GRADES
+        for word in clause.words & group
+    )
 
 
 def _contrasted(
@@ -395,10 +422,15 @@ def _check_numbers(
                 )
                 if rival is not None:
                     return _says(q, rival[0], rival[1].text)
-        groups = [g for g in _groups(clause, pieces) if g.quantities]
+        # A strength the excerpt gives anywhere ("clotrimazole 1% cream") names the product: it need not
+        # stand in the sentence that gives the dose.
+        strengths = [q for q in clause.quantities if _strength_given(q, sentences)]
+        groups = [_without(g, strengths) for g in _groups(clause, pieces)]
+        groups = [g for g in groups if g.quantities]
         # The sentences most about this clause first: their complaint is the one worth reporting.
         ranked = sorted(sentences, key=lambda s: len(clause.words & s.words), reverse=True)
-        whole = [s for s in ranked if all(any(q.matches(e) for e in s.quantities) for q in clause.quantities)]
+        needed = [q for q in clause.quantities if q not in strengths]
+        whole = [s for s in ranked if all(any(q.matches(e) for e in s.quantities) for q in needed)]
         if whole:  # one sentence has every number: they must be attached there as the claim attaches them
             problems = [next((p for p in (_numbers_in(g, s) for g in groups) if p), None) for s in whole]
             if all(problems):
@@ -411,6 +443,14 @@ def _check_numbers(
             if all(problems):
                 return problems[0]
     return None
+
+
+def _strength_given(q: Quantity, sentences: Sequence[Sentence]) -> bool:
+    return q.dim == "percent" and any(q.matches(e) for s in sentences for e in s.quantities)
+
+
+def _without(span: Span, quantities: Sequence[Quantity]) -> Span:
+    return dataclasses.replace(span, quantities=tuple(q for q in span.quantities if q not in quantities))
 
 
 def _check_numbers_read_on(
