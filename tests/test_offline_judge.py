@@ -250,6 +250,12 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "A second 100 mg mebendazole dose can be given after 2 weeks if reinfection occurs.",
             "Threadworm: mebendazole 100 mg as a single dose. If reinfection occurs, a second dose may be given after 2 weeks.",
         ),
+        # a slip of the hand, a prohibition said in other words, "first" as when it begins, a condition's "not"
+        ("Orlistat commonly causes diarrohea and oily stools.", "Orlistat: common side effects include oily stools and diarrhoea."),
+        ("Isotretinoin is absolutely contraindicated in pregnancy.", "Isotretinoin is highly teratogenic. It must not be used in women who are pregnant."),
+        ("Metformin can cause diarrhoea, especially when first started.", "Gastrointestinal side effects such as nausea and diarrhoea are common with metformin, especially at the start of treatment."),
+        ("Glucagon 1 mg can be injected into a muscle or under the skin if there is no IV access.", "If IV access is not available, give glucagon 1 mg by intramuscular or subcutaneous injection."),
+        ("A DOAC should be offered in AF when the CHA2DS2-VASc score is 2 or more.", "Offer a direct-acting oral anticoagulant to people with atrial fibrillation and a CHA2DS2-VASc score of 2 or above."),
         # the line of therapy in the sentence naming the medicine, a place that is no comparison, any age
         (
             "For adults with low-severity CAP, the first-choice antibiotic is amoxicillin taken by mouth.",
@@ -676,6 +682,11 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("Anyone who takes an ACE inhibitor will develop a persistent dry cough.", "ACE inhibitors can cause a persistent dry cough."),
         ("Dabigatran should be stopped at least 24 hours before a high-bleeding-risk procedure.", "Dabigatran: stop at least 24 hours before a low-bleeding-risk procedure and at least 48 hours before a high-bleeding-risk procedure."),
         ("Phenoxymethylpenicillin 1 g four times a day for 5–10 days.", "Adults: phenoxymethylpenicillin 500 mg four times a day or 1 g twice a day for 5–10 days."),
+        # one letter changed is another word; "first" of a kind where the excerpt names a later one
+        ("Refer people with new dysphasia urgently.", "Refer people with new dysphagia urgently."),
+        ("The first dose of the vaccine is given at 8 weeks.", "The second dose of the vaccine is given at 8 weeks."),
+        ("Give the vaccine in the first trimester.", "Give the vaccine in the third trimester."),
+        ("Route: give glucagon intravenously.", "Do not give glucagon intravenously; give it by intramuscular injection."),
     ],
 )  # fmt: skip
 def test_one_element_off_is_never_verified(claim: str, excerpt: str) -> None:

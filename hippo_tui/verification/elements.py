@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+from hippo_tui.backends.spelling import is_slip
 from hippo_tui.safe_text import clip
 from hippo_tui.verification import thesaurus
 from hippo_tui.verification.binding import carries_it, said_of_another
@@ -478,7 +479,11 @@ def _routes(text: str) -> set[str]:
 def _ruled_out(route: str, text: str) -> bool:
     """Every mention of ``route`` in ``text`` follows a word that rules it out in the same clause."""
     spans = [m.start() for m in _ROUTE_RES[route].finditer(text)]
-    return bool(spans) and all(_RULED_OUT.search(text[:i]) for i in spans)
+    return bool(spans) and all(_RULED_OUT.search(_CONDITION.sub(" ", text[:i])) for i in spans)
+
+
+# A condition before the advice ("if IV access is not available, give glucagon IM") rules nothing out.
+_CONDITION = re.compile(r"(?:if|when|where)[^,.;:]*,")
 
 
 # A route word in the name of a kind of drug is no route ("avoid direct oral anticoagulants").
@@ -568,6 +573,42 @@ def _phrases_said(claim: Reading, excerpt: Reading) -> set[str]:
     return out
 
 
+def _misspelt(word: str, said: frozenset[str]) -> bool:
+    """``word`` is a slip of one of ``said`` ("diarrohea", "haemorrage"), by the answerer's and search's rule:
+    two neighbours swapped or a letter left out or added, never a letter changed ("dysphasia" is not
+    "dysphagia"); the same first letter, and a longer word than they need, as a verdict rests on it."""
+    w = word.lower()
+    return len(w) >= _TYPO_MIN and any(s[:1] == w[:1] and s != w and is_slip(w, s) for s in said)
+
+
+_TYPO_MIN = 7  # letters: a shorter word one letter off is too often another word
+_FIRST = frozenset({"first", "firstly", "initial", "initially"})
+# Another step of a course, or an episode that is not the first: where the excerpt names one, "first" tells
+# the claim's apart.
+_LATER_STEP = re.compile(
+    r"\b(?:second|third|subsequent|further|repeat|repeated|booster|last|final|later|then|recurrent|recurrence|"
+    r"previous|prior|again|history|established)\b"
+)
+# "First" as when something begins ("when first started", "the first dose"), not which one of a kind.
+_FIRST_OF_TIME = re.compile(
+    r"\b(?:when|at|is|are|was|were|be|been) first\b"
+    r"|\bfirst (?:started|starting|start|starts|dose|appears?|appeared|noticed|seen|few|signs?|symptoms?)\b"
+)
+
+
+def _said_as_such(word: str, claim: Reading, excerpt: Reading) -> bool:
+    """What the excerpt says in other words than a thesaurus knows: a misspelling of its word, "first" where
+    it names no other step ("especially when first started" of "especially at the start"), "contraindicated"
+    said as a prohibition ("must not be used")."""
+    lower = word.lower()
+    if lower in _FIRST:
+        framed = _FIRST_OF_TIME.search(claim.source.lower()) or lower.startswith("initial")
+        return bool(framed) and not claim.lines and not _LATER_STEP.search(excerpt.text)
+    if lower.startswith("contraindicat"):
+        return _PROHIBITION.search(excerpt.text) is not None
+    return _misspelt(word, frozenset(SPELLED_WORD.findall(excerpt.source.lower())))
+
+
 # A claim may frame its point in a word or two of saying, thinking or relating that the excerpt does without
 # ("the guidance explains", "evidence involving"), so long as its other words are there: at least this many.
 _MAX_LIGHT, _MIN_FOUND = 2, 2
@@ -592,6 +633,7 @@ def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
         and not said_by_gloss(concept, claim, excerpt.whole)
         and word not in classes
         and not _said_otherwise(word, excerpt.whole)
+        and not _said_as_such(word, claim, excerpt.whole)
     ]
     if missing:
         phrased = _phrases_said(claim, excerpt.whole)
