@@ -30,6 +30,9 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # four letters are left ("panic", "media" stay whole).
 _DERIVED = re.compile(r"(?<=\w{4})(?:ian|ic|ia|an|a|i)$")
 _LYSIS = re.compile(r"(?<=\w{3})y[st]$")  # -lysis / -lytic, -paralysis / -paralytic
+# The stems of a noun in -xis or -sis and of its adjective in -ctic or -stic, to one form:
+# anaphylaxis / anaphylactic, prophylaxis / prophylactic; diagnosis / diagnostic, prognosis / prognostic.
+_AXIS = re.compile(r"(?<=phyl)act$|(?<=\w{4}o)st$")
 # Plurals the stemmer leaves apart from their singular.
 _IRREGULAR = {"children": "child", "women": "woman", "men": "man", "teeth": "tooth", "feet": "foot",
               "mice": "mouse", "lice": "louse", "geese": "goose", "people": "person"}  # fmt: skip
@@ -57,7 +60,7 @@ def fold_word(word: str) -> str:
     # Words of one meaning are one word in the index: added to a question instead, each synonym would
     # weigh as much as the question's own word, and "treatment" would find "drug" passages first.
     folded = _DERIVED.sub("", lexicon().synonyms.get(stemmed, stemmed))
-    return _LYSIS.sub("y", folded)
+    return _AXIS.sub(lambda m: "ax" if m[0] == "act" else "t", _LYSIS.sub("y", folded))
 
 
 def fold(text: str | None) -> str | None:
