@@ -33,9 +33,11 @@ _LYSIS = re.compile(r"(?<=\w{3})y[st]$")  # -lysis / -lytic, -paralysis / -paral
 # The stems of a noun in -xis or -sis and of its adjective in -ctic or -stic, to one form:
 # anaphylaxis / anaphylactic, prophylaxis / prophylactic; diagnosis / diagnostic, prognosis / prognostic.
 _AXIS = re.compile(r"(?<=phyl)act$|(?<=\w{4}o)st$")
-# Plurals the stemmer leaves apart from their singular.
+# Plurals the stemmer leaves apart from their singular, and a verb's forms it stems three ways ("breastfed",
+# "breastfeeds", "breastfeeding": "breastf", "breastfe", "breastfeed").
 _IRREGULAR = {"children": "child", "women": "woman", "men": "man", "teeth": "tooth", "feet": "foot",
-              "mice": "mouse", "lice": "louse", "geese": "goose", "people": "person"}  # fmt: skip
+              "mice": "mouse", "lice": "louse", "geese": "goose", "people": "person", "fed": "feed",
+              "breastfed": "breastfeeding", "breastfeed": "breastfeeding", "breastfeeds": "breastfeeding"}  # fmt: skip
 # What names which one after a word: a number ("type 1"), or a letter ("plan c", "hepatitis b"; not "a" nor
 # "i", which are words of their own).
 _NAMES_WHICH = re.compile(r"\d+|[b-hj-z]")
