@@ -29,6 +29,8 @@ PASSAGES = {
     "pill": ("Pill esophagitis", "A pill taken lying down may start ulcers after a delivery of many doses."),
     "mother": ("Rubella › Mother", "A mother found not immune is vaccinated after the birth."),
     "child": ("Rubella › Child", "A child with rubella stays off nursery; vaccinate the contacts."),
+    "gastroenteritis": ("Gastroenteritis in children", "Oral rehydration solution, 50 ml/kg over four hours."),
+    "reflux": ("Gastro-oesophageal reflux in children", "Gastro-oesophageal reflux in infants rarely needs tests."),
 }  # fmt: skip
 
 
@@ -59,6 +61,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         ("IM adrenaline dose, adult anaphylactic reaction", "anaphylaxis"),
         ("when can she start the combined pill after delivery", "coc"),
         ("mum with rubella, vaccinate when?", "mother"),
+        ("how much ORS for a child with gastro", "gastroenteritis"),  # a clinician's shorthand for the illness
     ],
 )
 async def test_a_question_finds_its_passage_in_other_words(store: Store, question: str, wanted: str) -> None:
