@@ -30,13 +30,21 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # four letters are left ("panic", "media" stay whole).
 _DERIVED = re.compile(r"(?<=\w{4})(?:ian|ic|ia|an|a|i)$")
 _LYSIS = re.compile(r"(?<=\w{3})y[st]$")  # -lysis / -lytic, -paralysis / -paralytic
-# The stems of a noun in -xis or -sis and of its adjective in -ctic or -stic, to one form:
-# anaphylaxis / anaphylactic, prophylaxis / prophylactic; diagnosis / diagnostic, prognosis / prognostic.
-_AXIS = re.compile(r"(?<=phyl)act$|(?<=\w{4}o)st$")
+# A noun's stem and its adjective's or plural's, to one form, where the stemmer leaves them apart.
+_FORMS = (
+    (re.compile(r"(?<=phyl)act$"), "ax"),  # anaphylaxis / anaphylactic, prophylaxis / prophylactic
+    (re.compile(r"(?<=\w{4}o)st$"), "t"),  # diagnosis / diagnostic, prognosis / prognostic
+    (re.compile(r"(?<=\w{4})os$"), "ot"),  # diagnoses, thromboses (plurals) / diagnosis, thrombosis
+    (re.compile(r"(?<=\w{4})as$"), "at"),  # metastasis, metastases / metastatic; psoriasis / psoriatic
+    (re.compile(r"(?<=\w{3}m)at$"), ""),  # trauma / traumatic, asthma / asthmatic, oedema / oedematous
+    (re.compile(r"(?<=\w{4})ator$"), ""),  # inflammation / inflammatory, circulation / circulatory
+    (re.compile(r"(?<=\w{4}h)es$"), "et"),  # anaesthesia / anaesthetic, paraesthesia / paraesthetic
+)
 # Plurals the stemmer leaves apart from their singular, and a verb's forms it stems three ways ("breastfed",
 # "breastfeeds", "breastfeeding": "breastf", "breastfe", "breastfeed").
 _IRREGULAR = {"children": "child", "women": "woman", "men": "man", "teeth": "tooth", "feet": "foot",
               "mice": "mouse", "lice": "louse", "geese": "goose", "people": "person", "fed": "feed",
+              "bled": "bleed", "dosage": "dose", "dosages": "dose", "nauseated": "nausea", "nauseous": "nausea",
               "breastfed": "breastfeeding", "breastfeed": "breastfeeding", "breastfeeds": "breastfeeding"}  # fmt: skip
 # What names which one after a word: a number ("type 1"), or a letter ("plan c", "hepatitis b"; not "a" nor
 # "i", which are words of their own).
@@ -62,7 +70,10 @@ def fold_word(word: str) -> str:
     # Words of one meaning are one word in the index: added to a question instead, each synonym would
     # weigh as much as the question's own word, and "treatment" would find "drug" passages first.
     folded = _DERIVED.sub("", lexicon().synonyms.get(stemmed, stemmed))
-    return _AXIS.sub(lambda m: "ax" if m[0] == "act" else "t", _LYSIS.sub("y", folded))
+    folded = _LYSIS.sub("y", folded)
+    for pattern, replacement in _FORMS:
+        folded = pattern.sub(replacement, folded)
+    return folded
 
 
 def fold(text: str | None) -> str | None:
