@@ -78,9 +78,11 @@ def test_index_and_question_meet_in_one_form() -> None:
     assert fold("Ischaemic HAEMORRHAGE") == fold("ischemic hemorrhage")
     assert fold(None) is None
     assert fold("anaphylactic prophylactic diagnostic") == fold("anaphylaxis prophylaxis diagnosis")
-    assert fold("diagnoses metastases traumatic asthmatic inflammatory anaesthetic dosage") == fold(
-        "diagnosis metastatic trauma asthma inflammation anaesthesia dose"
+    assert fold("diagnoses metastases traumatic asthmatic anaesthetic dosage") == fold(
+        "diagnosis metastatic trauma asthma anaesthesia dose"
     )
+    # "Inflammatory bowel disease" is a name: "inflammation" does not find it.
+    assert fold("inflammatory") != fold("inflammation")
     assert fold("breastfed breastfeeds was fed") == fold("breastfeeding breastfeeding was feeding")
     # Every term is a phrase of plain words: quoting it can never make query syntax.
     for term in search_terms('NEAR(a b) "x* OR title:y -z ^q'):

@@ -37,7 +37,6 @@ _FORMS = (
     (re.compile(r"(?<=\w{4})os$"), "ot"),  # diagnoses, thromboses (plurals) / diagnosis, thrombosis
     (re.compile(r"(?<=\w{4})as$"), "at"),  # metastasis, metastases / metastatic; psoriasis / psoriatic
     (re.compile(r"(?<=\w{3}m)at$"), ""),  # trauma / traumatic, asthma / asthmatic, oedema / oedematous
-    (re.compile(r"(?<=\w{4})ator$"), ""),  # inflammation / inflammatory, circulation / circulatory
     (re.compile(r"(?<=\w{4}h)es$"), "et"),  # anaesthesia / anaesthetic, paraesthesia / paraesthetic
 )
 # Plurals the stemmer leaves apart from their singular, and a verb's forms it stems three ways ("breastfed",
