@@ -31,6 +31,7 @@ PASSAGES = {
     "child": ("Rubella › Child", "A child with rubella stays off nursery; vaccinate the contacts."),
     "gastroenteritis": ("Gastroenteritis in children", "Oral rehydration solution, 50 ml/kg over four hours."),
     "reflux": ("Gastro-oesophageal reflux in children", "Gastro-oesophageal reflux in infants rarely needs tests."),
+    "oa": ("Osteoarthritis › Management", "Exercise and weight loss first; do not offer glucosamine."),
 }  # fmt: skip
 
 
@@ -62,6 +63,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         ("when can she start the combined pill after delivery", "coc"),
         ("mum with rubella, vaccinate when?", "mother"),
         ("how much ORS for a child with gastro", "gastroenteritis"),  # a clinician's shorthand for the illness
+        ("arthritis of the knee", "oa"),  # osteoarthritis is a kind of arthritis
     ],
 )
 async def test_a_question_finds_its_passage_in_other_words(store: Store, question: str, wanted: str) -> None:

@@ -72,7 +72,25 @@ def fold_word(word: str) -> str:
     folded = _LYSIS.sub("y", folded)
     for pattern, replacement in _FORMS:
         folded = pattern.sub(replacement, folded)
-    return folded
+    return f"{folded} {fold_word(kind)}" if (kind := _kind_of(word)) else folded
+
+
+@cache
+def _combining() -> re.Pattern[str]:
+    """A combining form of the lexicon's ("osteo", "gastro", "rhino") before an inflammation's name of six letters
+    or more ("arthritis", "enteritis", "sinusitis")."""
+    from hippo_tui.verification.lexicon import lexicon
+
+    forms = "|".join(sorted(lexicon().combining, key=lambda f: (-len(f), f)))
+    return re.compile(rf"({forms})(\w{{2,}}it(?:is|ic|ides))")
+
+
+def _kind_of(word: str) -> str | None:
+    """The inflammation a compound names a kind of: "osteoarthritis" is a kind of arthritis, "rhinosinusitis" of
+    sinusitis, "gastroenteritis" of enteritis. Indexed after the compound, so that a question's "arthritis"
+    finds osteoarthritis as it finds rheumatoid arthritis, and "osteoarthritis" still finds only itself."""
+    m = _combining().fullmatch(word)
+    return m[2] if m and len(m[2]) >= 6 else None
 
 
 def fold(text: str | None) -> str | None:
@@ -230,7 +248,8 @@ def snippet(text: str, query_terms: list[str], width: int = 24) -> str:
     if not words:
         return text
     folded = [fold_word(m.group().lower()) for m in words]
-    terms_at = [f if f in wanted else None for f in folded]
+    # A compound is folded as itself and its kind ("osteoarthritis": "osteoarthr arthrit"): marked for either.
+    terms_at = [f if any(p in wanted for p in f.split()) else None for f in folded]
     best = _best_window(text, words, terms_at, width)
     window = range(best, min(best + width, len(words)))
     out, at = [], words[window[0]].start()
