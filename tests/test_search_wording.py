@@ -32,6 +32,7 @@ PASSAGES = {
     "gastroenteritis": ("Gastroenteritis in children", "Oral rehydration solution, 50 ml/kg over four hours."),
     "reflux": ("Gastro-oesophageal reflux in children", "Gastro-oesophageal reflux in infants rarely needs tests."),
     "oa": ("Osteoarthritis › Management", "Exercise and weight loss first; do not offer glucosamine."),
+    "bv": ("Vaginal discharge › Treatment", "Metronidazole 400 mg twice daily for seven days."),
 }  # fmt: skip
 
 
@@ -64,6 +65,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         ("mum with rubella, vaccinate when?", "mother"),
         ("how much ORS for a child with gastro", "gastroenteritis"),  # a clinician's shorthand for the illness
         ("arthritis of the knee", "oa"),  # osteoarthritis is a kind of arthritis
+        ("how long is flagyl given", "bv"),  # a brand name finds the medicine
     ],
 )
 async def test_a_question_finds_its_passage_in_other_words(store: Store, question: str, wanted: str) -> None:
