@@ -24,6 +24,8 @@ PASSAGES = {
     "sting": ("Insect stings", "Lip swelling after a bee sting settles with an antihistamine."),
     "cough": ("Acute cough › Advice", "Most settle in three weeks; an antibiotic rarely helps."),
     "gp": ("GP antibiotic audit", "Each GP practice audits its GP antibiotic prescribing."),
+    "ssri": ("Depression › Fluoxetine", "Fluoxetine for six months after the mood has lifted."),
+    "score": ("CHADS2 score", "Heart failure 1 pt, hypertension 1 pt, age over 75 1 pt, stroke 2 pt."),
 }  # fmt: skip
 FILLER = ["Asthma › Inhaler technique", "Gout › Diet", "Sepsis › Fluids", "Otitis › Watchful waiting"]
 
@@ -55,11 +57,19 @@ async def test_what_the_question_is_about_comes_first(store: Store, question: st
     assert hits and hits[0].title == PASSAGES[wanted][0], [h.title for h in hits]
 
 
+async def test_a_passage_saying_only_the_shorthand_is_no_result(store: Store) -> None:
+    # "pt" is a clinician's note for "patient"; a source that prints it means something else ("1 pt", a point).
+    hits = await store.search("pt on fluoxetine, how long", k=3)
+    assert [h.title for h in hits][:1] == [PASSAGES["ssri"][0]]
+    assert PASSAGES["score"][0] not in [h.title for h in hits]
+
+
 def test_an_age_unit_and_a_country_narrow_but_a_subject_does_not() -> None:
     assert narrowing("scabies in a 3 yr old in the UK") == {"yr", "uk"}
     assert narrowing("6 wk old with fever") == {"wk"}
     assert narrowing("yr of diagnosis of scabies") == set()  # no number before it: not an age
     assert narrowing("chest infection in GP") == {"gp"}
+    assert narrowing("resp rate in a 3 yo pt") == {"resp", "yo", "pt"}
 
 
 def test_a_narrowing_word_ranks_the_candidates_but_never_finds_them() -> None:

@@ -21,6 +21,7 @@ PASSAGES = [
     ("Antibiotic stewardship", "Review every antibiotic prescription at 48 hours."),
     ("Asthma › Inhaler technique", "Check the technique at every visit."),
     ("Gout › Diet", "Less beer and red meat."),
+    ("Alcohol withdrawal", "Delirium after the second day: diazepam, thiamine before glucose."),
 ]
 
 
@@ -44,3 +45,9 @@ async def test_a_typo_the_knowledge_base_shares_once_does_not_hide_the_word_mean
     # "comunity" is one slip from "community" (30 passages) and from the one passage's own "comunit".
     hits = await store.search("comunity?", k=3)
     assert hits and hits[0].title.startswith("Community care"), [h.title for h in hits]
+
+
+async def test_a_vowel_typed_for_another_is_a_slip(store: Store) -> None:
+    # The commonest misspelling of a long word: one vowel for another ("delerium", "paracetomol").
+    hits = await store.search("delerium", k=3)
+    assert hits and hits[0].title == "Alcohol withdrawal", [h.title for h in hits]

@@ -29,6 +29,10 @@ PASSAGES = {
     "pill": ("Pill esophagitis", "A pill taken lying down may start ulcers after a delivery of many doses."),
     "mother": ("Rubella › Mother", "A mother found not immune is vaccinated after the birth."),
     "child": ("Rubella › Child", "A child with rubella stays off nursery; vaccinate the contacts."),
+    "gastroenteritis": ("Gastroenteritis in children", "Oral rehydration solution, 50 ml/kg over four hours."),
+    "reflux": ("Gastro-oesophageal reflux in children", "Gastro-oesophageal reflux in infants rarely needs tests."),
+    "oa": ("Osteoarthritis › Management", "Exercise and weight loss first; do not offer glucosamine."),
+    "bv": ("Vaginal discharge › Treatment", "Metronidazole 400 mg twice daily for seven days."),
 }  # fmt: skip
 
 
@@ -59,6 +63,9 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         ("IM adrenaline dose, adult anaphylactic reaction", "anaphylaxis"),
         ("when can she start the combined pill after delivery", "coc"),
         ("mum with rubella, vaccinate when?", "mother"),
+        ("how much ORS for a child with gastro", "gastroenteritis"),  # a clinician's shorthand for the illness
+        ("arthritis of the knee", "oa"),  # osteoarthritis is a kind of arthritis
+        ("how long is flagyl given", "bv"),  # a brand name finds the medicine
     ],
 )
 async def test_a_question_finds_its_passage_in_other_words(store: Store, question: str, wanted: str) -> None:
@@ -74,6 +81,13 @@ async def test_the_snippet_marks_the_passage_own_words(store: Store) -> None:
 def test_index_and_question_meet_in_one_form() -> None:
     assert fold("Ischaemic HAEMORRHAGE") == fold("ischemic hemorrhage")
     assert fold(None) is None
+    assert fold("anaphylactic prophylactic diagnostic") == fold("anaphylaxis prophylaxis diagnosis")
+    assert fold("diagnoses metastases traumatic asthmatic anaesthetic dosage") == fold(
+        "diagnosis metastatic trauma asthma anaesthesia dose"
+    )
+    # "Inflammatory bowel disease" is a name: "inflammation" does not find it.
+    assert fold("inflammatory") != fold("inflammation")
+    assert fold("breastfed breastfeeds was fed") == fold("breastfeeding breastfeeding was feeding")
     # Every term is a phrase of plain words: quoting it can never make query syntax.
     for term in search_terms('NEAR(a b) "x* OR title:y -z ^q'):
         assert term.replace(" ", "").isalnum()

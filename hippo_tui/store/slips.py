@@ -1,11 +1,12 @@
 """A tired clinician's typos in a search: a word the index has never seen, read as the one indexed word it is
 a slip of ("varenicilne" finds "varenicline").
 
-The same rule as the answerer's (``backends/spelling.py``): two neighbouring letters swapped, or, in a word of
-six letters or more, one letter left out or added; never the first letter, never a letter changed ("arteritis"
-is not "arthritis"), and only when one indexed word is that close, or one far commoner than the others (their
-typos). A word the index knows is never touched. Candidates are folded as the index is (``wording.fold_word``)
-and looked up in one query of the backend's own document frequencies.
+The answerer's rule (``backends/spelling.py``): two neighbouring letters swapped, or, in a word of six letters
+or more, one letter left out or added; never the first letter, and only when one indexed word is that close, or
+one far commoner than the others (their typos). And here, in a word of six letters or more, one vowel typed for
+another ("delerium", "paracetomol", "ibuprofin"), the commonest misspelling; never another letter changed
+("arteritis" is not "arthritis"). A word the index knows is never touched. Candidates are folded as the index
+is (``wording.fold_word``) and looked up in one query of the backend's own document frequencies.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ MAX_CORRECTED = 3  # words per question: a question of typos is not worth hundre
 # in 2,244 passages of the real corpora, and from "comunit", in one).
 DOMINANT = 20
 
+_VOWELS = "aeiouy"  # one typed for another is a slip (the module's docstring)
+
 DocFrequencies = Callable[[list[str]], Awaitable[dict[str, int]]]
 
 
@@ -33,6 +36,9 @@ def candidates(word: str) -> set[str]:
     if len(word) >= INDEL_LETTERS:
         out |= {word[:i] + word[i + 1 :] for i in range(1, len(word))}
         out |= {word[:i] + c + word[i:] for i in range(1, len(word) + 1) for c in string.ascii_lowercase}
+        out |= {
+            word[:i] + v + word[i + 1 :] for i in range(1, len(word)) if word[i] in _VOWELS for v in _VOWELS
+        }
     out.discard(word)
     return out
 

@@ -30,9 +30,21 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # four letters are left ("panic", "media" stay whole).
 _DERIVED = re.compile(r"(?<=\w{4})(?:ian|ic|ia|an|a|i)$")
 _LYSIS = re.compile(r"(?<=\w{3})y[st]$")  # -lysis / -lytic, -paralysis / -paralytic
-# Plurals the stemmer leaves apart from their singular.
+# A noun's stem and its adjective's or plural's, to one form, where the stemmer leaves them apart.
+_FORMS = (
+    (re.compile(r"(?<=phyl)act$"), "ax"),  # anaphylaxis / anaphylactic, prophylaxis / prophylactic
+    (re.compile(r"(?<=\w{4}o)st$"), "t"),  # diagnosis / diagnostic, prognosis / prognostic
+    (re.compile(r"(?<=\w{4})os$"), "ot"),  # diagnoses, thromboses (plurals) / diagnosis, thrombosis
+    (re.compile(r"(?<=\w{4})as$"), "at"),  # metastasis, metastases / metastatic; psoriasis / psoriatic
+    (re.compile(r"(?<=\w{3}m)at$"), ""),  # trauma / traumatic, asthma / asthmatic, oedema / oedematous
+    (re.compile(r"(?<=\w{4}h)es$"), "et"),  # anaesthesia / anaesthetic, paraesthesia / paraesthetic
+)
+# Plurals the stemmer leaves apart from their singular, and a verb's forms it stems three ways ("breastfed",
+# "breastfeeds", "breastfeeding": "breastf", "breastfe", "breastfeed").
 _IRREGULAR = {"children": "child", "women": "woman", "men": "man", "teeth": "tooth", "feet": "foot",
-              "mice": "mouse", "lice": "louse", "geese": "goose", "people": "person"}  # fmt: skip
+              "mice": "mouse", "lice": "louse", "geese": "goose", "people": "person", "fed": "feed",
+              "bled": "bleed", "dosage": "dose", "dosages": "dose", "nauseated": "nausea", "nauseous": "nausea",
+              "breastfed": "breastfeeding", "breastfeed": "breastfeeding", "breastfeeds": "breastfeeding"}  # fmt: skip
 # What names which one after a word: a number ("type 1"), or a letter ("plan c", "hepatitis b"; not "a" nor
 # "i", which are words of their own).
 _NAMES_WHICH = re.compile(r"\d+|[b-hj-z]")
@@ -57,7 +69,28 @@ def fold_word(word: str) -> str:
     # Words of one meaning are one word in the index: added to a question instead, each synonym would
     # weigh as much as the question's own word, and "treatment" would find "drug" passages first.
     folded = _DERIVED.sub("", lexicon().synonyms.get(stemmed, stemmed))
-    return _LYSIS.sub("y", folded)
+    folded = _LYSIS.sub("y", folded)
+    for pattern, replacement in _FORMS:
+        folded = pattern.sub(replacement, folded)
+    return f"{folded} {fold_word(kind)}" if (kind := _kind_of(word)) else folded
+
+
+@cache
+def _combining() -> re.Pattern[str]:
+    """A combining form of the lexicon's ("osteo", "gastro", "rhino") before an inflammation's name of six letters
+    or more ("arthritis", "enteritis", "sinusitis")."""
+    from hippo_tui.verification.lexicon import lexicon
+
+    forms = "|".join(sorted(lexicon().combining, key=lambda f: (-len(f), f)))
+    return re.compile(rf"({forms})(\w{{2,}}it(?:is|ic|ides))")
+
+
+def _kind_of(word: str) -> str | None:
+    """The inflammation a compound names a kind of: "osteoarthritis" is a kind of arthritis, "rhinosinusitis" of
+    sinusitis, "gastroenteritis" of enteritis. Indexed after the compound, so that a question's "arthritis"
+    finds osteoarthritis as it finds rheumatoid arthritis, and "osteoarthritis" still finds only itself."""
+    m = _combining().fullmatch(word)
+    return m[2] if m and len(m[2]) >= 6 else None
 
 
 def fold(text: str | None) -> str | None:
@@ -215,7 +248,8 @@ def snippet(text: str, query_terms: list[str], width: int = 24) -> str:
     if not words:
         return text
     folded = [fold_word(m.group().lower()) for m in words]
-    terms_at = [f if f in wanted else None for f in folded]
+    # A compound is folded as itself and its kind ("osteoarthritis": "osteoarthr arthrit"): marked for either.
+    terms_at = [f if any(p in wanted for p in f.split()) else None for f in folded]
     best = _best_window(text, words, terms_at, width)
     window = range(best, min(best + width, len(words)))
     out, at = [], words[window[0]].start()
