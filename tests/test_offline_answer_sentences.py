@@ -69,3 +69,18 @@ def test_a_line_of_a_table_of_contents_is_never_quoted():
     text = _answer("tick bite fever treatment", chapter)
     assert "doxycycline 100 mg twice a day for 7 days" in text, text
     assert "9.14" not in text and "Typhoid" not in text, text
+
+
+def test_the_drugs_a_lead_in_introduces_answer_which_drug_comes_first():
+    # "First line:" stands on a line of its own, the drugs on the next; a later line says "first" and "drugs"
+    # too, but names none: the answer to which tablets come first is the line of drugs, with its lead-in.
+    card = Src(
+        A,
+        "Trigeminal neuralgia › Management",
+        "First line:\n"
+        "Carbamazepine or lamotrigine\n"
+        "If the first drug does not help, try the other drugs before referral\n"
+        "Consider surgery for pain that does not respond",
+    )
+    text = _answer("first line tablets for trigeminal neuralgia", card)
+    assert "First line: Carbamazepine or lamotrigine" in text, text

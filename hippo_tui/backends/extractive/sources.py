@@ -113,6 +113,7 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
 
 
 _LABEL = re.compile(r"^([^:;.]{2,60}):\s")  # "Trauma-associated hemorrhage: …"
+_LEAD_IN = re.compile(r"^([^:;.]{2,60}):$")  # "First Line:", "Start N-acetylcysteine if:"
 _FOOTNOTE = re.compile(r"\s*\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")  # a card's own "[3]", "[2, 4]"
 # A statement that ends on the study behind it ("… even in mild cases (Bjornson et al., NEJM, 2004)") is read and
 # quoted without it: the study's name made the whole line read as a reference entry, never quoted.
@@ -127,6 +128,9 @@ def _labels(texts: Sequence[str]) -> list[frozenset[str]]:
         m = _LABEL.match(t)
         current = frozenset(content_words(m.group(1))) if m else current
         out.append(current)
+        # A lead-in on a line of its own ("First line:") labels the lines it introduces.
+        lead = _LEAD_IN.match(t)
+        current = frozenset(content_words(lead.group(1))) if lead else current
     return out
 
 
