@@ -346,6 +346,16 @@ def test_a_lead_in_on_its_own_line_gives_its_line_of_therapy_to_the_next_lines_d
     assert not judge_claim("Second line: Carbamazepine or lamotrigine.", excerpt).supported
 
 
+def test_a_group_named_in_the_plural_is_still_read_as_that_group() -> None:
+    # "trimesters" matched the lexicon's "trimester" with its plural ending, then was looked up with it: the
+    # judge failed on the excerpt instead of finding the narrower group.
+    verdict = judge_claim(
+        "Ibuprofen is avoided in pregnancy.",
+        "Ibuprofen is avoided in the second and third trimesters of pregnancy.",
+    )
+    assert verdict.element == "population" and not verdict.supported, verdict
+
+
 def test_every_sentence_of_the_development_excerpts_supports_itself() -> None:
     # An offline answer quotes its sources: a sentence quoted word for word must be verified by its own excerpt.
     # Sentences that address the checker are not evidence (see the injection test) and are left out.

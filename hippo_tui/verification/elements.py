@@ -141,7 +141,7 @@ def _narrower(groups: frozenset[str], near: Reading) -> str | None:
     if any(lex.within.get(g) in groups for g in groups):
         return None
     found = [
-        (m, lex.populations[m.group()][1]) for m in lex.population_pattern.finditer(prepare(near.source))
+        (m, lex.populations[m.group("p")][1]) for m in lex.population_pattern.finditer(prepare(near.source))
     ]
     narrow = [(m, g) for m, g in found if lex.within.get(g) in groups and g not in groups]
     for _, group in narrow:
