@@ -69,3 +69,36 @@ def test_a_line_of_a_table_of_contents_is_never_quoted():
     text = _answer("tick bite fever treatment", chapter)
     assert "doxycycline 100 mg twice a day for 7 days" in text, text
     assert "9.14" not in text and "Typhoid" not in text, text
+
+
+def test_the_drugs_a_lead_in_introduces_answer_which_drug_comes_first():
+    # "First line:" stands on a line of its own, the drugs on the next; a later line says "first" and "drugs"
+    # too, but names none: the answer to which tablets come first is the line of drugs, with its lead-in.
+    card = Src(
+        A,
+        "Trigeminal neuralgia › Management",
+        "First line:\n"
+        "Carbamazepine or lamotrigine\n"
+        "If the first drug does not help, try the other drugs before referral\n"
+        "Consider surgery for pain that does not respond",
+    )
+    text = _answer("first line tablets for trigeminal neuralgia", card)
+    assert "First line: Carbamazepine or lamotrigine" in text, text
+
+
+def test_a_heading_word_on_its_own_line_names_the_drug_of_the_lines_below_it():
+    # The card names the drug once, as a heading; the line below it gives its course. An earlier line gives
+    # another drug's course: the answer to how long the heading's drug is given is the line under it, quoted
+    # with its heading.
+    card = Src(
+        A,
+        "Gout › Acute attack",
+        "Naproxen for the first days\n"
+        "Reduce the dose over 1-2 weeks\n"
+        "Allopurinol is not started during an attack.\n"
+        "Prednisolone\n"
+        "If over 60 kg, 30 mg once daily for 5 days",
+    )
+    text = _answer("how long is prednisolone given for an acute gout attack", card)
+    assert "Prednisolone: If over 60 kg, 30 mg once daily for 5 days" in text, text
+    assert "Reduce the dose" not in text, text

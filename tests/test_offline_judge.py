@@ -383,6 +383,24 @@ def test_a_list_line_is_judged_as_its_own_sentence_not_with_the_next_lines_negat
     assert not judge_claim("There is a point in switching SSRI.", excerpt).supported
 
 
+def test_a_lead_in_on_its_own_line_gives_its_line_of_therapy_to_the_next_lines_drugs() -> None:
+    # A card writes the line of therapy as a heading line and the drugs on the line below it: quoted together,
+    # the drugs are first line, and the lead-in is no other treatment's line.
+    excerpt = "First line:\nCarbamazepine or lamotrigine\nIf neither helps, refer to neurology"
+    assert judge_claim("First line: Carbamazepine or lamotrigine.", excerpt).supported
+    assert not judge_claim("Second line: Carbamazepine or lamotrigine.", excerpt).supported
+
+
+def test_a_group_named_in_the_plural_is_still_read_as_that_group() -> None:
+    # "trimesters" matched the lexicon's "trimester" with its plural ending, then was looked up with it: the
+    # judge failed on the excerpt instead of finding the narrower group.
+    verdict = judge_claim(
+        "Ibuprofen is avoided in pregnancy.",
+        "Ibuprofen is avoided in the second and third trimesters of pregnancy.",
+    )
+    assert verdict.element == "population" and not verdict.supported, verdict
+
+
 def test_every_sentence_of_the_development_excerpts_supports_itself() -> None:
     # An offline answer quotes its sources: a sentence quoted word for word must be verified by its own excerpt.
     # Sentences that address the checker are not evidence (see the injection test) and are left out.

@@ -438,7 +438,8 @@ def check_line_of_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
         return None
     # Read per clause: "topical treatment is first line; oral antibiotics such as lymecycline are added"
     # gives the first line to the topical treatment, not to lymecycline.
-    parts = [read(c) for s in excerpt.sentences for c in s.source.split(";") if c.strip()]
+    clauses = [c for s in excerpt.sentences for c in s.source.split(";") if c.strip()]
+    parts = [read(c) for c in _lead_ins_joined(clauses)]
     # A drug named is what the line goes with; a class only when no drug is named ("an antibiotic").
     if claim.drugs:
         mine = [s for s in parts if set(claim.drugs) & set(s.drugs)]
@@ -454,6 +455,18 @@ def check_line_of_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
             "line of therapy", f"the excerpt gives that line to another treatment: {quote(where.source)}"
         )
     return None
+
+
+def _lead_ins_joined(clauses: list[str]) -> list[str]:
+    """Each lead-in on a line of its own ("First line:") read with the line it introduces: the line of therapy
+    it names goes with the drugs of the next line."""
+    out: list[str] = []
+    for c in clauses:
+        if out and out[-1].rstrip().endswith(":"):
+            out[-1] = f"{out[-1].rstrip()} {c.strip()}"
+        else:
+            out.append(c)
+    return out
 
 
 # How a drug is given; and the words that rule a route out where they stand before or after it.

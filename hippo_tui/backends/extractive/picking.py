@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from hippo_tui.backends.extractive.doses import _answers, _others_quantity
 from hippo_tui.backends.extractive.drug_classes import _classes_named
-from hippo_tui.backends.extractive.parts import Part, _aspect, _needs, facets
+from hippo_tui.backends.extractive.parts import Part, _aspect, _needs, facets, treatment
 from hippo_tui.backends.extractive.sources import Sentence, Source
-from hippo_tui.backends.extractive.words import _age_words, _classes_of
+from hippo_tui.backends.extractive.words import _age_words, _classes_of, content_words
 from hippo_tui.verification.lexical import comparators, contradicts, generic
 
 if TYPE_CHECKING:
@@ -32,14 +33,17 @@ def sentences_for(
         return []
 
     needs = _needs(part)
+    treats = bool(part.own & treatment())
 
     def score(i: int) -> tuple[bool, float, float, int]:
         # A dose question is answered by a sentence with a dose in it, before any other.
+        # A line under a lead-in ("First line:") says it too; a line naming a drug answers which drug to give.
         s = source.sentences[i]
+        said = s.words | s.label | (_kinds(s.text) if treats else frozenset())
         return (
             _answers(part, s, needs),
-            ctx._mass(part.own & s.words),
-            ctx._mass(part.want & s.words),
+            ctx._mass(part.own & said),
+            ctx._mass(part.want & said),
             -i,
         )
 
@@ -106,3 +110,11 @@ def _off_topic(part: Part, best: Sentence, s: Sentence, follows: bool) -> bool:
         return True
     mine = {w for w in best.label & part.want if not _aspect(w)}  # "Trauma", not "Dose"
     return bool(mine and s.label) and not {w for w in s.label & part.want if not _aspect(w)}
+
+
+@cache
+def _kinds(text: str) -> frozenset[str]:
+    """What a line names a drug as: "drug" and the drug's classes ("Amoxicillin …" gives an antibiotic), for a
+    question that asks which drug, antibiotic or medicine to give."""
+    classes = _classes_named(text)
+    return frozenset({"drug"}.union(*(content_words(c) for c in classes))) if classes else frozenset()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hippo_tui.backends.extractive.sources import _HEADING_WORD
+
 
 @dataclass
 class Reply:
@@ -19,8 +21,10 @@ def render(reply: Reply) -> str:
     for i, (sentence, sid) in enumerate(reply.sentences):
         s = sentence.rstrip()
         following = reply.sentences[i + 1][1] if i + 1 < len(reply.sentences) else None
-        if s.endswith(":") and sid and following == sid:
-            pieces.append(s)  # a lead-in ("Treat as an outpatient if:") is one statement with its first item
+        if (s.endswith(":") or _HEADING_WORD.match(s)) and sid and following == sid:
+            # A lead-in ("Treat as an outpatient if:") or a heading ("Colchicine") is one statement with its
+            # first item.
+            pieces.append(s if s.endswith(":") else f"{s}:")
             continue
         # A line of a list or table ends without a full stop (or with a bracket, or a colon); written out in
         # a row it needs one, or it runs into the next and its claim (and so its check) takes in the next

@@ -60,7 +60,8 @@ class Source:
 def _refers_back(sentence: str, previous: str | None, topic: frozenset[str]) -> bool:
     if previous is None:
         return False
-    if _REFERS.match(sentence):
+    # Or it is what a heading ("Colchicine") introduces.
+    if _REFERS.match(sentence) or _HEADING_WORD.match(previous):
         return True
     named = _NAMED.match(sentence)
     if named and stem(named.group(1).lower()) in _DEFINITE:  # "The dose is …", "Avoid the combination …"
@@ -113,6 +114,9 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
 
 
 _LABEL = re.compile(r"^([^:;.]{2,60}):\s")  # "Trauma-associated hemorrhage: …"
+# "First Line:", "Start N-acetylcysteine if:"; or one word on a line of its own, a heading ("Colchicine").
+_HEADING_WORD = re.compile(r"^[A-Za-z][a-z-]{2,}$")
+_LEAD_IN = re.compile(rf"^([^:;.]{{2,60}}):$|^({_HEADING_WORD.pattern[1:-1]})$")
 _FOOTNOTE = re.compile(r"\s*\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")  # a card's own "[3]", "[2, 4]"
 # A statement that ends on the study behind it ("… even in mild cases (Bjornson et al., NEJM, 2004)") is read and
 # quoted without it: the study's name made the whole line read as a reference entry, never quoted.
@@ -127,6 +131,9 @@ def _labels(texts: Sequence[str]) -> list[frozenset[str]]:
         m = _LABEL.match(t)
         current = frozenset(content_words(m.group(1))) if m else current
         out.append(current)
+        # A lead-in or a heading on a line of its own ("First line:") labels the lines it introduces.
+        lead = _LEAD_IN.match(t)
+        current = frozenset(content_words(lead.group(1) or lead.group(2))) if lead else current
     return out
 
 
