@@ -718,12 +718,3 @@ def test_a_missing_phrase_is_named_once() -> None:
     )
     assert v.reason.count("chest infection") == 1, v
 
-
-def test_a_population_named_in_the_plural_is_read_not_a_crash() -> None:
-    # "the second and third trimesters" once raised a KeyError in the population check.
-    v = judge_claim(
-        "In the third trimester, anaemia is a haemoglobin below 110 g/L.",
-        "Anaemia in pregnancy is a haemoglobin below 110 g/L in the first trimester and below 105 g/L in the "
-        "second and third trimesters.",
-    )
-    assert v.outcome in ("supported", "contradicted", "not_established")
