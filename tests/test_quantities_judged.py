@@ -13,6 +13,7 @@ from hippo_tui.verification.offline_judge import judge_claim
 from hippo_tui.verification.quantities import find, normalize
 
 SAID_ANOTHER_WAY = [
+    ("About 10 per cent of people are affected.", "About 10% of people are affected."),
     ("Give amoxicillin t.d.s.", "Give amoxicillin three times daily."),
     ("Take 1 tablet twice a day.", "Take a tablet twice a day."),
     ("A twice-daily dose is used.", "A dose twice daily is used."),
@@ -210,6 +211,9 @@ SAID_ANOTHER_WAY = [
 ]
 
 SAID_OTHERWISE = [
+    # A form is a count of its own; "per" alone is no unit (it was read as the "per" of "per cent").
+    ("Take 1 tablet.", "Take 1 capsule."),
+    ("A respiratory rate above 30 breaths per minute.", "A respiratory rate above 30 per cent."),
     # A rate's time is part of it: a creatinine clearance per minute is not one per hour.
     ("Creatinine clearance below 30 mL/min.", "Creatinine clearance below 30 mL/hour."),
     ("Urine output below 0.5 mL/kg/hour.", "Urine output below 0.5 mL/kg/min."),

@@ -79,7 +79,7 @@ for _names, _dim, _factor in (
     ("fortnight fortnights", "time", 336.0),
     ("month months", "months", 1.0),
     ("year years yr yrs", "months", 12.0),
-    ("% percent per cent", "percent", 1.0),
+    ("% percent", "percent", 1.0),  # "per cent" is written "percent" first (_WORDING): "per" is no unit
     ("iu unit units", "units", 1.0),
     ("mmhg", "mmhg", 1.0),
     ("mm millimetre millimetres millimeter millimeters", "length", 1.0),  # an induration, a wound, a lesion
@@ -95,6 +95,12 @@ for _names, _dim, _factor in (
     ("°c degrees", "celsius", 1.0),
     ("dose doses", "doses", 1.0),
     ("tablet tablets", "tablets", 1.0),
+    ("capsule capsules", "capsules", 1.0),  # a form is a count of its own: one capsule is not one tablet
+    ("sachet sachets", "sachets", 1.0),
+    ("suppository suppositories", "suppositories", 1.0),
+    ("pessary pessaries", "pessaries", 1.0),
+    ("patch patches", "patches", 1.0),
+    ("spray sprays", "sprays", 1.0),
     ("puff puffs", "puffs", 1.0),
     ("drop drops", "drops", 1.0),
     ("breaths", "breaths", 1.0),
@@ -418,6 +424,7 @@ _WORDING: _Rewrites = (
     # "CRB-65", "COVID-19": names, not numbers; but "500 mg-1 g" is a range of doses.
     (re.compile(r"([a-z]+)-(?=\d)"), lambda m: m[1] + (" to " if m[1] in _RANGE_UNITS else "")),
     (NAMED_NUMBER, r"\1"),  # "type 2": a name too (as the lexicon writes its phrases)
+    (re.compile(r"\bper cent\b"), "percent"),  # one unit, not "per" and "cent"
     (re.compile(r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute)s?\b)"), " "),  # "one-week" → "one week"
     (re.compile(r"\s*(?:/|\bper\b)\s*(day|week)\b"), r" a \1"),  # "mg/day", "mL per day" are "a day"
     (re.compile(r"\b(\w+?)-?fold\b"), r"\1 times"),  # "fivefold" is five times
