@@ -700,6 +700,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("Anyone who takes an ACE inhibitor will develop a persistent dry cough.", "ACE inhibitors can cause a persistent dry cough."),
         ("Dabigatran should be stopped at least 24 hours before a high-bleeding-risk procedure.", "Dabigatran: stop at least 24 hours before a low-bleeding-risk procedure and at least 48 hours before a high-bleeding-risk procedure."),
         ("Phenoxymethylpenicillin 1 g four times a day for 5–10 days.", "Adults: phenoxymethylpenicillin 500 mg four times a day or 1 g twice a day for 5–10 days."),
+        # a threshold in per cent is no product strength: its comparator still counts
+        ("Treatment failure: all, more than 7%.", "Treatment failure target: all, less than 7%. Report 7 quarterly."),
         # one letter changed is another word; "first" of a kind where the excerpt names a later one
         ("Refer people with new dysphasia urgently.", "Refer people with new dysphagia urgently."),
         ("The first dose of the vaccine is given at 8 weeks.", "The second dose of the vaccine is given at 8 weeks."),
