@@ -447,8 +447,12 @@ def _check_numbers(
 
 def _strength_given(q: Quantity, sentences: Sequence[Sentence]) -> bool:
     """A strength as written ("1% cream"): a percentage with no comparator, given as such in the excerpt."""
-    return q.dim == "percent" and q.cmp is None and any(
-        e.dim == "percent" and e.cmp is None and q.matches(e) for s in sentences for e in s.quantities
+    return (
+        q.dim == "percent"
+        and q.cmp is None
+        and any(
+            e.dim == "percent" and e.cmp is None and q.matches(e) for s in sentences for e in s.quantities
+        )
     )
 
 
