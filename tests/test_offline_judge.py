@@ -250,6 +250,8 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "A second 100 mg mebendazole dose can be given after 2 weeks if reinfection occurs.",
             "Threadworm: mebendazole 100 mg as a single dose. If reinfection occurs, a second dose may be given after 2 weeks.",
         ),
+        # what is not needed says no strength: "don't have to" is no "must"
+        ("You don't have to take the implant at the same time each day.", "The implant does not need to be taken at the same time each day."),
         # a slip of the hand, a prohibition said in other words, "first" as when it begins, a condition's "not"
         ("Orlistat commonly causes diarrohea and oily stools.", "Orlistat: common side effects include oily stools and diarrhoea."),
         ("Isotretinoin is absolutely contraindicated in pregnancy.", "Isotretinoin is highly teratogenic. It must not be used in women who are pregnant."),

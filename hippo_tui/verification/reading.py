@@ -139,9 +139,15 @@ def _modal(text: str) -> tuple[list[str], str]:
     found = [
         m.group("p")
         for m in pattern.finditer(weighed)
-        if m.group("p") not in _POSSIBILITY or _DOING.match(weighed, m.end())
+        if (m.group("p") not in _POSSIBILITY or _DOING.match(weighed, m.end()))
+        and not (m.group("p") in _NEEDS and _NOT_BEFORE.search(weighed, 0, m.start()))
     ]
     return found, pattern.sub(" ", text)
+
+
+# "You don't have to remember", "they do not need to": what is not needed says no strength ("should not" does).
+_NEEDS = frozenset({"have to", "has to", "need to", "needs to", "required", "necessary"})
+_NOT_BEFORE = re.compile(r"(?:\bnot|n't|\bno)\s+(?:be\s+)?$")
 
 
 def _take(pattern: re.Pattern[str], text: str) -> tuple[list[str], str]:
