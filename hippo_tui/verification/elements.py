@@ -491,8 +491,31 @@ def _routes(text: str) -> set[str]:
 
 def _ruled_out(route: str, text: str) -> bool:
     """Every mention of ``route`` in ``text`` follows a word that rules it out in the same clause."""
-    spans = [m.start() for m in _ROUTE_RES[route].finditer(text)]
+    return _only_ruled_out(_ROUTE_RES[route], text)
+
+
+def _only_ruled_out(pattern: re.Pattern[str], text: str) -> bool:
+    spans = [m.start() for m in pattern.finditer(text)]
     return bool(spans) and all(_RULED_OUT.search(_CONDITION.sub(" ", text[:i])) for i in spans)
+
+
+# Where a medicine goes on the body that advice often rules out ("avoid the face", "not on broken skin").
+_SITES = re.compile(
+    r"\b(?:face|eyes?|eyelids?|lips?|mouth|genitals?|genital area|mucous membranes?|broken skin|scalp|nipples?|"
+    r"groin|axillae?|ears?|nose)\b"
+)
+
+
+def check_site(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A place on the body the claim puts a medicine that the excerpt names only to rule out ("apply to the face"
+    against "apply to the body …; avoid the face")."""
+    if _NEGATED.search(claim.text):
+        return None  # the claim rules something out itself: the negation check reads that
+    for m in _SITES.finditer(claim.text):
+        site = re.compile(rf"\b{re.escape(m.group())}\b")
+        if _only_ruled_out(site, excerpt.whole.text):
+            return _contradicted("body site", f"the excerpt names the {m.group()} only to rule it out")
+    return None
 
 
 # A condition before the advice ("if IV access is not available, give glucagon IM") rules nothing out.
@@ -892,6 +915,7 @@ CHECKS = (
     check_strength,
     check_comparison,
     check_route,
+    check_site,
     check_timing,
     check_condition,
     check_withheld,
