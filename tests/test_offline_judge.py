@@ -702,6 +702,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("Anyone who takes an ACE inhibitor will develop a persistent dry cough.", "ACE inhibitors can cause a persistent dry cough."),
         ("Dabigatran should be stopped at least 24 hours before a high-bleeding-risk procedure.", "Dabigatran: stop at least 24 hours before a low-bleeding-risk procedure and at least 48 hours before a high-bleeding-risk procedure."),
         ("Phenoxymethylpenicillin 1 g four times a day for 5–10 days.", "Adults: phenoxymethylpenicillin 500 mg four times a day or 1 g twice a day for 5–10 days."),
+        # people the excerpt names only with another medicine
+        ("Flucloxacillin is first line for cellulitis in pregnancy.", "Flucloxacillin is first line for cellulitis. Use erythromycin in pregnancy."),
         # a place on the body the excerpt names only to rule out
         ("Apply the cream to the face twice daily for 4 weeks.", "Apply the cream to the body twice daily for 4 weeks; avoid the face."),
         ("Put the gel on the genitals.", "Apply testosterone gel to the shoulders or upper arms. Do not apply to the genitals."),

@@ -177,6 +177,19 @@ _ANY_AGE = re.compile(
 )
 
 
+def _people_of_another(claim: Reading, excerpt: Excerpt, axis: str, groups: frozenset[str]) -> str | None:
+    """The claim's people are named only in sentences about other medicines than the claim's ("Flucloxacillin
+    is first line. Use erythromycin in pregnancy."): the medicine said for them, else None."""
+    mine = set(claim.drugs)
+    holders = [i for i, s in enumerate(excerpt.sentences) if s.populations.get(axis, frozenset()) & groups]
+    if not mine or not holders or not any(mine & excerpt.named(i) for i in range(len(excerpt.sentences))):
+        return None
+    theirs = [excerpt.named(i) for i in holders]
+    if all(t and not mine & t for t in theirs):
+        return ", ".join(sorted(theirs[0]))
+    return None
+
+
 def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """Who the claim is about must be who the excerpt is about: children are not adults, and where the
     excerpt gives different advice for different people, the advice the claim repeats is the one for its own."""
@@ -187,6 +200,12 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
     for axis, groups in claim.populations.items():
         if axis == "age" and _ANY_AGE.search(near.source):
             continue  # "everyone who has self-harmed, regardless of age": a teenager too
+        other = _people_of_another(claim, excerpt, axis, groups)
+        if other:
+            people, mine = " and ".join(sorted(groups)), ", ".join(sorted(claim.drugs))
+            return _missing(
+                "drug", f"the excerpt says {people} of {other}, not of {mine}"
+            )  # as check_binding
         said = near.populations.get(axis) or excerpt.whole.populations.get(axis) or frozenset()
         if axis == "age" and not said:  # no age group named: the ages it states say who it is for
             said = near.aged or excerpt.whole.aged
