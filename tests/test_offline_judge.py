@@ -691,6 +691,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("A child whose oxygen saturation in air is 93% should be admitted.", "Refer any child with bronchiolitis and a persistent oxygen saturation of less than 92% in air."),
         ("A 50-year-old should be offered the flu jab every year.", "Offer influenza vaccination each year to all adults aged 65 years and over."),
         ("A potassium of 6.2 mmol/L is severe hyperkalaemia.", "Hyperkalaemia is severe at 6.5 mmol/L or above."),
+        # a rate is no patient's reading: "less than 20%" does not say "10%"
+        ("The risk of bleeding with apixaban is 10%.", "The annual risk of major bleeding with apixaban is less than 20%."),
         # a comparison turned round: a multiple ("twice as potent as"), what is compared after "higher with"
         ("Oral morphine is about twice as potent as subcutaneous morphine.", "Subcutaneous morphine is approximately twice as potent as oral morphine: divide the 24-hour oral dose by 2."),
         ("Pills containing levonorgestrel carry a higher VTE risk than those containing desogestrel.", "The risk of VTE is higher with pills containing desogestrel, gestodene or drospirenone than with those containing levonorgestrel."),

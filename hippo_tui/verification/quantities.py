@@ -823,8 +823,14 @@ _AGE_CUE = re.compile(
 
 # One patient's reading: "an 80-year-old", "a BMI of 28", "a potassium of 6.8 mmol/L", "saturation in air is
 # 91%". Not a rule's own number ("a target of 140", "the maximum is 4 g"), nor a dose, a volume or a time.
+# The reading is named by what is measured: "a risk of 10%" or "the dose is 2" is no patient's reading.
+_MEASURED = (
+    r"bmi|potassium|sodium|calcium|magnesium|glucose|sugar|temperature|saturation|sats|level|concentration|hba1c|"
+    r"egfr|creatinine|inr|ferritin|ha?emoglobin|score|pressure|count|reading|weight|clearance|crp|troponin|lactate"
+)
 _CASE_BEFORE = re.compile(
-    r"(?:\b(?:a|an)\s+(?:[\w'-]+\s+){0,4}(?:of|aged)|\b(?:is|was|reads|measures|measured at))\s*$"
+    rf"(?:\b(?:a|an)\s+(?:[\w'-]+\s+){{0,4}}aged"
+    rf"|\b(?:{_MEASURED})\b(?:\s+[\w'-]+){{0,3}}\s+(?:of|is|was|reads|measures|measured at))\s*$"
 )
 _CASE_AFTER = re.compile(r"^-?(?:year|month|week)s?-old\b")
 _NOT_CASE = re.compile(
