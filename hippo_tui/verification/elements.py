@@ -514,6 +514,8 @@ def _ruled_out(route: str, text: str) -> bool:
 
 
 def _only_ruled_out(pattern: re.Pattern[str], text: str) -> bool:
+    # A condition on the advice ("if IV access is not available, give glucagon IM", ``_CONDITION`` below)
+    # rules nothing out: its "not" is read with the condition taken away.
     spans = [m.start() for m in pattern.finditer(text)]
     return bool(spans) and all(_RULED_OUT.search(_CONDITION.sub(" ", text[:i])) for i in spans)
 
@@ -535,10 +537,6 @@ def check_site(claim: Reading, excerpt: Excerpt) -> Finding | None:
         if _only_ruled_out(site, excerpt.whole.text):
             return _contradicted("body site", f"the excerpt names the {m.group()} only to rule it out")
     return None
-
-
-# A condition before the advice ("if IV access is not available, give glucagon IM") rules nothing out.
-_CONDITION = re.compile(r"(?:if|when|where)[^,.;:]*,")
 
 
 # A route word in the name of a kind of drug is no route ("avoid direct oral anticoagulants").

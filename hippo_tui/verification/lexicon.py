@@ -104,14 +104,15 @@ def stem(word: str) -> str:
 
 
 # "type 2", "stage 3": a name, not a number, written as one word here and by quantities.normalize alike.
-NAMED_NUMBER = re.compile(r"\b(type|stage|grade|step|class|phase|category) (?=\d\b)")
+_NAMES_A_NUMBER = r"\b(type|stage|grade|step|class|phase|category)"
+NAMED_NUMBER = re.compile(_NAMES_A_NUMBER + r" (?=\d\b)")
 
 
 def named_numbers(text: str) -> str:
     return NAMED_NUMBER.sub(r"\1", text)
 
 
-_NAMED_JOINED = re.compile(r"\b(type|stage|grade|step|class|phase|category)(?=\d\b)")
+_NAMED_JOINED = re.compile(_NAMES_A_NUMBER + r"(?=\d\b)")
 
 
 def as_written(text: str) -> str:

@@ -285,10 +285,10 @@ def written_words(text: str) -> dict[str, str]:
     for word in [*_WRITTEN.findall(text), *_HYPHENATED.findall(text)]:
         for read_as in SPELLED_WORD.findall(prepare(word)):
             out.setdefault(_stem(read_as.strip("'")), word)
-    for m in NAMED_NUMBER.finditer(text.lower()):  # "type 2" is read as one word, "type2"
-        out.setdefault(
-            _stem(named_numbers(text.lower()[m.start() : m.end() + 1])), text[m.start() : m.end() + 1]
-        )
+    lower = text.lower()
+    for m in NAMED_NUMBER.finditer(lower):  # "type 2" is read as one word, "type2"
+        name = slice(m.start(), m.end() + 1)  # the name and its one digit
+        out.setdefault(_stem(named_numbers(lower[name])), text[name])
     lex = lexicon()
     for m in lex.replace.finditer(respell(text.lower())):  # "high blood pressure": one term
         for read_as in SPELLED_WORD.findall(lex.replacements[m.group("p")]):
