@@ -97,6 +97,18 @@ def test_a_source_stands_while_one_of_its_claims_passes():
     assert "(and 1 more claims)" in (veto([bad, "Stop the statin below 5 times the upper limit."], CK) or "")
 
 
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "written"),
+    [
+        ("Ceftriaxone for gonorrhoea is given as a single oral dose of 1 g.", "Gonorrhoea: ceftriaxone 1 g as a single intramuscular injection.", "as a single intramuscular"),
+        ("Stop the statin once eGFR falls below 45 mL/min/1.73 m².", "Review the statin if the eGFR is below 45 mL/min/1.73 m². Stop the statin if the eGFR is below 30 mL/min/1.73 m².", "1.73 m²”"),
+    ],
+)  # fmt: skip
+def test_a_reason_quotes_the_excerpt_as_written_not_as_read(claim: str, excerpt: str, written: str):
+    said = check_claim(claim, excerpt)
+    assert said is not None and written in said, said
+
+
 def test_reasons_quote_untrusted_text_made_inert():
     said = check_claim(
         "Clarithromycin lowers the INR.", "Clarithromycin can \x1b]52;c;aGk=\x07raise the INR."

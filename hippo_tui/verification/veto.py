@@ -924,7 +924,25 @@ def check_claim(claim: str, excerpt: str) -> str | None:
         or _check_said_not(pieces, sentences, statements)
         or _check_route(pieces, sentences)
     )
-    return sanitize(reason) if reason else None  # it quotes the claim and the excerpt: untrusted text
+    # It quotes the claim and the excerpt: untrusted text, and as written.
+    return sanitize(_as_written_in(reason, (excerpt, claim))) if reason else None
+
+
+_QUOTED = re.compile(r"“([^”]+)”")
+
+
+def _as_written_in(reason: str, texts: Sequence[str]) -> str:
+    """``reason`` with each quote of a read sentence ("as one intramuscular injection", "m2") put back as the
+    sentence was written ("as a single intramuscular injection", "m²"), so that a reader finds it."""
+    raws = [r for t in texts for r in split_sentences(strip_markers(t))]
+    for m in _QUOTED.finditer(reason):
+        piece = m.group(1).rstrip("…").lower()
+        if any(piece in r.lower() for r in raws):
+            continue
+        raw = next((r for r in raws if piece in as_written(_prepared(r)).lower()), None)
+        if raw is not None:
+            reason = reason.replace(m.group(0), f"“{clip(raw.rstrip('.'), QUOTE, flat=True)}”")
+    return reason
 
 
 def _holding(q: Quantity, sentences: Sequence[Sentence]) -> list[Span]:
