@@ -50,6 +50,8 @@ def test_the_sets_are_whole_and_well_formed():
 # test5 is a whole set written in round seven from general clinical knowledge, measured before any change.
 # test6 is half of round nine's 240 (61.7% before any change; the other half, p9-…, joined dev at 56.7%).
 # Round thirteen added 260 development pairs (r13-…, 59% right before any change for them; dev 81.6% with them).
+# Round fifteen added 239 (r15-…, 64.6% right as written; a 240th, r15-166, was left out: its claim is a
+# held-back test pair's, word for word, and tuning on it would tune on the test set).
 FLOORS = [
     ("dev", 0.81), ("test", 0.86), ("test2", 0.68), ("test3", 0.74), ("test4", 0.72), ("test5", 0.74),
     ("test6", 0.63),
@@ -72,7 +74,9 @@ KNOWN_FALSE_GROUNDED = {
     # list said of another (r14-015), all for some (r14-190), a threshold of the next group (r14-094), an
     # exception in the next sentence (r14-132), a frequency read as a count (r14-187). Fixed since: comparisons
     # turned round (r14-003, r14-006), a direction in a second sentence (r14-014), all for some (r14-030).
-    | {"r14-015", "r14-094", "r14-132", "r14-187", "r14-190"},
+    | {"r14-015", "r14-094", "r14-132", "r14-187", "r14-190"}
+    # r15-…: round fifteen's, as written (64.6% right, 10 false grounded, 3 of a strict kind).
+    | {"r15-041", "r15-180", "r15-199"},
     "test": 1,
     "test2": 1,
     "test3": 3,
@@ -126,6 +130,10 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     # "joining" two numbers, a loading dose and the dose "thereafter", alternatives sharing a course.
     known |= {"r14-024", "r14-040", "r14-071", "r14-072", "r14-077", "r14-109", "r14-112", "r14-144"}
     known |= {"r14-146", "r14-161", "r14-173", "r14-176", "r14-182", "r14-219", "r14-236"}
+    # Round fifteen's (r15-…), as written, before any change for them: 21 of its 124 supported claims.
+    known |= {"r15-002", "r15-009", "r15-016", "r15-036", "r15-037", "r15-053", "r15-074", "r15-075"}
+    known |= {"r15-091", "r15-093", "r15-122", "r15-133", "r15-140", "r15-154", "r15-159", "r15-163"}
+    known |= {"r15-169", "r15-185", "r15-213", "r15-231", "r15-238"}
     assert vetoed <= known, sorted(vetoed)
 
 
