@@ -74,8 +74,10 @@ KNOWN_FALSE_GROUNDED = {
     # list said of another (r14-015), all for some (r14-190), a threshold of the next group (r14-094), an
     # exception in the next sentence (r14-132), a frequency read as a count (r14-187). Fixed since: comparisons
     # turned round (r14-003, r14-006), a direction in a second sentence (r14-014), all for some (r14-030).
-    | {"r14-015", "r14-094", "r14-132", "r14-187", "r14-190"}
-    # r15-…: round fifteen's, as written (64.6% right, 10 false grounded, 3 of a strict kind).
+    | {"r14-015", "r14-094", "r14-187"}
+    # r15-…: round fifteen's, as written (64.6% right, 10 false grounded, 3 of a strict kind). Fixed since, of
+    # the older ones: all of a kind the excerpt narrows (r14-190), a medicine named as its class's exception
+    # (r14-132).
     | {"r15-041", "r15-180", "r15-199"},
     "test": 1,
     "test2": 1,
@@ -100,9 +102,9 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     # cases it still vetoes are known: "before" against "after starting" in another part of the sentence.
     vetoed = {p.id for p in PAIRS if p.grounded and check_claim(p.claim, p.excerpt) is not None}
     # Still vetoed, by the round they came in (fixed ones are taken off the list, so that none comes back):
-    # "300 mg … continued daily" (n055), "usually unnecessary" read as no negation (n217); "within 72 hours"
-    # against "over 3 days" (e009), "should not eat" for "fast" (e058).
-    known = {"x076", "n055", "n217", "e009", "e058"}
+    # "300 mg … continued daily" (n055), "usually unnecessary" read as no negation (n217); "should not eat" for
+    # "fast" (e058).
+    known = {"x076", "n055", "n217", "e058"}
     # "no cardiovascular disease … should not" read as a double negative (k002), "less than 50 kg" taken for
     # the sentence saying "paracetamol … 50 kg or more" (k012), "20%" against "more than 30% … smaller rises"
     # (k030), "yearly" for "annual" (k120).
@@ -130,10 +132,16 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     # "joining" two numbers, a loading dose and the dose "thereafter", alternatives sharing a course.
     known |= {"r14-024", "r14-040", "r14-071", "r14-072", "r14-077", "r14-109", "r14-112", "r14-144"}
     known |= {"r14-146", "r14-161", "r14-173", "r14-176", "r14-182", "r14-219", "r14-236"}
-    # Round fifteen's (r15-…), as written, before any change for them: 21 of its 124 supported claims.
-    known |= {"r15-002", "r15-009", "r15-016", "r15-036", "r15-037", "r15-053", "r15-074", "r15-075"}
-    known |= {"r15-091", "r15-093", "r15-122", "r15-133", "r15-140", "r15-154", "r15-159", "r15-163"}
-    known |= {"r15-169", "r15-185", "r15-213", "r15-231", "r15-238"}
+    # Round fifteen's (r15-…): 21 of its 124 supported claims as written; after this round's fixes (a final "e"
+    # of a verb's stem, "falls into a group", "daily life", "for the first year"): "three weekly" injections,
+    # "half to three-quarters" of feeds, "not pregnant" and "not controlled" read as negations, "above 2" of a
+    # whole-number score for "3 or more", a dose worked out for a weight (the judge does that sum, the veto alone
+    # does not), a row of a table, "within one area". x190 is vetoed now that "activates" and "activated" are one
+    # word: the claim's two pieces, one with "avoided", are read against one sentence (it was not established
+    # before: "enzyme").
+    known |= {"r15-009", "r15-016", "r15-036", "r15-037", "r15-053", "r15-075", "r15-091", "r15-093"}
+    known |= {"r15-122", "r15-133", "r15-140", "r15-154", "r15-159", "r15-163", "r15-169", "r15-185"}
+    known |= {"r15-213", "r15-238", "x190"}
     assert vetoed <= known, sorted(vetoed)
 
 

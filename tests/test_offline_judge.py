@@ -274,6 +274,12 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
             "Valproate must not be used in women and girls of childbearing potential unless a pregnancy prevention programme is in place; it is also contraindicated for migraine.",
             "Valproate must not be used in women and girls of childbearing potential unless a pregnancy prevention programme is in place. It is also contraindicated for migraine.",
         ),
+        # a dose worked out for the patient's weight; "continued" for "continue"
+        ("A 15 kg child should be given 225 mg of paracetamol.", "Paracetamol for children: 15 mg/kg every 4 to 6 hours, up to 4 doses in 24 hours."),
+        ("A child weighing 30 kg needs a 300 mL bolus of crystalloid.", "Children who need fluid resuscitation: give a bolus of 10 mL/kg of crystalloid."),
+        ("Antibiotic prophylaxis is continued for 7 days.", "Start antibiotic prophylaxis within 24 hours of the bite, and continue for 7 days."),
+        # "daily activities" is no frequency
+        ("Patients should carry on with daily activities while taking naproxen 500 mg twice daily.", "Naproxen 500 mg twice daily. Advise patients to continue their activities."),
     ],
 )  # fmt: skip
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):
@@ -716,6 +722,18 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("The first dose of the vaccine is given at 8 weeks.", "The second dose of the vaccine is given at 8 weeks."),
         ("Give the vaccine in the first trimester.", "Give the vaccine in the third trimester."),
         ("Route: give glucagon intravenously.", "Do not give glucagon intravenously; give it by intramuscular injection."),
+        # a condition that opens its clause, said by none of its own words ("bite" is the advice's too)
+        ("Anyone with a dog bite should be given co-amoxiclav.", "For dog bites, clean the wound; if the bite has broken the skin, give co-amoxiclav."),
+        # all of a kind the excerpt narrows by a group before it, an age after it, or "in patients with"
+        ("Offer the vaccine to all household contacts.", "Offer the vaccine to infant household contacts."),
+        ("Offer the vaccine to all close contacts.", "Offer the vaccine to close contacts under 1 year of age."),
+        ("Refer any kidney stone larger than 10 mm.", "Refer distal kidney stones larger than 10 mm."),
+        ("Withhold the drug after any contrast injection.", "Withhold the drug after contrast injection in patients with kidney failure."),
+        # any time against a time limit; a medicine the excerpt names as the exception to its class's rule
+        ("Aciclovir can be started whenever the rash appears.", "Start aciclovir within 72 hours of the rash appearing."),
+        ("Like other sulfonylureas, gliclazide should be avoided in renal impairment.", "Most sulfonylureas should be avoided in renal impairment. Gliclazide is an exception: it can be used with care."),
+        # a weight's sum that does not come out
+        ("A 15 kg child should be given 500 mg of paracetamol.", "Paracetamol for children: 15 mg/kg every 4 to 6 hours, up to 4 doses in 24 hours."),
     ],
 )  # fmt: skip
 def test_one_element_off_is_never_verified(claim: str, excerpt: str) -> None:

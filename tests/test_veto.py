@@ -74,8 +74,12 @@ def test_what_a_reader_cannot_forgive_is_vetoed_with_its_reason(claim: str, exce
             "Paracetamol can be given IV.",
             "Paracetamol 1 g every 4 to 6 hours, maximum 4 g a day.",
         ),  # no route said
+        # "stop driving" says "not drive"; "falls into a group" is no fall; "continued" is "continue"
+        ("After a first seizure, a driver should stop driving for 6 months.", "After a first seizure, the person must not drive for 6 months."),
+        ("A baby with a temperature of 38°C falls into the high-risk group.", "Red (high risk): a temperature of 38°C or higher."),
+        ("Prophylaxis is continued for 28 days.", "Start prophylaxis within 72 hours of the exposure, and continue for 28 days."),
     ],
-)
+)  # fmt: skip
 def test_honest_paraphrase_and_unrelated_claims_are_left_to_the_judge(claim: str, excerpt: str):
     assert check_claim(claim, excerpt) is None
 

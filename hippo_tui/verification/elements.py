@@ -125,7 +125,7 @@ def check_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
             return _contradicted("drug", f"the claim names {drug}; the excerpt names {rivals[0]}")
         return _missing("drug", f"the excerpt does not mention {drug}")
     said = lexicon().with_wider(excerpt.whole.all_classes)
-    for named in claim.classes:
+    for named in sorted(claim.classes):  # sorted: the same reason in every process
         if named not in said:
             return _missing("drug", f"the excerpt does not mention {_a(named)}")
         if named in claim.every and named not in excerpt.whole.classes:  # "statins" is all of them
@@ -591,6 +591,50 @@ def check_timing(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
+# A claim that sets no time limit ("whenever they present"), and an excerpt's limit ("within 48 hours",
+# "not more than 3 hours after injury").
+_ANY_TIME = re.compile(
+    r"\b(?:whenever|at any time|at any stage|no matter when|however late|regardless of timing)\b"
+)
+_TIME_LIMIT = re.compile(
+    r"(?i)\b(?:within|up to|no later than|not later than|more than|longer than)\s+(?:the\s+(?:first\s+)?)?"
+    r"[\w.–-]+\s+(?:minutes?|hours?|days?|weeks?|months?)\b"
+)
+
+
+def check_any_time(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A claim that the advice holds at any time where the excerpt gives it a time limit."""
+    said = _ANY_TIME.search(claim.text)
+    if said is not None and said.group(0) in excerpt.whole.text:
+        return None  # the excerpt says it too
+    limit = _TIME_LIMIT.search(excerpt.whole.source) if said else None
+    if said is None or limit is None or limit.group(0).lower() in claim.source.lower():
+        return None
+    return _missing("timing", f"the claim says “{said.group(0)}”; the excerpt says {quote(limit.group(0))}")
+
+
+# "Doxycycline and minocycline are exceptions", "except for doxycycline", "apart from doxycycline".
+_EXCEPTION = re.compile(
+    r"(?i)(?P<before>[^.;:]*)\b(?:is|are)\s+(?:an\s+)?exceptions?\b"
+    r"|\b(?:except(?:\s+for)?|apart from|other than|with the exception of)\s+(?P<after>(?:[\w-]+\W+){1,4})"
+)
+
+
+def check_exception(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A claim that gives its medicine the rule the excerpt names it an exception to ("Like other
+    tetracyclines, doxycycline should be avoided" against "… Doxycycline and minocycline are exceptions")."""
+    if not claim.drugs or re.search(r"(?i)\b(?:unlike|except|exceptions?)\b", claim.source):
+        return None
+    for s in excerpt.sentences:
+        for m in _EXCEPTION.finditer(s.source):
+            named = set(claim.drugs) & set(read(m.group("before") or m.group("after")).drugs)
+            if named:
+                return _contradicted(
+                    "drug", f"the excerpt names {min(named)} as an exception: {quote(s.source)}"
+                )
+    return None
+
+
 @cache
 def _typed_words() -> frozenset[str]:
     """Words with a check of their own (line, strength, population, polarity, direction): a synonym never
@@ -763,17 +807,28 @@ def _conditions(text: str) -> list[tuple[str, Reading, str]]:
         before = text[: m.start()]
         if before.count("(") > before.count(")") or _REFUSED.search(before):
             continue
-        said = read(m.group(1))
+        written, words = m.group(0), m.group(1)
+        # A condition that opens its clause ends at its comma: "if the wound is high-risk, give …".
+        if _OPENS.search(before) and "," in words:
+            words = words[: words.index(",")]
+            written = written[: len(written) - len(m.group(1)) + len(words)]
+        said = read(words)
         if set(said.concepts) - _GOES_WITHOUT_SAYING:
-            out.append((m.group(0).strip(), said, _OPTIONS.split(before)[-1]))
+            out.append((written.strip(), said, _OPTIONS.split(before)[-1]))
     return out
 
 
+_OPENS = re.compile(r"(?:^|[;:]\s*)$")
+
+
 def _own_words(written: str, said: Reading, sentence: str, claim: Reading) -> list[str]:
-    """An "only if" condition's words that its advice does not share: "give oxygen … only if oxygen
-    saturation is below 94%" is not said by "oxygen". Empty (any word will do) for other conditions, for
+    """The words of an "only if" condition, or of one that opens its clause ("if the wound is high-risk,
+    give …"), that its advice does not share: "give oxygen … only if oxygen saturation is below 94%" is not
+    said by "oxygen". Empty (any word will do) for other conditions (whose advice may run on into them), for
     one with no words of its own, and for a claim that repeats the condition as written."""
-    if not written.lower().startswith("only") or " ".join(written.lower().split()) in claim.source.lower():
+    after = sentence[sentence.find(written) + len(written) :]
+    opens = written.lower().startswith("only") or after.lstrip().startswith(",")
+    if not opens or " ".join(written.lower().split()) in claim.source.lower():
         return []
     advice = read(sentence.replace(written, " "))
     return [c for c in said.concepts if not has_concept(c, advice.concepts)]
@@ -843,8 +898,43 @@ _ANY = re.compile(r"\b(?:any|all|every)\s+([a-z-]+(?:\s+[a-z-]+){0,2})")
 # An age's tail may stand between ("people aged 50 and over who are severely immunosuppressed").
 _NARROWED = (
     r"\b{kind}(?:\s+(?:years?(?: old)?|and over|or over|and older|or older|or more))*"
+    r"(?:\s+[a-z]+)?(?:\s+in\s+(?:patients|people|those|adults|children|women))?"  # "contrast media in patients"
     r"\s+(with|who|that|in whom|at high risk|at increased risk|at risk|born to)\s+([a-z0-9-]+(?:\s+[a-z0-9-]+){{0,2}})"
 )
+
+
+# A kind narrowed to some people by the word before it or an age after it ("child household contacts under 5").
+_AGED_KIND = (
+    r"\b(?:(?P<who>\w+)\s+)?{kind}(?P<age>\s+(?:aged|under|over|younger than|older than)\s+\d[^,;.]*)?"
+)
+
+
+# Words before a kind that make it a narrower one ("distal ureteric stones" are not any ureteric stone).
+_NARROWING = frozenset(
+    "distal proximal bilateral unilateral recurrent persistent refractory severe complicated uncomplicated".split()
+)
+
+
+def _narrowed_kind(kinds: Sequence[str], near: Reading, claim: Reading) -> Finding | None:
+    """Where the excerpt names the claim's "all" kind only of some (people named before it or an age after
+    it, where the claim names no people; or a narrowing word before it): those words as written."""
+    texts = (near.source.lower(), near.text)  # the ages are read out of its text: as written first
+    for kind, text in ((k, t) for k in kinds for t in texts):
+        for m in re.finditer(_AGED_KIND.format(kind=re.escape(kind)), text):
+            who = m.group("who") or ""
+            people = bool(m.group("age") or (who and read(who).populations))
+            if people and not claim.populations and not claim.aged:
+                return _missing("population", f"the excerpt says this only of {quote(m.group(0).strip())}")
+            if who in _NARROWING and who not in claim.text:
+                return _missing("condition", f"the excerpt says this only of {quote(m.group(0).strip())}")
+    return None
+    texts = (near.source.lower(), near.text)  # the ages are read out of its text: as written first
+    for kind, text in ((k, t) for k in kinds for t in texts):
+        for m in re.finditer(_AGED_KIND.format(kind=re.escape(kind)), text):
+            who = m.group("who") or ""
+            if m.group("age") or (who and (who in _NARROWING or read(who).populations)):
+                return m.group(0).strip()
+    return None
 
 
 def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
@@ -856,7 +946,11 @@ def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
         # The kind as named ("adults aged 50", "adults"), or its age alone ("aged 50": "people aged 50").
         kinds = [" ".join(words[:n]) for n in range(len(words), 0, -1)]
         kinds += [" ".join(words[1:])] if len(words) > 1 and words[1] in ("aged", "over", "under") else []
-        found = (re.search(_NARROWED.format(kind=re.escape(k)), near.text) for k in kinds if len(k) > 3)
+        kinds = [k for k in kinds if len(k) > 3]
+        narrowed_kind = _narrowed_kind(kinds, near, claim)
+        if narrowed_kind is not None:
+            return narrowed_kind
+        found = (re.search(_NARROWED.format(kind=re.escape(k)), near.text) for k in kinds)
         narrowed = next((f for f in found if f is not None), None)
         if narrowed is None or narrowed.group(2) in claim.text:
             continue
@@ -934,6 +1028,7 @@ CHECKS = (
     check_route,
     check_site,
     check_timing,
+    check_any_time,
     check_condition,
     check_withheld,
     check_any,
@@ -941,6 +1036,7 @@ CHECKS = (
     check_hedge,
     check_alone,
     check_binding,
+    check_exception,
 )
 
 

@@ -118,8 +118,12 @@ def judge_words(text: str) -> set[str]:
         for w in words(raw):
             if w not in _JUDGE_STOP and (len(w) > 1 or w.isdigit()):
                 w = _SUFFIX.sub("", normal(w))
-                out.add(JUDGE_SYNONYMS.get(w, w))
+                out.add(_E_FORM.sub("", JUDGE_SYNONYMS.get(w, w)))
     return out
+
+
+# "Continue" as "continued" and "continuing" stem ("continu"), "agree" as "agreed" ("agre"): a final e is dropped.
+_E_FORM = re.compile(r"(?<=[a-z]{3})e$")
 
 
 # Kinds of quantity (``quantities.find``) that make a sentence answer "what dose" or "how long".

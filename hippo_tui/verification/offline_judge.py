@@ -21,6 +21,7 @@ from typing import Any
 
 from hippo_tui.verification.binding import agents
 from hippo_tui.verification.elements import Excerpt, Finding, Outcome, check_words, first_finding
+from hippo_tui.verification.per_weight import worked_out
 from hippo_tui.verification.reading import as_quoted, read, sentences
 from hippo_tui.verification.veto import SENTENCE_STOP, check_claim
 
@@ -143,6 +144,7 @@ _ANAPHOR = re.compile(
 
 def _judge_part(claim: str, excerpt: str) -> Verdict:
     text, ex, written = _excerpt(excerpt)
+    claim = worked_out(claim, text)  # "a 20 kg child … 200 mL" as the excerpt's "10 mL/kg"
     mine = read(claim)
     if not text:
         return Verdict("not_established", "the excerpt has no text to check against", "excerpt")
@@ -164,6 +166,7 @@ def conflict(claim: str, excerpt: str) -> Verdict | None:
     text, ex, written = _excerpt(excerpt)
     if _quotes(claim, written):
         return None
+    claim = worked_out(claim, text)
     found = first_finding(read(claim), ex)
     if found is not None and found.outcome == "contradicted":
         return _finding(found)

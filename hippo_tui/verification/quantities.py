@@ -188,9 +188,11 @@ _CMP_AFTER = {
 _BEFORE_RE = "|".join(f"(?P<b{d}>{p})" for d, p in _CMP_BEFORE.items())
 _AFTER_RE = "|".join(f"(?P<a{d}>{p})" for d, p in _CMP_AFTER.items())
 
+# "Daily life" and "daily activities" are the patient's days, not a dose's frequency.
+_NOT_A_PERIOD = r"(?:life|lives|living|activities|activity|routine|tasks|functioning|chores)\b"
 _FREQ_RE = (
     rf"(?:(?:{_BEFORE_RE})\s+)?\b(?:(?P<count>{_COUNT}|\d+\s*x)\s+(?:a\s+|per\s+|every\s+|each\s+)?(?P<period>{_PERIOD})"
-    rf"|(?P<abbr>{'|'.join(_ABBREVIATED)})|(?P<bare>{_BARE_PERIOD}))\b"
+    rf"|(?P<abbr>{'|'.join(_ABBREVIATED)})|(?P<bare>{_BARE_PERIOD}))\b(?!\s+{_NOT_A_PERIOD})"
 )
 _AMOUNT_UNITS = sorted(
     (

@@ -129,13 +129,18 @@ _DOING = re.compile(
 _WHO_REQUIRE = re.compile(
     r"\b(who|that|which|likely to|will|may|might|often|usually|sometimes)\s+requires?\b"
 )
+# "As far as possible", "as much as they can": how far to go, not how strongly it is advised.
+_EXTENT = re.compile(
+    r"\b(?:as (?:far|much|soon|often|long) as (?:is )?(?:possible|practicable|(?:they|you|he|she|we) can)"
+    r"|(?:wherever|where|if|when) (?:possible|practicable))\b"
+)
 _SHOULD_CONSIDER = re.compile(r"\b(?:should|is recommended to|are recommended to)\s+(?:be\s+)?(?=consider)")
 
 
 def _modal(text: str) -> tuple[list[str], str]:
     """The words saying how strongly something is recommended, and the text without them."""
     pattern = lexicon().modality_pattern
-    weighed = _SHOULD_CONSIDER.sub("", _WHO_REQUIRE.sub(r"\1 need", text))
+    weighed = _EXTENT.sub(" ", _SHOULD_CONSIDER.sub("", _WHO_REQUIRE.sub(r"\1 need", text)))
     found = [
         m.group("p")
         for m in pattern.finditer(weighed)

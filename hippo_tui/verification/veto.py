@@ -52,7 +52,8 @@ _NEGATION = re.compile(
     r"\b(?:not|no|never|without(?! delay)|avoid|avoided|avoiding|avoidance|contraindicated|contraindication|cannot|"
     r"unless|unable|unsafe|unsuitable|unnecessary|inappropriate|inadvisable|neither|nor|none|non|unexplained|"
     r"intolerable|ineffective|inadequate|insufficient|unsuccessful|"
-    r"rather than|instead of|in preference to)\b"
+    r"rather than|instead of|in preference to|"
+    r"wait(?:s|ing)?(?=[^.;]*\bbefore\b))\b"  # "wait until … before driving": do not drive until …
 )
 # Direction words (after stemming): an axis and a sign.
 _DIRECTIONS = {
@@ -801,9 +802,15 @@ def _check_said_not(
         for text, words in told_not:
             if len(piece.words & words) >= max(MIN_SHARED, len(words) / 2):
                 said.update({w: text for w in words if w not in said})
-        for w in sorted(piece.words & said.keys() - asserted - _DIRECTION_WORDS):
-            return f"claim says {w}; the excerpt says “{said[w]}”"
+        # What the claim says to stop doing it says not to do ("stop driving" for "must not drive").
+        stopped = {w for m in _STOP_DOING.finditer(piece.text) for w in judge_words(m.group(1))}
+        for w in sorted(piece.words & said.keys() - asserted - _DIRECTION_WORDS - stopped):
+            written = next((t for t in _WORD.findall(piece.text) if w in judge_words(t)), w)
+            return f"claim says {written}; the excerpt says “{said[w]}”"
     return None
+
+
+_STOP_DOING = re.compile(r"\b(?:stop|stops|stopped|give up|gives up|refrain from)\s+([a-z]+ing)\b")
 
 
 # A form given one way only names its route ("tablets" are oral, "suppositories" rectal) where no route is named
@@ -880,6 +887,8 @@ def _check_route(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> str |
 
 
 _GOES = re.compile(r"\b(?:go|goes|going|went|gone)\s+(up|down)\b")
+# "Falls into the high-risk group" belongs to it: no fall.
+_BELONGS = re.compile(r"\b(?:falls?|fell|falling)\s+(?=(?:into|within|under|in)\s+(?:the|a|an)\b)")
 _A_SPAN_LONG = re.compile(r"\b(for|within|over|after|lasting|than|about|around|least)\s+a\s+(day|week)\b")
 # "Has not gone away" is "persists": no negation of the advice it conditions.
 _PERSISTS = re.compile(
@@ -896,7 +905,7 @@ _REJECTED = re.compile(rf"\s*,?\s+({'|'.join(_REJECTING)})\s+")
 def _prepared(text: str) -> str:
     # "goes up" is "rises": one word, so that it has a direction.
     text = _GOES.sub(lambda m: "rises" if m.group(1) == "up" else "falls", normalize(strip_markers(text)))
-    text = _PERSISTS.sub("persists", text)
+    text = _BELONGS.sub("is ", _PERSISTS.sub("persists", text))
     text = _A_SPAN_LONG.sub(r"\1 1 \2", text)  # "for a day" lasts a day; "5 mg of it a day" is a rate
     return _REJECTED.sub(r", \1 ", text)
 
