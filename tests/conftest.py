@@ -33,15 +33,23 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
-def no_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The platform's config, data and cache folders point into a throwaway folder for every test (and the
-    processes it starts): a developer's own config.toml or audit database never changes or receives a test's
-    results."""
+def throwaway_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The platform's config and data folders point into a throwaway folder for every test (and the processes
+    it starts): a developer's own config.toml or audit database never changes or receives a test's results.
+    The cache folder stays the session's throwaway one (``pytest_configure``): it only saves work, in files
+    named by what decides their content, so the processes tests start do not each build the lexicon and the
+    patterns again. A test about the cache asks for ``no_user_folders``."""
     root = tmp_path_factory.mktemp("xdg")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(root / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(root / "data"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(root / "cache"))
     return root
+
+
+@pytest.fixture
+def no_user_folders(throwaway_folders: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test's own throwaway config, data and (empty) cache folders."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(throwaway_folders / "cache"))
+    return throwaway_folders
 
 
 @pytest.fixture

@@ -5,12 +5,13 @@ never tuned on), so a regression fails the suite. bench/bench_judge.py prints th
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import pytest
 
 from bench.bench_judge import DEV, STRICT, TEST, TEST2, TEST3, TEST4, TEST5, TEST6
 from hippo_tui.evaluation.judging import load_pairs
-from hippo_tui.verification.offline_judge import judge_claim, supports
+from hippo_tui.verification.offline_judge import Verdict, judge_claim
 from hippo_tui.verification.quantities import WORD_NUMBERS
 from hippo_tui.verification.veto import check_claim
 
@@ -28,6 +29,12 @@ SETS = {
     "test5": load_pairs(TEST5),
     "test6": load_pairs(TEST6),
 }
+
+
+@cache
+def verdicts(name: str) -> dict[str, Verdict]:
+    """The offline judge's verdict on each pair of a set, judged once for all the tests below that read it."""
+    return {p.id: judge_claim(p.claim, p.excerpt) for p in SETS[name]}
 
 
 def test_the_sets_are_whole_and_well_formed():
@@ -60,8 +67,8 @@ FLOORS = [
 
 @pytest.mark.parametrize(("name", "target"), FLOORS)
 def test_the_offline_judge_is_right_often_enough(name: str, target: float):
-    pairs = SETS[name]
-    wrong = [p.id for p in pairs if supports(p.claim, p.excerpt) != p.grounded]
+    pairs, judged = SETS[name], verdicts(name)
+    wrong = [p.id for p in pairs if judged[p.id].supported != p.grounded]
     assert 1 - len(wrong) / len(pairs) >= target, wrong
 
 
@@ -90,8 +97,8 @@ KNOWN_FALSE_GROUNDED = {
 
 @pytest.mark.parametrize("name", list(SETS))
 def test_no_new_wrong_number_drug_population_or_negation_is_called_grounded(name: str):
-    pairs = SETS[name]
-    passed = {p.id for p in pairs if p.kind in STRICT and not p.grounded and supports(p.claim, p.excerpt)}
+    pairs, judged = SETS[name], verdicts(name)
+    passed = {p.id for p in pairs if p.kind in STRICT and not p.grounded and judged[p.id].supported}
     known = KNOWN_FALSE_GROUNDED[name]
     # The test set's pairs are not named here: its misses are counted, never tuned on one by one.
     assert passed <= known if isinstance(known, set) else len(passed) <= known, sorted(passed)
@@ -158,10 +165,10 @@ def _numbers(text: str) -> set[float]:
 @pytest.mark.parametrize("name", ["dev", "test"])
 def test_every_reason_is_true(name: str):
     """Each reason quotes only what is there, and a number it says is missing is missing."""
-    pairs = PAIRS if name == "dev" else TEST_PAIRS
+    pairs, judged = SETS[name], verdicts(name)
     false = []
     for p in pairs:
-        v = judge_claim(p.claim, p.excerpt)
+        v = judged[p.id]
         said = f"{p.claim.lower()} {p.excerpt.lower()}"
         said += " " + said.replace("-", "")  # "COVID-19" is quoted as read, "covid19"
         if v.supported:

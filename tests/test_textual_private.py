@@ -290,9 +290,14 @@ def textual_private_attributes() -> frozenset[str]:
 @cache
 def textual_bases_source(cls: type) -> str:
     """The source of the Textual classes ``cls`` inherits from."""
-    return "\n".join(
-        inspect.getsource(base) for base in cls.__mro__ if base.__module__.split(".")[0] == "textual"
-    )
+    return "\n".join(class_source(base) for base in cls.__mro__ if base.__module__.split(".")[0] == "textual")
+
+
+@cache
+def class_source(cls: type) -> str:
+    """``cls``'s source, read once: the UI's classes share their Textual bases (Widget, DOMNode, …), and
+    ``inspect.getsource`` parses the base's whole module each time it is asked."""
+    return inspect.getsource(cls)
 
 
 def _private_textual_module(module: str | None) -> bool:
