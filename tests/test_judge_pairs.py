@@ -84,8 +84,8 @@ KNOWN_FALSE_GROUNDED = {
     | {"r14-015", "r14-094", "r14-187"}
     # r15-…: round fifteen's, as written (64.6% right, 10 false grounded, 3 of a strict kind). Fixed since, of
     # the older ones: all of a kind the excerpt narrows (r14-190), a medicine named as its class's exception
-    # (r14-132).
-    | {"r15-041", "r15-180", "r15-199"},
+    # (r14-132); and a first line given to another medicine than the claim's (r15-041).
+    | {"r15-180", "r15-199"},
     "test": 1,
     "test2": 1,
     "test3": 3,
@@ -125,13 +125,14 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     known |= {"r7-178"}
     # Round nine's (p9-…), as written, before any change for them.
     known |= {"p9-001", "p9-025", "p9-053", "p9-069", "p9-149"}
-    # Round thirteen's (r13-…), as written, before any change for them: "non-steroidal", "non-valvular" and
-    # "non-pregnant" read as negations (r13-110, r13-126, r13-146; reading them as terms cost the test set a
-    # pair), "can't be explained" against "unexplained", "not eating" against "to avoid eating", a time in
-    # "one" as a count, a schedule's doses (0, 1 and 6 months). Fixed since: "10 micrograms of vitamin D a day"
-    # read as a day's duration (r13-157, r13-222), "at intervals of 2–3 minutes" (r13-055), "500 mg–1 g" (r13-083).
+    # Round thirteen's (r13-…), as written, before any change for them: "non-steroidal" and "non-valvular" read
+    # as negations (r13-110, r13-126; reading every "non-" word as a term cost the test set a pair), "can't be
+    # explained" against "unexplained", "not eating" against "to avoid eating", a time in "one" as a count, a
+    # schedule's doses (0, 1 and 6 months). Fixed since: "10 micrograms of vitamin D a day" read as a day's
+    # duration (r13-157, r13-222), "at intervals of 2–3 minutes" (r13-055), "500 mg–1 g" (r13-083), and
+    # "non-pregnant", a group of people the population check reads (r13-146).
     known |= {"r13-011", "r13-031", "r13-039", "r13-091", "r13-100", "r13-110"}
-    known |= {"r13-116", "r13-121", "r13-126", "r13-146", "r13-161", "r13-187", "r13-191"}
+    known |= {"r13-116", "r13-121", "r13-126", "r13-161", "r13-187", "r13-191"}
     known |= {"r13-197", "r13-230"}
     # Round fourteen's (r14-…), after this round's fixes for them (one patient's reading inside a threshold, a
     # product's strength said apart from its dose, a grade naming a row, "a second dose" going on): sums over
@@ -141,14 +142,13 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     known |= {"r14-146", "r14-161", "r14-173", "r14-176", "r14-182", "r14-219", "r14-236"}
     # Round fifteen's (r15-…): 21 of its 124 supported claims as written; after this round's fixes (a final "e"
     # of a verb's stem, "falls into a group", "daily life", "for the first year"): "three weekly" injections,
-    # "half to three-quarters" of feeds, "not pregnant" and "not controlled" read as negations, "above 2" of a
+    # "half to three-quarters" of feeds, "not controlled" read as a negation, "above 2" of a
     # whole-number score for "3 or more", a dose worked out for a weight (the judge does that sum, the veto alone
     # does not), a row of a table, "within one area". x190 is vetoed now that "activates" and "activated" are one
     # word: the claim's two pieces, one with "avoided", are read against one sentence (it was not established
     # before: "enzyme").
-    known |= {"r15-009", "r15-016", "r15-036", "r15-037", "r15-053", "r15-075", "r15-091", "r15-093"}
-    known |= {"r15-122", "r15-133", "r15-140", "r15-154", "r15-159", "r15-163", "r15-169", "r15-185"}
-    known |= {"r15-213", "r15-238", "x190"}
+    known |= {"r15-009", "r15-016", "r15-037", "r15-053", "r15-075", "r15-091", "r15-093", "r15-122"}
+    known |= {"r15-133", "r15-140", "r15-154", "r15-163", "r15-169", "r15-185", "r15-213", "r15-238", "x190"}
     assert vetoed <= known, sorted(vetoed)
 
 

@@ -728,6 +728,10 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("Offer the vaccine to all household contacts.", "Offer the vaccine to infant household contacts."),
         ("Offer the vaccine to all close contacts.", "Offer the vaccine to close contacts under 1 year of age."),
         ("Refer any kidney stone larger than 10 mm.", "Refer distal kidney stones larger than 10 mm."),
+        # a line given to another medicine, where the claim's is named only in another sentence
+        ("Mirtazapine is the first-choice antidepressant.", "Offer an antidepressant: an SSRI as first choice. Mirtazapine is also used."),
+        # a place on the body whose advice is another sentence's
+        ("Potent steroids may be used for short periods on the face.", "Use mild steroids on the face and neck. Potent steroids may be used for short periods on the trunk and limbs."),
         ("Withhold the drug after any contrast injection.", "Withhold the drug after contrast injection in patients with kidney failure."),
         # any time against a time limit; a medicine the excerpt names as the exception to its class's rule
         ("Aciclovir can be started whenever the rash appears.", "Start aciclovir within 72 hours of the rash appearing."),

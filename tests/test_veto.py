@@ -49,6 +49,12 @@ BIRTH = (
             "claim says subcutaneously, excerpt says intramuscularly",
         ),
         ("Oxytocin after a vaginal birth is given by mouth.", BIRTH, "claim says by mouth"),
+        # a score's points keep their comparator; "two-level" names a kind of score, it is no number
+        (
+            "Offer an ultrasound scan for a Wells score under 2.",
+            "Offer an ultrasound scan for a two-level Wells score of 2 points or more.",
+            "claim says under 2, excerpt says 2 points or more",
+        ),
     ],
 )
 def test_what_a_reader_cannot_forgive_is_vetoed_with_its_reason(claim: str, excerpt: str, reason: str):

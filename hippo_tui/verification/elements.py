@@ -19,7 +19,7 @@ from typing import Literal
 from hippo_tui.backends.spelling import is_slip
 from hippo_tui.safe_text import clip
 from hippo_tui.verification import thesaurus
-from hippo_tui.verification.binding import carries_it, said_of_another
+from hippo_tui.verification.binding import agents, carries_it, said_of_another
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
 from hippo_tui.verification.near_quote import turned
 from hippo_tui.verification.opposites import opposite
@@ -236,6 +236,19 @@ def check_line(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if claim.drugs and claim.lines <= frozenset().union(*named):
         return None
     near = excerpt.about(claim)
+    # The line a sentence gives another medicine, where the claim's is named only elsewhere ("offer an SSRI as
+    # first choice. If it is not effective, consider … mirtazapine"), is not the claim's medicine's line.
+    medicines = agents(claim)
+    elsewhere = any(medicines & agents(s) for s in excerpt.sentences if s is not near)
+    if (
+        near.lines
+        and medicines
+        and elsewhere
+        and not medicines & agents(near)
+        and (agents(near) or near.all_classes)
+    ):
+        lines, which = "/".join(sorted(claim.lines)), ", ".join(sorted(medicines))
+        return _missing("line of therapy", f"the excerpt does not say {which} is {lines} line")
     said = near.lines or excerpt.whole.lines
     if claim.lines <= said and (near.lines or not excerpt.whole.lines - claim.lines):
         return None
@@ -537,6 +550,36 @@ def check_site(claim: Reading, excerpt: Excerpt) -> Finding | None:
         if _only_ruled_out(site, excerpt.whole.text):
             return _contradicted("body site", f"the excerpt names the {m.group()} only to rule it out")
     return None
+
+
+# Places on the body, each spelling to one name ("facial" is the face).
+_PLACES = {
+    "face": "face", "facial": "face", "neck": "neck", "trunk": "trunk", "limbs": "limbs", "limb": "limbs",
+    "scalp": "scalp", "hands": "hands", "hand": "hands", "feet": "feet", "foot": "feet", "thigh": "thigh",
+    "deltoid": "deltoid", "buttock": "buttock", "buttocks": "buttock", "abdomen": "abdomen", "eyelids": "eyelids",
+    "genitals": "genitals", "genital": "genitals", "flexures": "flexures", "palms": "palms", "soles": "soles",
+}  # fmt: skip
+_PLACE_WORD = re.compile(r"\b(?:" + "|".join(_PLACES) + r")\b")
+
+
+def _places(r: Reading) -> frozenset[str]:
+    return frozenset(_PLACES[w] for w in _PLACE_WORD.findall(r.text))
+
+
+def check_site_row(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A place on the body the claim puts the advice of a sentence that names other places, where the claim's
+    place has a sentence of its own ("potent steroids … on the face" against "Use mild ones on the face. Potent
+    ones may be used on the trunk and limbs")."""
+    mine, near = _places(claim), excerpt.about(claim)
+    theirs = _places(near) if near is not excerpt.whole else frozenset()
+    if not mine or not theirs or mine & theirs:
+        return None
+    if not any(mine & _places(s) for s in excerpt.sentences if s is not near):
+        return None
+    said, where = " and ".join(sorted(theirs)), " and ".join(sorted(mine))
+    return _missing(
+        "body site", f"the excerpt says this of the {said}, not the {where}: {quote(near.source)}"
+    )
 
 
 # A route word in the name of a kind of drug is no route ("avoid direct oral anticoagulants").
@@ -1027,6 +1070,7 @@ CHECKS = (
     check_comparison,
     check_route,
     check_site,
+    check_site_row,
     check_timing,
     check_any_time,
     check_condition,

@@ -103,6 +103,7 @@ for _names, _dim, _factor in (
     ("spray sprays", "sprays", 1.0),
     ("puff puffs", "puffs", 1.0),
     ("drop drops", "drops", 1.0),
+    ("point points", "", 1.0),  # a score's: "2 points or more" is "2 or more"
     ("breaths", "breaths", 1.0),
     ("beats", "beats", 1.0),
 ):
@@ -211,12 +212,13 @@ _DOSE_A_DAY_RE = (
 )
 _PER_DOSE_RE = r"(?:\bper |/)(?:dose|administration)\b"
 _TIMES_RE = rf"(?:(?:{_BEFORE_RE})\s+)?\b(?P<count>{_COUNT})(?!\w)"
+_FRACTION_WORD = r"(?:half|third|quarter|fifth|sixth|seventh|eighth|tenth)s?\b"  # "one-sixth" is a number
 _QUANTITY_RE = (
     rf"(?:(?:{_BEFORE_RE})\s+)?(?:between\s+)?(?<![\w.])(?P<num>half\s+an?|{NUM}|an?)"
     rf"(?P<half>\s+and\s+a\s+half)?"
     rf"(?:(?:st|nd|rd|th)\b(?P<ordinal>))?"
     rf"(?:\s*(?:-|to|and|or)\s*(?P<num2>{NUM}))?"
-    rf"(?:\s*(?P<unit>{_UNIT}){_PER}(?P<half2>\s+and\s+a\s+half)?)?(?![\w])"
+    rf"(?:\s*(?P<unit>{_UNIT}){_PER}(?P<half2>\s+and\s+a\s+half)?)?(?![\w]|-(?!{_UNIT}\b|old\b|{_FRACTION_WORD})[a-z])"  # "two-level" names
     rf"(?:\s+(?:{_AFTER_RE})\b)?"
 )
 # "two hundred and fifty", "one and a half", "a dozen": a number said in words, written as digits first.

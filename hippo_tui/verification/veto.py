@@ -396,7 +396,8 @@ def _closest(q: Quantity, clause: Span, sentence: Sentence) -> Quantity | None:
     rivals = [e for e in sentence.quantities if _compatible(q, e) and (not q.dim or e.dim)]
 
     def score(e: Quantity) -> int:
-        return len(clause.words & _piece_of(sentence, e).words) + (1 if q.cmp and e.cmp == q.cmp else 0)
+        same = (1 if q.cmp and e.cmp == q.cmp else 0) + (1 if e.dim == q.dim else 0)  # a bare 2 for a bare 2
+        return len(clause.words & _piece_of(sentence, e).words) + same
 
     return max(rivals, key=score, default=None)
 
@@ -606,7 +607,13 @@ _TOLD = re.compile(
 
 def _negatable(span: Span) -> str:
     """The span's text with its numbers blanked and "n't" as "not": where its negations are read."""
-    return _blank(span.text, span.quantities, span.start).replace("n't", " not")
+    text = _blank(span.text, span.quantities, span.start).replace("n't", " not")
+    return _NOT_A_NEGATION.sub(" ", text)
+
+
+# People named by what they are not ("non-pregnant women", "women (not pregnant)"): a group, which the
+# population check reads, not a denial of the advice.
+_NOT_A_NEGATION = re.compile(r"\b(?:non-?pregnant|not pregnant)\b")
 
 
 def _polarity(span: Span) -> int:
