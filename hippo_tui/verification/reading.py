@@ -12,9 +12,10 @@ put in one spelling, its abbreviations and lay terms replaced by what a source s
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from hippo_tui.verification.ages import stated_groups
 from hippo_tui.verification.lexicon import (
@@ -183,6 +184,14 @@ def _stem(word: str) -> str:
 
 
 def read(text: str) -> Reading:
+    """How the judge reads ``text``. A claim's words are read again for every check and every source it
+    cites, so each text is read once; the copy keeps readings of equal texts distinct objects, which the
+    checks compare by identity ("the sentence about the claim is the whole excerpt")."""
+    return copy.copy(_read(text))
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> Reading:
     lex = lexicon()
     t = prepare(text)
     modal, rest = _modal(t)
