@@ -55,6 +55,12 @@ BIRTH = (
             "Offer an ultrasound scan for a two-level Wells score of 2 points or more.",
             "claim says under 2, excerpt says 2 points or more",
         ),
+        # a whole-number threshold counts its numbers: "4 or more" takes in a 4 that "more than 4" leaves out
+        (
+            "Offer a CT scan for a Wells score of 4 or more.",
+            "Offer a CT scan for a Wells score of more than 4 points.",
+            "claim says 4 or more",
+        ),
     ],
 )
 def test_what_a_reader_cannot_forgive_is_vetoed_with_its_reason(claim: str, excerpt: str, reason: str):
@@ -84,6 +90,7 @@ def test_what_a_reader_cannot_forgive_is_vetoed_with_its_reason(claim: str, exce
         ("After a first seizure, a driver should stop driving for 6 months.", "After a first seizure, the person must not drive for 6 months."),
         ("A baby with a temperature of 38°C falls into the high-risk group.", "Red (high risk): a temperature of 38°C or higher."),
         ("Prophylaxis is continued for 28 days.", "Start prophylaxis within 72 hours of the exposure, and continue for 28 days."),
+        ("A CRB-65 score above 2 means a high risk of death.", "A CRB-65 score of 3 or more means a high risk of death."),
     ],
 )  # fmt: skip
 def test_honest_paraphrase_and_unrelated_claims_are_left_to_the_judge(claim: str, excerpt: str):

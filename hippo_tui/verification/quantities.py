@@ -316,7 +316,39 @@ class Quantity:
 
     def matches(self, other: Quantity) -> bool:
         """Same value, and the comparators (when both have one) point the same way."""
-        return self.same_value(other) and not (self.cmp and other.cmp and self.cmp != other.cmp)
+        if self.cmp and other.cmp and self.cmp != other.cmp:
+            return False
+        whole = _whole_threshold(self, other)
+        return whole if whole is not None else self.same_value(other)
+
+
+_STRICT = re.compile(
+    r"^(?:above|over|more than|greater than|exceeding|below|under|less than|fewer than)\b|^[<>]\s*\d"
+)
+_INCLUSIVE = re.compile(
+    r"\b(?:or (?:more|above|over|higher|greater|less|below|under|lower|fewer)|at least|at most)\b|[≥≤]"
+)
+
+
+def _whole_threshold(a: Quantity, b: Quantity) -> bool | None:
+    """Two thresholds of a whole number (a score, a count: no unit, no age), one strict and one inclusive, the
+    same when they count the same numbers ("above 2" is "3 or more"; "4 or more" is not "more than 4");
+    None when that is not the case to decide."""
+    if a.dim or b.dim or a.age or b.age or not a.cmp or a.cmp != b.cmp:
+        return None
+    values = (*a.low, *a.high, *b.low, *b.high)
+    if len(values) != 4 or len(set(a.low + a.high)) != 1 or len(set(b.low + b.high)) != 1:
+        return None
+    if any(v != int(v) for v in values):
+        return None
+    strict = [_STRICT.search(q.text) is not None and _INCLUSIVE.search(q.text) is None for q in (a, b)]
+    inclusive = [_INCLUSIVE.search(q.text) is not None for q in (a, b)]
+    if strict[0] == strict[1] or inclusive[0] == inclusive[1]:
+        return None
+    step = 1 if a.cmp == UP else -1
+    first = a.low[0] + (step if strict[0] else 0)
+    second = b.low[0] + (step if strict[1] else 0)
+    return first == second
 
 
 # Strengths in two units a prescriber reads as one: a percentage solution is so many grams in 100 mL (w/v: 0.1%
