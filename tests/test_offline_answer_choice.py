@@ -259,3 +259,16 @@ def test_monitoring_asked_after_a_drug_is_asked_of_that_drug():
     text = extractive.render(extractive.answer(messages))
     assert "serum lithium level every 3 months" in text, text
     assert "GCS" not in text, text
+
+
+def test_worth_is_a_word_of_asking_not_a_subject_a_source_must_name():
+    # Seen on the real corpora: "glucosamine for knee arthritis - worth prescribing?" abstained, as if a card
+    # had to say "worth": a word of asking whether, as "is it any good", never what the question is about.
+    card = Src(
+        A, "Osteoarthritis › Supplements", "Do not offer glucosamine or chondroitin for osteoarthritis."
+    )
+    gout = Src(B, "Gout › Diet", "Advise less beer and red meat to prevent gout.")
+    knee = Src(C, "Osteoarthritis › Exercise", "Offer exercise for osteoarthritis of the knee.")
+    text = _answer("glucosamine for osteoarthritis - worth prescribing?", card, gout, knee)
+    assert text.startswith("Do not offer glucosamine"), text
+    assert cited_ids(text) == [A]
