@@ -239,11 +239,9 @@ _ADJECTIVE = (("otic", "osis"), ("ic", "ia"))
 
 # Words of a definition that say something only with the rest of it: a direction or a degree ("low" blood
 # pressure, "increase" in potassium, "short" of breath) and words of two senses ("discharge", "home").
-_IN_COMPANY = frozenset(
-    _stem(w)
-    for w in """low high raised raise increase decrease reduced reduce drop fall rise short long fast slow more
-    less big small large heavy discharge home hospital""".split()
-)
+IN_COMPANY_WORDS = """low high raised raise increase decrease reduced reduce drop fall rise short long fast slow
+more less big small large heavy discharge home hospital"""
+_IN_COMPANY = frozenset(_stem(w) for w in IN_COMPANY_WORDS.split())
 
 
 def said_by_gloss(concept: str, claim: Reading, excerpt: Reading) -> bool:

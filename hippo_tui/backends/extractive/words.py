@@ -11,6 +11,7 @@ from hippo_tui.verification import ages, lexical
 from hippo_tui.verification.lexical import normal, stem
 from hippo_tui.verification.lexicon import lexicon, respell
 from hippo_tui.verification.lexicon import stem as lexicon_stem
+from hippo_tui.verification.reading import IN_COMPANY_WORDS
 
 
 def as_sources_say(text: str) -> str:
@@ -155,6 +156,23 @@ _AGED = re.compile(
     r"|\(?[<>≥≤]=?\s*\d+\s*(?:years?|yrs?)\s+(?:old|of age)\b",
     re.I,
 )
+
+
+def glossed_words(text: str) -> set[str]:
+    """What the clinical terms of ``text`` say by definition (the lexicon's glosses: "lymphadenopathy" says
+    swollen lymph nodes), read as a question's words are: a sentence using the term answers a question in the
+    everyday words ("how big does a lymph node have to be"). Never a direction or a degree, which a definition
+    says only with the rest of it ("low" of hypotension: not every "low" a question asks about)."""
+    glosses = lexicon().glosses
+    said = [g for w in lexical.WORD.findall(text.lower()) if (g := glosses.get(lexicon_stem(w)))]
+    return {w for g in said for w in _grouped(content_words(" ".join(g)))} - _in_company() if said else set()
+
+
+@cache
+def _in_company() -> frozenset[str]:
+    # The judge's words of a definition that say something only with the rest of it, as this module reads them
+    # ("raised" is "higher" here).
+    return frozenset(_grouped(content_words(f"{IN_COMPANY_WORDS} higher lower")))
 
 
 @cache
