@@ -300,3 +300,14 @@ def test_a_named_score_is_not_answered_by_what_a_cards_terms_mean():
     other = Src(B, "Gout › Diet", "Advise less beer and red meat to prevent gout.")
     text = _answer("HEART score for chest pain - what score is low risk", card, other)
     assert "does not cover" in text and not cited_ids(text), text
+
+
+def test_a_compound_term_says_the_word_it_is_made_of():
+    # "Osteoarthritis" is arthritis (of the bone, by its combining form, as the judge reads it): a card that
+    # says "do not offer glucosamine for osteoarthritis" answers "glucosamine for arthritis", alone: not with
+    # one on septic arthritis that never names glucosamine.
+    card = Src(A, "Joint pain › Supplements", "Do not offer glucosamine or chondroitin for osteoarthritis.")
+    septic = Src(B, "Septic arthritis › Knee", "A hot swollen knee is septic arthritis until aspirated.")
+    text = _answer("glucosamine for arthritis", card, septic)
+    assert text.startswith("Do not offer glucosamine"), text
+    assert cited_ids(text) == [A]

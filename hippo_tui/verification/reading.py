@@ -263,11 +263,19 @@ def _said(word: str) -> set[str]:
     """The stems a word says: its own, and for a compound of a combining form ("ototoxic") the form's words
     and the rest's ("ear", "hearing", "toxic"). A gloss is read apart (``said_by_gloss``)."""
     said = {_stem(word)}
-    for form, words in lexicon().combining.items():
-        rest = word[len(form) :]
-        if word.startswith(form) and len(rest) >= 4:
-            said |= {_stem(rest)} | {_stem(w) for phrase in words for w in phrase.split()}
+    for rest, words in compounded(word):
+        said |= {_stem(rest)} | {_stem(w) for phrase in words for w in phrase.split()}
     return said
+
+
+def compounded(word: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each combining form ``word`` is a compound of, as the word it joins and the form's words ("ototoxic":
+    "toxic", and "ear", "hearing")."""
+    return [
+        (word[len(form) :], words)
+        for form, words in lexicon().combining.items()
+        if word.startswith(form) and len(word) - len(form) >= 4
+    ]
 
 
 _WRITTEN = re.compile(r"[A-Za-z][A-Za-z0-9'&]*")

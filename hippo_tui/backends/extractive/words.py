@@ -11,7 +11,7 @@ from hippo_tui.verification import ages, lexical
 from hippo_tui.verification.lexical import normal, stem
 from hippo_tui.verification.lexicon import lexicon, respell
 from hippo_tui.verification.lexicon import stem as lexicon_stem
-from hippo_tui.verification.reading import IN_COMPANY_WORDS
+from hippo_tui.verification.reading import IN_COMPANY_WORDS, compounded
 
 
 def as_sources_say(text: str) -> str:
@@ -162,10 +162,23 @@ def glossed_words(text: str) -> set[str]:
     """What the clinical terms of ``text`` say by definition (the lexicon's glosses: "lymphadenopathy" says
     swollen lymph nodes), read as a question's words are: a sentence using the term answers a question in the
     everyday words ("how big does a lymph node have to be"). Never a direction or a degree, which a definition
-    says only with the rest of it ("low" of hypotension: not every "low" a question asks about)."""
+    says only with the rest of it ("low" of hypotension: not every "low" a question asks about). And what a
+    compound of a combining form says (``_compounded``)."""
     glosses = lexicon().glosses
-    said = [g for w in lexical.WORD.findall(text.lower()) if (g := glosses.get(lexicon_stem(w)))]
-    return {w for g in said for w in _grouped(content_words(" ".join(g)))} - _in_company() if said else set()
+    tokens = lexical.WORD.findall(text.lower())
+    said = [" ".join(g) for w in tokens if (g := glosses.get(lexicon_stem(w)))]
+    said += [c for w in tokens if len(w) > MIN_COMPOUND and (c := _compounded(w))]
+    return {w for g in said for w in _grouped(content_words(g))} - _in_company() if said else set()
+
+
+MIN_COMPOUND = 8  # letters of a word read as a combining form and a word ("osteoarthritis")
+
+
+def _compounded(word: str) -> str:
+    """What a compound of a combining form says (the judge's reading, ``reading._said``): the form's words and
+    the word it is joined to ("osteoarthritis": bone, arthritis), so that a card on osteoarthritis answers a
+    question about arthritis of the knee."""
+    return " ".join(f"{rest} {' '.join(words)}" for rest, words in compounded(word))
 
 
 @cache
