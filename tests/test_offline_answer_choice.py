@@ -302,12 +302,25 @@ def test_a_named_score_is_not_answered_by_what_a_cards_terms_mean():
     assert "does not cover" in text and not cited_ids(text), text
 
 
-def test_a_compound_term_says_the_word_it_is_made_of():
-    # "Osteoarthritis" is arthritis (of the bone, by its combining form, as the judge reads it): a card that
-    # says "do not offer glucosamine for osteoarthritis" answers "glucosamine for arthritis", alone: not with
-    # one on septic arthritis that never names glucosamine.
-    card = Src(A, "Joint pain › Supplements", "Do not offer glucosamine or chondroitin for osteoarthritis.")
-    septic = Src(B, "Septic arthritis › Knee", "A hot swollen knee is septic arthritis until aspirated.")
-    text = _answer("glucosamine for arthritis", card, septic)
-    assert text.startswith("Do not offer glucosamine"), text
+# "Osteoarthritis" is arthritis (of the bone, by its combining form, as the judge reads it): a card that says
+# "do not offer glucosamine for osteoarthritis" answers "glucosamine for arthritis", alone: not with one on
+# septic arthritis that never names glucosamine. "Hypoxic" is defined as its noun, hypoxia, is: low oxygen.
+SAID_BY_ITS_TERMS = [
+    (
+        "glucosamine for arthritis",
+        ("Joint pain › Supplements", "Do not offer glucosamine or chondroitin for osteoarthritis."),
+        ("Septic arthritis › Knee", "A hot swollen knee is septic arthritis until aspirated."),
+    ),
+    (
+        "bronchiolitis and low oxygen, admit?",
+        ("Bronchiolitis › Admission", "Admit an infant who is hypoxic or not feeding."),
+        ("Oxygen › Cylinders", "Check the oxygen cylinders every day."),
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "card", "other"), SAID_BY_ITS_TERMS)
+def test_a_compound_or_an_adjective_says_what_its_parts_or_its_noun_mean(question, card, other):
+    text = _answer(question, Src(A, *card), Src(B, *other))
+    assert text.startswith(card[1].split(" or ")[0]), text
     assert cited_ids(text) == [A]

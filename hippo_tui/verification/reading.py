@@ -219,10 +219,15 @@ def read(text: str) -> Reading:
 
 
 def _gloss(word: str) -> frozenset[str]:
-    """The stems of the everyday words that define ``word`` ("nocturia": "night", "urine"), if any; an
-    adjective is defined as its noun ("neutropenic" as "neutropenia", "ketotic" as "ketosis")."""
+    """The stems of the everyday words that define ``word`` (``gloss``)."""
+    return frozenset(_stem(w) for w in gloss(word))
+
+
+def gloss(word: str) -> tuple[str, ...]:
+    """The everyday words that define ``word`` ("nocturia": "night", "urine"), if any; an adjective is defined
+    as its noun ("neutropenic" as "neutropenia", "ketotic" as "ketosis")."""
     glosses = lexicon().glosses
-    found = glosses.get(stem(word)) or next(
+    return glosses.get(stem(word)) or next(
         (
             glosses[stem(word[: -len(a)] + n)]
             for a, n in _ADJECTIVE
@@ -230,7 +235,6 @@ def _gloss(word: str) -> frozenset[str]:
         ),
         (),
     )
-    return frozenset(_stem(w) for w in found)
 
 
 # An adjective's ending and its noun's: "-ic" of "-ia" ("hypoxic"), "-otic" of "-osis" ("ketotic").

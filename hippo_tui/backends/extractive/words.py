@@ -11,7 +11,7 @@ from hippo_tui.verification import ages, lexical
 from hippo_tui.verification.lexical import normal, stem
 from hippo_tui.verification.lexicon import lexicon, respell
 from hippo_tui.verification.lexicon import stem as lexicon_stem
-from hippo_tui.verification.reading import IN_COMPANY_WORDS, compounded
+from hippo_tui.verification.reading import IN_COMPANY_WORDS, compounded, gloss
 
 
 def as_sources_say(text: str) -> str:
@@ -164,9 +164,8 @@ def glossed_words(text: str) -> set[str]:
     everyday words ("how big does a lymph node have to be"). Never a direction or a degree, which a definition
     says only with the rest of it ("low" of hypotension: not every "low" a question asks about). And what a
     compound of a combining form says (``_compounded``)."""
-    glosses = lexicon().glosses
     tokens = lexical.WORD.findall(text.lower())
-    said = [" ".join(g) for w in tokens if (g := glosses.get(lexicon_stem(w)))]
+    said = [" ".join(g) for w in tokens if (g := gloss(w))]
     said += [c for w in tokens if len(w) > MIN_COMPOUND and (c := _compounded(w))]
     return {w for g in said for w in _grouped(content_words(g))} - _in_company() if said else set()
 
