@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from hippo_tui.verification.ages import stated_groups
+from hippo_tui.verification.definitions import IN_COMPANY_WORDS, compounded, gloss
 from hippo_tui.verification.lexicon import (
     NAMED_NUMBER,
     SPELLED_WORD,
@@ -223,28 +224,6 @@ def _gloss(word: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in gloss(word))
 
 
-def gloss(word: str) -> tuple[str, ...]:
-    """The everyday words that define ``word`` ("nocturia": "night", "urine"), if any; an adjective is defined
-    as its noun ("neutropenic" as "neutropenia", "ketotic" as "ketosis")."""
-    glosses = lexicon().glosses
-    return glosses.get(stem(word)) or next(
-        (
-            glosses[stem(word[: -len(a)] + n)]
-            for a, n in _ADJECTIVE
-            if word.endswith(a) and stem(word[: -len(a)] + n) in glosses
-        ),
-        (),
-    )
-
-
-# An adjective's ending and its noun's: "-ic" of "-ia" ("hypoxic"), "-otic" of "-osis" ("ketotic").
-_ADJECTIVE = (("otic", "osis"), ("ic", "ia"))
-
-
-# Words of a definition that say something only with the rest of it: a direction or a degree ("low" blood
-# pressure, "increase" in potassium, "short" of breath) and words of two senses ("discharge", "home").
-IN_COMPANY_WORDS = """low high raised raise increase decrease reduced reduce drop fall rise short long fast slow
-more less big small large heavy discharge home hospital"""
 _IN_COMPANY = frozenset(_stem(w) for w in IN_COMPANY_WORDS.split())
 
 
@@ -270,16 +249,6 @@ def _said(word: str) -> set[str]:
     for rest, words in compounded(word):
         said |= {_stem(rest)} | {_stem(w) for phrase in words for w in phrase.split()}
     return said
-
-
-def compounded(word: str) -> list[tuple[str, tuple[str, ...]]]:
-    """Each combining form ``word`` is a compound of, as the word it joins and the form's words ("ototoxic":
-    "toxic", and "ear", "hearing")."""
-    return [
-        (word[len(form) :], words)
-        for form, words in lexicon().combining.items()
-        if word.startswith(form) and len(word) - len(form) >= 4
-    ]
 
 
 _WRITTEN = re.compile(r"[A-Za-z][A-Za-z0-9'&]*")

@@ -8,10 +8,10 @@ from collections.abc import Iterable
 from functools import cache
 
 from hippo_tui.verification import ages, lexical
+from hippo_tui.verification.definitions import IN_COMPANY_WORDS, compounded, gloss
 from hippo_tui.verification.lexical import normal, stem
 from hippo_tui.verification.lexicon import lexicon, respell
 from hippo_tui.verification.lexicon import stem as lexicon_stem
-from hippo_tui.verification.reading import IN_COMPANY_WORDS, compounded, gloss
 
 
 def as_sources_say(text: str) -> str:
@@ -174,7 +174,7 @@ MIN_COMPOUND = 8  # letters of a word read as a combining form and a word ("oste
 
 
 def _compounded(word: str) -> str:
-    """What a compound of a combining form says (the judge's reading, ``reading._said``): the form's words and
+    """What a compound of a combining form says (``definitions.compounded``, as the judge reads it): the form's words and
     the word it is joined to ("osteoarthritis": bone, arthritis), so that a card on osteoarthritis answers a
     question about arthritis of the knee."""
     return " ".join(f"{rest} {' '.join(words)}" for rest, words in compounded(word))
