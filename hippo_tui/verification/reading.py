@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from hippo_tui.verification.ages import stated_groups
+from hippo_tui.verification.definitions import IN_COMPANY_WORDS, compounded, gloss
 from hippo_tui.verification.lexicon import (
     NAMED_NUMBER,
     SPELLED_WORD,
@@ -233,31 +234,11 @@ def _read(text: str) -> Reading:
 
 
 def _gloss(word: str) -> frozenset[str]:
-    """The stems of the everyday words that define ``word`` ("nocturia": "night", "urine"), if any; an
-    adjective is defined as its noun ("neutropenic" as "neutropenia", "ketotic" as "ketosis")."""
-    glosses = lexicon().glosses
-    found = glosses.get(stem(word)) or next(
-        (
-            glosses[stem(word[: -len(a)] + n)]
-            for a, n in _ADJECTIVE
-            if word.endswith(a) and stem(word[: -len(a)] + n) in glosses
-        ),
-        (),
-    )
-    return frozenset(_stem(w) for w in found)
+    """The stems of the everyday words that define ``word`` (``gloss``)."""
+    return frozenset(_stem(w) for w in gloss(word))
 
 
-# An adjective's ending and its noun's: "-ic" of "-ia" ("hypoxic"), "-otic" of "-osis" ("ketotic").
-_ADJECTIVE = (("otic", "osis"), ("ic", "ia"))
-
-
-# Words of a definition that say something only with the rest of it: a direction or a degree ("low" blood
-# pressure, "increase" in potassium, "short" of breath) and words of two senses ("discharge", "home").
-_IN_COMPANY = frozenset(
-    _stem(w)
-    for w in """low high raised raise increase decrease reduced reduce drop fall rise short long fast slow more
-    less big small large heavy discharge home hospital""".split()
-)
+_IN_COMPANY = frozenset(_stem(w) for w in IN_COMPANY_WORDS.split())
 
 
 def said_by_gloss(concept: str, claim: Reading, excerpt: Reading) -> bool:
@@ -279,10 +260,8 @@ def _said(word: str) -> set[str]:
     """The stems a word says: its own, and for a compound of a combining form ("ototoxic") the form's words
     and the rest's ("ear", "hearing", "toxic"). A gloss is read apart (``said_by_gloss``)."""
     said = {_stem(word)}
-    for form, words in lexicon().combining.items():
-        rest = word[len(form) :]
-        if word.startswith(form) and len(rest) >= 4:
-            said |= {_stem(rest)} | {_stem(w) for phrase in words for w in phrase.split()}
+    for rest, words in compounded(word):
+        said |= {_stem(rest)} | {_stem(w) for phrase in words for w in phrase.split()}
     return said
 
 

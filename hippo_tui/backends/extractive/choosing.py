@@ -86,7 +86,7 @@ def _admitted(part: Part, s: Source, hit: set[str], subjects: set[str]) -> bool:
         return False  # a card on adults does not answer for a 4 year old
     if _other_population(part.text, s.title):
         return False  # nor one on non-pregnant women for a pregnant woman
-    if any(not tool & s.words for tool in _named_tools(part.text)):
+    if any(not tool & s.named for tool in _named_tools(part.text)):
         return False  # "HEART score" is not answered by a card on a pain score that never says "heart"
     # A card on type 2 diabetes does not answer for type 1, whatever it mentions.
     return not other_type(part.own, s.topic)

@@ -11,7 +11,7 @@ from functools import cached_property
 from hippo_tui.backends import passage_text
 from hippo_tui.backends.extractive.drug_classes import _classes_named
 from hippo_tui.backends.extractive.populations import _age_groups
-from hippo_tui.backends.extractive.words import content_words, sentence_words
+from hippo_tui.backends.extractive.words import content_words, glossed_words, sentence_words
 from hippo_tui.verification.lexical import stem
 from hippo_tui.verification.markers import split_sentences
 
@@ -50,6 +50,9 @@ class Source:
     ages: frozenset[str] = frozenset()  # the age groups its title names ("adults")
     text: str = ""  # its title and excerpt
     title: str = ""
+    # ``words`` as written, without what its terms say by definition (``glossed_words``): a named tool's
+    # own words ("HEART score"), never the heart of a card's "myocardial infarction".
+    named: frozenset[str] = frozenset()
 
     @cached_property
     def classes(self) -> frozenset[str]:
@@ -81,7 +84,13 @@ def _with_forms(source: Source, forms: Mapping[str, frozenset[str]]) -> Source:
         return words | {w for w, fs in forms.items() if fs & words}
 
     sentences = tuple(replace(x, words=read(x.words)) for x in source.sentences)
-    return replace(source, topic=read(source.topic), sentences=sentences, words=read(source.words))
+    return replace(
+        source,
+        topic=read(source.topic),
+        sentences=sentences,
+        words=read(source.words),
+        named=read(source.named),
+    )
 
 
 def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
@@ -98,19 +107,15 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
     ]
     # A card's own key to its abbreviations is not quoted, but read: "BDQ" in its lines is bedaquiline.
     key = passage_text.expansions(excerpt)
+    read = [(sentence_words(x), glossed_words(x)) for x in (passage_text.expanded(t, key) for t in texts)]
     sentences = tuple(
-        Sentence(
-            t,
-            frozenset(sentence_words(passage_text.expanded(t, key))),
-            _refers_back(t, texts[i - 1] if i else None, topic),
-            label,
-            sid,
-        )
-        for i, (t, label) in enumerate(zip(texts, _labels(texts), strict=True))
+        Sentence(t, frozenset(said | meant), _refers_back(t, texts[i - 1] if i else None, topic), label, sid)
+        for i, (t, label, (said, meant)) in enumerate(zip(texts, _labels(texts), read, strict=True))
     )
     groups = frozenset(_age_groups(title))
     words = topic.union(*(s.words for s in sentences))
-    return Source(sid, rank, topic, sentences, words, groups, f"{title}\n{excerpt}", title)
+    named = topic.union(*(said for said, _meant in read))
+    return Source(sid, rank, topic, sentences, words, groups, f"{title}\n{excerpt}", title, named)
 
 
 _LABEL = re.compile(r"^([^:;.]{2,60}):\s")  # "Trauma-associated hemorrhage: …"

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from hippo_tui.verification import ages, lexical
+from hippo_tui.verification.definitions import IN_COMPANY_WORDS, compounded, gloss
 from hippo_tui.verification.lexical import normal, stem
 from hippo_tui.verification.lexicon import lexicon, respell
 from hippo_tui.verification.lexicon import stem as lexicon_stem
@@ -155,6 +156,35 @@ _AGED = re.compile(
     r"|\(?[<>≥≤]=?\s*\d+\s*(?:years?|yrs?)\s+(?:old|of age)\b",
     re.I,
 )
+
+
+def glossed_words(text: str) -> set[str]:
+    """What the clinical terms of ``text`` say by definition (the lexicon's glosses: "lymphadenopathy" says
+    swollen lymph nodes), read as a question's words are: a sentence using the term answers a question in the
+    everyday words ("how big does a lymph node have to be"). Never a direction or a degree, which a definition
+    says only with the rest of it ("low" of hypotension: not every "low" a question asks about). And what a
+    compound of a combining form says (``_compounded``)."""
+    tokens = lexical.WORD.findall(text.lower())
+    said = [" ".join(g) for w in tokens if (g := gloss(w))]
+    said += [c for w in tokens if len(w) > MIN_COMPOUND and (c := _compounded(w))]
+    return {w for g in said for w in _grouped(content_words(g))} - _in_company() if said else set()
+
+
+MIN_COMPOUND = 8  # letters of a word read as a combining form and a word ("osteoarthritis")
+
+
+def _compounded(word: str) -> str:
+    """What a compound of a combining form says (``definitions.compounded``, as the judge reads it): the form's words and
+    the word it is joined to ("osteoarthritis": bone, arthritis), so that a card on osteoarthritis answers a
+    question about arthritis of the knee."""
+    return " ".join(f"{rest} {' '.join(words)}" for rest, words in compounded(word))
+
+
+@cache
+def _in_company() -> frozenset[str]:
+    # The judge's words of a definition that say something only with the rest of it, as this module reads them
+    # ("raised" is "higher" here).
+    return frozenset(_grouped(content_words(f"{IN_COMPANY_WORDS} higher lower")))
 
 
 @cache
