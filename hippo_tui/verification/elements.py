@@ -971,13 +971,6 @@ def _narrowed_kind(kinds: Sequence[str], near: Reading, claim: Reading) -> Findi
             if who in _NARROWING and who not in claim.text:
                 return _missing("condition", f"the excerpt says this only of {quote(m.group(0).strip())}")
     return None
-    texts = (near.source.lower(), near.text)  # the ages are read out of its text: as written first
-    for kind, text in ((k, t) for k in kinds for t in texts):
-        for m in re.finditer(_AGED_KIND.format(kind=re.escape(kind)), text):
-            who = m.group("who") or ""
-            if m.group("age") or (who and (who in _NARROWING or read(who).populations)):
-                return m.group(0).strip()
-    return None
 
 
 def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
