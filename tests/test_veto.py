@@ -61,6 +61,11 @@ BIRTH = (
             "Offer a CT scan for a Wells score of more than 4 points.",
             "claim says 4 or more",
         ),
+        (
+            "A leukotriene receptor antagonist can be added for controlled asthma.",
+            "Consider adding a leukotriene receptor antagonist for asthma that is not controlled.",
+            "claim drops the negation",
+        ),
     ],
 )
 def test_what_a_reader_cannot_forgive_is_vetoed_with_its_reason(claim: str, excerpt: str, reason: str):
@@ -91,6 +96,10 @@ def test_what_a_reader_cannot_forgive_is_vetoed_with_its_reason(claim: str, exce
         ("A baby with a temperature of 38°C falls into the high-risk group.", "Red (high risk): a temperature of 38°C or higher."),
         ("Prophylaxis is continued for 28 days.", "Start prophylaxis within 72 hours of the exposure, and continue for 28 days."),
         ("A CRB-65 score above 2 means a high risk of death.", "A CRB-65 score of 3 or more means a high risk of death."),
+        # a share's range in words: "half to three-quarters" is 50 to 75%
+        ("Admit babies taking only half to three-quarters of their usual feeds.", "Admit infants with inadequate oral fluid intake (50 to 75% of usual volume)."),
+        # "uncontrolled" is "not controlled"
+        ("A leukotriene receptor antagonist can be added for uncontrolled asthma.", "Consider adding a leukotriene receptor antagonist for asthma that is not controlled."),
     ],
 )  # fmt: skip
 def test_honest_paraphrase_and_unrelated_claims_are_left_to_the_judge(claim: str, excerpt: str):

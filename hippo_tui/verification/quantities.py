@@ -548,11 +548,12 @@ _ONE_IN = re.compile(
 
 # "half of each dose", "less than half their usual feeds", "a third of patients": a share of a whole, as the
 # percentage a source writes ("50% of"). Not "half a tablet" nor "a quarter of an hour" (amounts, read above).
+_SHARE = r"(?:half|a third|one[ -]third|two[ -]thirds|a quarter|one[ -]quarter|three[ -]quarters)"
 _FRACTION = re.compile(
-    r"\b(?P<f>half|a third|one[ -]third|two[ -]thirds|a quarter|one[ -]quarter|three[ -]quarters)"
+    rf"\b(?P<f>{_SHARE})"
     r"(?=\s+(?:of\s+(?!an?\s+(?:hour|day|week|month|year|tablet|dose)\b)|the(?!\s+(?:tablet|dose|capsule|pill|"
-    r"sachet|amount)s?\b)|their|his|her|its|all|each|every)\b)"
-)
+    rf"sachet|amount)s?\b)|their|his|her|its|all|each|every|(?:to|or|and)\s+{_SHARE}\s+of)\b)"
+)  # a range's first end too: "half to three-quarters of their usual feeds"
 _SHARES = {"half": "50%", "a third": "33.3333%", "one third": "33.3333%", "two thirds": "66.6667%",
            "a quarter": "25%", "one quarter": "25%", "three quarters": "75%"}  # fmt: skip
 

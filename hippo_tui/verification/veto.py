@@ -608,12 +608,15 @@ _TOLD = re.compile(
 def _negatable(span: Span) -> str:
     """The span's text with its numbers blanked and "n't" as "not": where its negations are read."""
     text = _blank(span.text, span.quantities, span.start).replace("n't", " not")
-    return _NOT_A_NEGATION.sub(" ", text)
+    return _UNCONTROLLED.sub("not controlled", _NOT_A_NEGATION.sub(" ", text))
 
 
 # People named by what they are not ("non-pregnant women", "women (not pregnant)"): a group, which the
 # population check reads, not a denial of the advice.
 _NOT_A_NEGATION = re.compile(r"\b(?:non-?pregnant|not pregnant)\b")
+# An uncontrolled condition is one "not controlled" ("asthma that is not controlled on low-dose ICS"), as
+# "controlled" is not.
+_UNCONTROLLED = re.compile(r"\buncontrolled\b")
 
 
 def _polarity(span: Span) -> int:
