@@ -238,14 +238,14 @@ def check_line(claim: Reading, excerpt: Excerpt) -> Finding | None:
     near = excerpt.about(claim)
     # The line a sentence gives another medicine, where the claim's is named only elsewhere ("offer an SSRI as
     # first choice. If it is not effective, consider … mirtazapine"), is not the claim's medicine's line.
-    medicines = agents(claim)
+    medicines, near_names = agents(claim), agents(near)
     elsewhere = any(medicines & agents(s) for s in excerpt.sentences if s is not near)
     if (
         near.lines
         and medicines
         and elsewhere
-        and not medicines & agents(near)
-        and (agents(near) or near.all_classes)
+        and not medicines & near_names
+        and (near_names or near.all_classes)
     ):
         lines, which = "/".join(sorted(claim.lines)), ", ".join(sorted(medicines))
         return _missing("line of therapy", f"the excerpt does not say {which} is {lines} line")
@@ -648,10 +648,10 @@ _TIME_LIMIT = re.compile(
 def check_any_time(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """A claim that the advice holds at any time where the excerpt gives it a time limit."""
     said = _ANY_TIME.search(claim.text)
-    if said is not None and said.group(0) in excerpt.whole.text:
-        return None  # the excerpt says it too
-    limit = _TIME_LIMIT.search(excerpt.whole.source) if said else None
-    if said is None or limit is None or limit.group(0).lower() in claim.source.lower():
+    if said is None or said.group(0) in excerpt.whole.text:  # none, or the excerpt says it too
+        return None
+    limit = _TIME_LIMIT.search(excerpt.whole.source)
+    if limit is None or limit.group(0).lower() in claim.source.lower():
         return None
     return _missing("timing", f"the claim says “{said.group(0)}”; the excerpt says {quote(limit.group(0))}")
 

@@ -341,8 +341,10 @@ def _whole_threshold(a: Quantity, b: Quantity) -> bool | None:
         return None
     if any(v != int(v) for v in values):
         return None
-    strict = [_STRICT.search(q.text) is not None and _INCLUSIVE.search(q.text) is None for q in (a, b)]
     inclusive = [_INCLUSIVE.search(q.text) is not None for q in (a, b)]
+    strict = [
+        _STRICT.search(q.text) is not None and not said for q, said in zip((a, b), inclusive, strict=True)
+    ]
     if strict[0] == strict[1] or inclusive[0] == inclusive[1]:
         return None
     step = 1 if a.cmp == UP else -1
