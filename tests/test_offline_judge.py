@@ -280,6 +280,12 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ("Antibiotic prophylaxis is continued for 7 days.", "Start antibiotic prophylaxis within 24 hours of the bite, and continue for 7 days."),
         # "daily activities" is no frequency
         ("Patients should carry on with daily activities while taking naproxen 500 mg twice daily.", "Naproxen 500 mg twice daily. Advise patients to continue their activities."),
+        # the place the excerpt gives to the claim's own people
+        ("Infants have the injection into the thigh.", "Adults and older children: inject into the deltoid muscle. Infants: inject into the anterolateral thigh."),
+        # "only" where the excerpt bounds it too ("otherwise"), and "only" of an amount
+        ("Clarithromycin should only be used if the person is allergic to penicillin.", "Use clarithromycin if the person is allergic to penicillin; otherwise use amoxicillin."),
+        ("A child drinking only half of their usual fluids needs review.", "Review children drinking 50% of their usual fluid intake."),
+        ("Ibuprofen can be taken up to three times a day.", "Ibuprofen can be taken every 4 to 6 hours, but no more than 3 times a day."),
     ],
 )  # fmt: skip
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):
@@ -738,6 +744,13 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("Like other sulfonylureas, gliclazide should be avoided in renal impairment.", "Most sulfonylureas should be avoided in renal impairment. Gliclazide is an exception: it can be used with care."),
         # a weight's sum that does not come out
         ("A 15 kg child should be given 500 mg of paracetamol.", "Paracetamol for children: 15 mg/kg every 4 to 6 hours, up to 4 doses in 24 hours."),
+        # a place on the body the excerpt gives to other people than the claim's
+        ("Infants have the injection into the deltoid.", "Adults and older children: inject into the deltoid muscle. Infants: inject into the anterolateral thigh."),
+        # the only one, where the excerpt gives others or a way round
+        ("Ceftriaxone should only be given within 6 hours of arrival.", "Give ceftriaxone within 6 hours of arrival, or later for those who are very unwell."),
+        ("Salmonella is the only common cause of food poisoning.", "Common causes of food poisoning include Salmonella and Campylobacter."),
+        # a most-times-a-day above the excerpt's maximum, whatever range it also gives
+        ("Ibuprofen can be taken up to six times a day.", "Ibuprofen can be taken every 4 to 6 hours, but no more than 3 times a day."),
     ],
 )  # fmt: skip
 def test_one_element_off_is_never_verified(claim: str, excerpt: str) -> None:

@@ -582,6 +582,30 @@ def check_site_row(claim: Reading, excerpt: Excerpt) -> Finding | None:
     )
 
 
+def _same_people(r: Reading, claim: Reading) -> bool:
+    return all(r.populations.get(axis) == groups for axis, groups in claim.populations.items())
+
+
+def check_site_people(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A place on the body the excerpt gives to other people, where the claim's own people have a sentence
+    naming another place ("into the deltoid in infants" against "Adults and older children: the deltoid. In
+    infants under 1 year, use the anterolateral thigh")."""
+    mine = _places(claim)
+    if not mine or not claim.populations:
+        return None
+    for s in excerpt.sentences:
+        theirs = _places(s)
+        if not theirs or theirs & mine or not _same_people(s, claim):
+            continue
+        if any(mine & _places(o) and not _same_people(o, claim) for o in excerpt.sentences if o is not s):
+            said, people = (
+                " and ".join(sorted(theirs)),
+                " and ".join(sorted(set().union(*claim.populations.values()))),
+            )
+            return _missing("body site", f"the excerpt gives the {said} for {people}: {quote(s.source)}")
+    return None
+
+
 # A route word in the name of a kind of drug is no route ("avoid direct oral anticoagulants").
 _NAMED_BY_ROUTE = re.compile(
     r"\boral (?:anticoagulant|contraceptive|hypoglycemic|antidiabetic|rehydration|steroid|corticosteroid)s?\b"
@@ -817,6 +841,29 @@ def check_alone(claim: Reading, excerpt: Excerpt) -> Finding | None:
             "drug", f"the claim says {drug} alone; the excerpt gives it with {others[0]} there"
         )
     return None
+
+
+# "Only" that makes the claim's advice or subject the sole one ("should only be offered …", "the only common
+# cause"), not "only" of an amount or a side ("only half their feeds", "only in one ear").
+_ONLY_SO = re.compile(
+    r"\b(?:should|must|can|may|is|are|be|need|needs)\s+(?:\w+\s+)?only\b(?!\s+(?:half|a few|a little|one|two|some|\d))"
+    r"|\bonly\s+(?:be|when|if|once|for|after|to)\b|\bthe only\b"
+)
+# How an excerpt says a thing is the sole one, or bounds it: any of these leaves the reading to other checks.
+_SOLE = re.compile(
+    r"\b(?:only|reserve[ds]?|sole(?:ly)?|exclusive(?:ly)?|alone|restrict\w*|unless|except|until|limited|not|no|never|otherwise|instead)\b"
+)
+
+
+def check_only(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A claim that its advice or subject is the only one, where the excerpt says nothing of the kind ("should
+    only be offered within 48 hours" against "offer … within 48 hours, or later if severely unwell")."""
+    m = _ONLY_SO.search(claim.source.lower())
+    if m is None or _SOLE.search(excerpt.whole.source.lower()):
+        return None
+    return _missing(
+        "condition", f"the claim says “{m.group().strip()}”; the excerpt does not say it is the only one"
+    )
 
 
 # A condition the excerpt puts on its advice: "if", "only if", "when", "unless", "provided", up to a break.
@@ -1064,6 +1111,7 @@ CHECKS = (
     check_route,
     check_site,
     check_site_row,
+    check_site_people,
     check_timing,
     check_any_time,
     check_condition,
@@ -1072,6 +1120,7 @@ CHECKS = (
     check_all,
     check_hedge,
     check_alone,
+    check_only,
     check_binding,
     check_exception,
 )

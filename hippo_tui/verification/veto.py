@@ -416,6 +416,9 @@ def _check_numbers(
         if not clause.quantities:
             continue
         for q in clause.quantities:
+            cap = _tighter_cap(q, sentences)
+            if cap is not None:
+                return _says(q, cap)
             # With one number of its kind in the clause, what it is attached to can be told apart.
             if sum(o.dim == q.dim for o in clause.quantities) == 1:
                 others = [c for c in claimed if c is not q]
@@ -445,6 +448,20 @@ def _check_numbers(
             if all(problems):
                 return problems[0]
     return None
+
+
+# A maximum as such: "no more than", "a maximum of", "do not exceed" (not "within" or "up to", which also
+# bound a time the advice falls in).
+_MAXIMUM = re.compile(r"\b(?:no more than|not more than|maximum|max|at most|not exceeding|do not exceed)\b")
+
+
+def _tighter_cap(q: Quantity, sentences: Sequence[Sentence]) -> Quantity | None:
+    """A most-times-a-day the excerpt sets below the claim's ("up to six times in 24 hours" against "no more
+    than 4 doses in 24 hours"): the claim allows what the excerpt forbids, whatever range it gives elsewhere."""
+    if q.dim != "per-day" or q.cmp != "down" or q.low != q.high:
+        return None
+    caps = (e for s in sentences for e in s.quantities if e.dim == q.dim and e.cmp == "down")
+    return next((e for e in caps if e.low == e.high and e.high < q.high and _MAXIMUM.search(e.text)), None)
 
 
 def _strength_given(q: Quantity, sentences: Sequence[Sentence]) -> bool:
