@@ -286,6 +286,8 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ("Clarithromycin should only be used if the person is allergic to penicillin.", "Use clarithromycin if the person is allergic to penicillin; otherwise use amoxicillin."),
         ("A child drinking only half of their usual fluids needs review.", "Review children drinking 50% of their usual fluid intake."),
         ("Ibuprofen can be taken up to three times a day.", "Ibuprofen can be taken every 4 to 6 hours, but no more than 3 times a day."),
+        # two denials in two pieces are two statements, not a double negative
+        ("Testicular torsion is an emergency: arrange urgent exploration; do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery.", "Testicular torsion is an emergency: arrange urgent exploration. Do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery."),
     ],
 )  # fmt: skip
 def test_what_is_said_in_other_words_is_supported(claim, excerpt):

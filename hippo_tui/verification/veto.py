@@ -730,12 +730,22 @@ def _check_negation(pieces: Sequence[Span], excerpt: Sequence[Span]) -> str | No
         # Read with the claim's other pieces matched to the same excerpt piece: "in patients without ACS,
         # consider transfusion" puts in two pieces what "consider transfusion in patients without ACS" says in one.
         joined = [p for p, m in zip(pieces, matched, strict=True) if m is c]
-        if sum(map(_polarity, joined)) % 2 == _polarity(c):
+        if sum(map(_polarity, joined)) % 2 == _polarity(c) or _restated(joined, c):
             continue
         if _polarity(c) and (_denied_elsewhere(joined, c, pieces) or _denied_in_condition(joined, c)):
             continue
         return f"claim {'negates' if _polarity(piece) else 'drops the negation of'} {_quote(c.text)}"
     return None
+
+
+def _restated(joined: Sequence[Span], c: Span) -> bool:
+    """Whether the claim's pieces each deny, as the excerpt piece does, and one says it closer than any other:
+    two denials are two statements, not a double negative ("do not delay surgery to obtain imaging; … it will
+    not delay surgery")."""
+    if len(joined) < 2 or not _polarity(c) or not all(map(_polarity, joined)):
+        return False
+    shared = sorted(len(p.words & c.words) for p in joined)
+    return shared[-1] > shared[-2]
 
 
 def _denied_elsewhere(joined: Sequence[Span], c: Span, pieces: Sequence[Span]) -> bool:
