@@ -753,6 +753,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("Salmonella is the only common cause of food poisoning.", "Common causes of food poisoning include Salmonella and Campylobacter."),
         # a most-times-a-day above the excerpt's maximum, whatever range it also gives
         ("Ibuprofen can be taken up to six times a day.", "Ibuprofen can be taken every 4 to 6 hours, but no more than 3 times a day."),
+        # one side of a quality taken from a sentence other than the one most about the claim
+        ("Check blood counts every two weeks, and give the vitamin on the same day as the injection.", "Check blood counts every two weeks until stable. Give the vitamin on a different day from the injection."),
     ],
 )  # fmt: skip
 def test_one_element_off_is_never_verified(claim: str, excerpt: str) -> None:

@@ -946,12 +946,24 @@ def check_near_quote(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return _contradicted(found.element, found.reason) if found is not None else None
 
 
+def _opposite_in(claim: Reading, sentence: Reading, excerpt: Excerpt) -> tuple[str, str] | None:
+    others = [s.source for s in excerpt.sentences if s is not sentence]
+    return opposite(claim.source, sentence.source, others)
+
+
 def check_opposite(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """One side of a quality where the excerpt's sentence about the claim says the other ("the same day" for
     "a different day")."""
     near = excerpt.about(claim)
-    others = [s.source for s in excerpt.sentences if s is not near]
-    found = opposite(claim.source, near.source, others) if near is not excerpt.whole else None
+    found = _opposite_in(claim, near, excerpt) if near is not excerpt.whole else None
+    # A claim joining sentences may take the quality from another than the nearest ("… every two weeks
+    # until stable, and folic acid on the same day" against "… taken on a different day"): that sentence's
+    # word counts when the excerpt nowhere says the claim's.
+    for s in excerpt.sentences if found is None else ():
+        other = _opposite_in(claim, s, excerpt) if s is not near else None
+        if other is not None and not re.search(rf"\b{other[0]}\b", excerpt.whole.source.lower()):
+            found, near = other, s
+            break
     if found is None:
         return None
     word, other = found
