@@ -49,6 +49,10 @@ def one(text: str):
         ("not more than 4 g", "no more than 4 g"),
         ("do not take more than 4 g", "at most 4 g"),
         ("must not exceed 4 g", "a maximum of 4 g"),
+        ("do not start it more than 3 hours after injury", "start it within 3 hours after injury"),
+        ("should not be used for more than five days", "up to 5 days"),
+        ("avoid prescribing them for longer than 4 weeks", "for no longer than 4 weeks"),
+        ("when prescribing to under 18s", "for those under 18 years"),
         ("no later than 1 hour", "within 1 hour"),
         ("not less than 5 days", "at least 5 days"),
         ("a BMI of 30 kg/m² or more", "a BMI of at least 30 kg/m2"),
@@ -117,7 +121,14 @@ def test_a_volume_of_a_percentage_solution_holds_its_mass():
 
 
 @pytest.mark.parametrize(
-    "text", ["it should not be newly started during one.", "no one should drive", "a new one, then"]
+    "text",
+    [
+        "it should not be newly started during one.",
+        "no one should drive",
+        "a new one, then",
+        "if the first one was not diagnostic",
+        "given after the previous one",
+    ],
 )
 def test_one_standing_for_a_noun_is_no_number(text: str):
     assert find(text) == []

@@ -485,12 +485,27 @@ _PERIODS: _Rewrites = (
     ),
     (re.compile(r"\b(within|during|in) (hour|day|week|month|year)\b"), r"\1 1 \2"),
     (re.compile(r"\bat intervals of (?=\d)"), "every "),  # "repeated at intervals of 2-3 minutes"
+    (re.compile(r"\b(under|over)[ -](\d+)s\b"), r"\1 \2 years"),  # "under 18s" are people, not seconds
+    # "the first one", "the previous one": a pronoun, not the number one.
+    (re.compile(r"\b(first|second|last|previous|next|other|another|each|new|same) one\b"), r"\1 such"),
 )  # fmt: skip
 # "should not take more than 4 g" is "should take no more than 4 g": a limit, not a negation.
+# So is "do not start TXA more than 3 hours after injury" ("start it no more than 3 hours after") and "should
+# not be used for more than five days".
 _LIMITS: _Rewrites = (
     (
         re.compile(
-            r"\b(?:not|never)\s+((?:take|give|use|exceed|be given|be used|receive|have)\s+)(more|less|fewer) than\b"
+            r"\b(?:not|never)\s+((?:take|give|use|exceed|be given|be used|be taken|receive|have|start|be started|"
+            r"continue|be continued|prescribe|be prescribed)\s+(?:(?!more\b|less\b|fewer\b|longer\b)[a-z]+\s+){0,2}?)"
+            r"(more|less|fewer|longer) than\b"
+        ),
+        r"\1no \2 than",
+    ),
+    # "Avoid prescribing them for longer than 4 weeks": prescribe them for no longer than 4 weeks.
+    (
+        re.compile(
+            r"\bavoid\s+((?:taking|giving|using|prescribing|continuing|starting)\s+"
+            r"(?:(?!more\b|longer\b)[a-z]+\s+){0,2}?)(more|longer) than\b"
         ),
         r"\1no \2 than",
     ),
