@@ -286,6 +286,11 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ("Clarithromycin should only be used if the person is allergic to penicillin.", "Use clarithromycin if the person is allergic to penicillin; otherwise use amoxicillin."),
         ("A child drinking only half of their usual fluids needs review.", "Review children drinking 50% of their usual fluid intake."),
         ("Ibuprofen can be taken up to three times a day.", "Ibuprofen can be taken every 4 to 6 hours, but no more than 3 times a day."),
+        # "full" for "complete", "paused" for "suspend", the verbs of trying and sending
+        ("A simple seizure has full recovery within an hour.", "Simple seizure: complete recovery within 1 hour."),
+        ("Pause the statin while the antibiotic is taken.", "Suspend the statin during the course of the antibiotic."),
+        ("Melatonin can be tried for sleep problems in autism.", "Consider melatonin for sleep problems in autism."),
+        ("Continue until 24 hours after the last fit, whichever comes later.", "Continue until 24 hours after the last fit, whichever is later."),
         # two denials in two pieces are two statements, not a double negative
         ("Testicular torsion is an emergency: arrange urgent exploration; do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery.", "Testicular torsion is an emergency: arrange urgent exploration. Do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery."),
     ],
@@ -751,6 +756,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         # the only one, where the excerpt gives others or a way round
         ("Ceftriaxone should only be given within 6 hours of arrival.", "Give ceftriaxone within 6 hours of arrival, or later for those who are very unwell."),
         ("Salmonella is the only common cause of food poisoning.", "Common causes of food poisoning include Salmonella and Campylobacter."),
+        # the two sides of "before" swapped, past a verb of weighing ("before considering")
+        ("Oral NSAIDs should be tried before topical ones.", "Offer a topical NSAID before considering an oral NSAID."),
         # a most-times-a-day above the excerpt's maximum, whatever range it also gives
         ("Ibuprofen can be taken up to six times a day.", "Ibuprofen can be taken every 4 to 6 hours, but no more than 3 times a day."),
         # one side of a quality taken from a sentence other than the one most about the claim

@@ -519,6 +519,9 @@ class Direction:
 
 
 _HABITS = frozenset({"smoking", "drinking", "vaping"})
+# Verbs of weighing or giving a treatment are not what comes before or after: "a topical NSAID before
+# considering an oral one" orders the two NSAIDs.
+_FRAMING = frozenset({"considering", "trying", "using", "giving", "offering", "prescribing", "starting"})
 
 
 def _directions(span: Span) -> list[Direction]:
@@ -530,7 +533,8 @@ def _directions(span: Span) -> list[Direction]:
         for t, nxt in itertools.zip_longest(tokens, tokens[1:], fillvalue="")
     ]
     heads = [
-        None if k else next(iter(sorted(judge_words(t))), None) for t, k in zip(tokens, kinds, strict=True)
+        None if k or t in _FRAMING else next(iter(sorted(judge_words(t))), None)
+        for t, k in zip(tokens, kinds, strict=True)
     ]
     out = []
     for i, kind in enumerate(kinds):
@@ -606,6 +610,10 @@ def _check_directions(pieces: Sequence[Span], sentences: Sequence[Sentence]) -> 
                 d, p = top[0]
                 if _rejected(p, piece):
                     return f"claim says {mine.word}; the excerpt rejects it: {_quote(p.text)}"
+                if mine.sign == d.sign:  # the same word, its two sides swapped
+                    return (
+                        f"claim puts the two sides of “{mine.word}” the other way round from {_quote(p.text)}"
+                    )
                 return f"claim says {mine.word}, excerpt says {d.word} for {_quote(p.text)}"
     return None
 
