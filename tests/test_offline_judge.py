@@ -291,6 +291,10 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ("Pause the statin while the antibiotic is taken.", "Suspend the statin during the course of the antibiotic."),
         ("Melatonin can be tried for sleep problems in autism.", "Consider melatonin for sleep problems in autism."),
         ("Continue until 24 hours after the last fit, whichever comes later.", "Continue until 24 hours after the last fit, whichever is later."),
+        # "not routinely" softens a "not", it says no strength of its own; "in their 70s" is an age
+        ("Levothyroxine is first-line and liothyronine should not be routinely offered.", "Offer levothyroxine as first-line treatment. Do not routinely offer liothyronine."),
+        ("Naloxone should not be used routinely in mixed overdose.", "Naloxone is not recommended as a routine antidote in mixed overdose."),
+        ("The vaccine is offered to people in their 70s.", "The vaccine is offered to adults aged 70 to 79 years."),
         # two denials in two pieces are two statements, not a double negative
         ("Testicular torsion is an emergency: arrange urgent exploration; do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery.", "Testicular torsion is an emergency: arrange urgent exploration. Do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery."),
     ],

@@ -53,6 +53,7 @@ def one(text: str):
         ("should not be used for more than five days", "up to 5 days"),
         ("avoid prescribing them for longer than 4 weeks", "for no longer than 4 weeks"),
         ("when prescribing to under 18s", "for those under 18 years"),
+        ("people in their 70s", "adults aged 70 to 79 years"),
         ("no later than 1 hour", "within 1 hour"),
         ("not less than 5 days", "at least 5 days"),
         ("a BMI of 30 kg/m² or more", "a BMI of at least 30 kg/m2"),

@@ -486,6 +486,7 @@ _PERIODS: _Rewrites = (
     (re.compile(r"\b(within|during|in) (hour|day|week|month|year)\b"), r"\1 1 \2"),
     (re.compile(r"\bat intervals of (?=\d)"), "every "),  # "repeated at intervals of 2-3 minutes"
     (re.compile(r"\b(under|over)[ -](\d+)s\b"), r"\1 \2 years"),  # "under 18s" are people, not seconds
+    (re.compile(r"\b(?:in\s+)?(?:their|his|her|your|the)\s+([1-9])0s\b"), r"aged \g<1>0 to \g<1>9 years"),  # "in their 70s"
     # "the first one", "the previous one": a pronoun, not the number one.
     (re.compile(r"\b(first|second|last|previous|next|other|another|each|new|same) one\b"), r"\1 such"),
 )  # fmt: skip

@@ -152,9 +152,12 @@ def _modal(text: str) -> tuple[list[str], str]:
     return found, pattern.sub(" ", text)
 
 
-# "You don't have to remember", "they do not need to": what is not needed says no strength ("should not" does).
-_NEEDS = frozenset({"have to", "has to", "need to", "needs to", "required", "necessary"})
-_NOT_BEFORE = re.compile(r"(?:\bnot|n't|\bno)\s+(?:be\s+)?$")
+# "You don't have to remember", "they do not need to": what is not needed says no strength ("should not" does);
+# nor does what is not always done ("do not routinely offer": the "not" is the advice, "routinely" softens it).
+_NEEDS = frozenset(
+    {"have to", "has to", "need to", "needs to", "required", "necessary", "routinely", "always"}
+)
+_NOT_BEFORE = re.compile(r"(?:\bnot|n't|\bno)\s+(?:be\s+)?(?:[a-z]+\s+)?$")  # "should not be used routinely"
 
 
 def _take(pattern: re.Pattern[str], text: str) -> tuple[list[str], str]:
