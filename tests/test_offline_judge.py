@@ -295,6 +295,9 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         ("Levothyroxine is first-line and liothyronine should not be routinely offered.", "Offer levothyroxine as first-line treatment. Do not routinely offer liothyronine."),
         ("Naloxone should not be used routinely in mixed overdose.", "Naloxone is not recommended as a routine antidote in mixed overdose."),
         ("The vaccine is offered to people in their 70s.", "The vaccine is offered to adults aged 70 to 79 years."),
+        # words of time that add nothing a source must say: "again", "already", "in the meantime"
+        ("Screen for anaemia at booking and again at 28 weeks.", "Offer screening for anaemia at the booking appointment and at 28 weeks."),
+        ("For people already on a statin with muscle pain, measure creatine kinase.", "If a person on statin therapy reports muscle pain, measure creatine kinase."),
         # two denials in two pieces are two statements, not a double negative
         ("Testicular torsion is an emergency: arrange urgent exploration; do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery.", "Testicular torsion is an emergency: arrange urgent exploration. Do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery."),
     ],

@@ -960,9 +960,9 @@ def check_opposite(claim: Reading, excerpt: Excerpt) -> Finding | None:
     # until stable, and folic acid on the same day" against "… taken on a different day"): that sentence's
     # word counts when the excerpt nowhere says the claim's.
     for s in excerpt.sentences if found is None else ():
-        other = _opposite_in(claim, s, excerpt) if s is not near else None
-        if other is not None and not re.search(rf"\b{other[0]}\b", excerpt.whole.source.lower()):
-            found, near = other, s
+        elsewhere = _opposite_in(claim, s, excerpt) if s is not near else None
+        if elsewhere is not None and not re.search(rf"\b{elsewhere[0]}\b", excerpt.whole.source.lower()):
+            found, near = elsewhere, s
             break
     if found is None:
         return None
