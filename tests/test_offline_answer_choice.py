@@ -350,3 +350,15 @@ def test_a_word_searched_alone_and_found_nowhere_is_still_required():
     found = _searched("loading", [])
     text = extractive.render(extractive.answer([system, {"role": "user", "content": question}, *found]))
     assert "does not cover" in text and not cited_ids(text), text
+
+
+def test_a_clinical_index_is_a_source_a_documents_index_is_not():
+    # "Pneumonia Severity Index (PSI)" names a score, not the index at the back of a book: its passage answers.
+    psi = Src(
+        A,
+        "Pneumonia scores › Pneumonia Severity Index (PSI)",
+        "PSI class I: under 51 points, 30-day mortality 0.1%, treat as an outpatient.",
+    )
+    index = Src(B, "Pneumonia guide › INDEX OF CONDITIONS", "Pneumonia severity, class I, outpatient 51")
+    text = _answer("PSI class I pneumonia - can they go home as an outpatient?", psi, index)
+    assert "treat as an outpatient" in text and cited_ids(text) == [A], text
