@@ -362,3 +362,21 @@ def test_a_clinical_index_is_a_source_a_documents_index_is_not():
     index = Src(B, "Pneumonia guide › INDEX OF CONDITIONS", "Pneumonia severity, class I, outpatient 51")
     text = _answer("PSI class I pneumonia - can they go home as an outpatient?", psi, index)
     assert "treat as an outpatient" in text and cited_ids(text) == [A], text
+
+
+def test_an_age_group_of_a_table_does_not_answer_how_soon():
+    # Seen on the real corpora: a vitamin A table's "Infants 6–11 months old" row was read as a time, and
+    # answered "how soon after delivery should baby go to the breast" over the card on breastfeeding.
+    table = Src(
+        A,
+        "Vitamin A › Dosing by age",
+        "Give to the mother at birth if breast fed.\nInfants 6–11 months old: 100 000 units once.\n"
+        "Children 12 months to 5 yrs: 200 000 units once.",
+    )
+    card = Src(
+        B,
+        "Breastfeeding › Early initiation",
+        "Help mothers start breastfeeding within the first hour after delivery.",
+    )
+    text = _answer("how soon after delivery should baby go to the breast", table, card)
+    assert "Help mothers start breastfeeding" in text and cited_ids(text) == [B], text
