@@ -324,3 +324,59 @@ def test_a_compound_or_an_adjective_says_what_its_parts_or_its_noun_mean(questio
     text = _answer(question, Src(A, *card), Src(B, *other))
     assert text.startswith(card[1].split(" or ")[0]), text
     assert cited_ids(text) == [A]
+
+
+def test_a_word_searched_alone_and_found_only_off_the_subject_is_context_not_the_subject():
+    # Seen on the real corpora: no source said "arriving", so it was searched alone; the search found it only in
+    # an audit of waiting times, which names nothing else asked. It is the asker's context: the card on the
+    # subject answers, as it would have if the word were never searched.
+    card = Src(A, "Sickle cell crisis › Analgesia", "Give analgesia within 30 minutes of presentation.")
+    other = Src(B, "Asthma › Inhalers", "Check inhaler technique at every review.")
+    audit = Src(C, "Clinic audit › Waiting times", "Most patients arriving before 9 am waited over an hour.")
+    question = "how quickly should pain relief be given to someone arriving with a sickle cell crisis"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [card, other])}
+    found = _searched("arriving", [audit])
+    text = extractive.render(extractive.answer([system, {"role": "user", "content": question}, *found]))
+    assert "within 30 minutes" in text and cited_ids(text) == [A], text
+
+
+def test_a_word_searched_alone_and_found_nowhere_is_still_required():
+    # "Loading" found in no passage: the only card on a vitamin's dose (another vitamin's) does not answer.
+    card = Src(
+        A, "Vitamin B12 deficiency", "Hydroxocobalamin 1 mg three times a week for vitamin B12 deficiency."
+    )
+    question = "vitamin D loading dose for deficiency"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [card])}
+    found = _searched("loading", [])
+    text = extractive.render(extractive.answer([system, {"role": "user", "content": question}, *found]))
+    assert "does not cover" in text and not cited_ids(text), text
+
+
+def test_a_clinical_index_is_a_source_a_documents_index_is_not():
+    # "Pneumonia Severity Index (PSI)" names a score, not the index at the back of a book: its passage answers.
+    psi = Src(
+        A,
+        "Pneumonia scores › Pneumonia Severity Index (PSI)",
+        "PSI class I: under 51 points, 30-day mortality 0.1%, treat as an outpatient.",
+    )
+    index = Src(B, "Pneumonia guide › INDEX OF CONDITIONS", "Pneumonia severity, class I, outpatient 51")
+    text = _answer("PSI class I pneumonia - can they go home as an outpatient?", psi, index)
+    assert "treat as an outpatient" in text and cited_ids(text) == [A], text
+
+
+def test_an_age_group_of_a_table_does_not_answer_how_soon():
+    # Seen on the real corpora: a vitamin A table's "Infants 6–11 months old" row was read as a time, and
+    # answered "how soon after delivery should baby go to the breast" over the card on breastfeeding.
+    table = Src(
+        A,
+        "Vitamin A › Dosing by age",
+        "Give to the mother at birth if breast fed.\nInfants 6–11 months old: 100 000 units once.\n"
+        "Children 12 months to 5 yrs: 200 000 units once.",
+    )
+    card = Src(
+        B,
+        "Breastfeeding › Early initiation",
+        "Help mothers start breastfeeding within the first hour after delivery.",
+    )
+    text = _answer("how soon after delivery should baby go to the breast", table, card)
+    assert "Help mothers start breastfeeding" in text and cited_ids(text) == [B], text

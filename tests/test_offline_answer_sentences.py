@@ -102,3 +102,16 @@ def test_a_heading_word_on_its_own_line_names_the_drug_of_the_lines_below_it():
     text = _answer("how long is prednisolone given for an acute gout attack", card)
     assert "Prednisolone: If over 60 kg, 30 mg once daily for 5 days" in text, text
     assert "Reduce the dose" not in text, text
+
+
+def test_a_heading_of_a_few_words_brings_the_line_it_heads():
+    # Seen on a real card: "CAP Low severity" on a line of its own, the antibiotics in the line below with no
+    # dose. The heading matched the question best; quoted alone, it answered nothing.
+    card = Src(
+        A,
+        "Pneumonia › Management",
+        "Antibiotics as soon as possible after diagnosis\nCAP Low severity\n"
+        "Amoxicillin favoured, doxycycline if penicillin allergic\nReview if no response in 3 days",
+    )
+    text = _answer("low severity community acquired pneumonia first choice antibiotic", card)
+    assert "Amoxicillin favoured, doxycycline if penicillin allergic" in text and cited_ids(text) == [A], text

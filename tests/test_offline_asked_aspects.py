@@ -45,3 +45,28 @@ def test_a_size_or_schedule_asked_is_answered_by_the_measure_or_doses_the_card_g
 def test_a_size_asked_of_a_subject_no_card_names_is_still_not_covered():
     text = _answer("what size of kidney stone passes on its own", INHALERS, GALLBLADDER)
     assert "does not cover" in text and not cited_ids(text), text
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "excerpt", "said"),
+    [
+        (
+            "intermittent claudication first line - how much supervised exercise",
+            "Peripheral arterial disease › Intermittent claudication",
+            "Offer a supervised exercise programme: 2 hours of supervised exercise a week for 3 months.",
+            "2 hours of supervised exercise a week",
+        ),
+        (
+            "olecranon fracture, how much displacement means it needs an operation",
+            "Elbow injuries › Olecranon fracture",
+            "Operative fixation if the fracture displacement is more than 2 mm.",
+            "more than 2 mm",
+        ),
+    ],
+)
+def test_how_much_of_what_is_no_drug_is_answered_by_the_measure_the_card_gives(
+    question, title, excerpt, said
+):
+    # "How much" asks for a dose only of a drug: of exercise or displacement, the hours or the millimetres.
+    text = _answer(question, Src(A, title, excerpt), INHALERS, GALLBLADDER)
+    assert said in text and cited_ids(text) == [A], text

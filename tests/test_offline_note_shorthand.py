@@ -129,3 +129,12 @@ def test_a_positive_result_asked_in_words_is_answered_by_the_line_that_notes_it(
     )
     text = _answer("infant with fever, RSV swab positive - still check the urine?", card, OTHER)
     assert "RSV+ infants still have" in text and cited_ids(text) == [A], text
+
+
+def test_a_query_mark_before_a_word_is_a_suspected_diagnosis_not_the_end_of_a_question():
+    # "chest pain ?ACS, ... do I give oxygen" is one question about suspected ACS; split at the "?" its first
+    # part asked only "chest pain", answered from a card on the causes of chest pain.
+    card = Src(A, "Acute coronary syndrome › Oxygen", "Oxygen: only offer if sats below 94%.")
+    causes = Src(B, "Chest pain › Causes", "Chest pain may come from the chest wall, the lungs or the gut.")
+    text = _answer("chest pain ?ACS, sats 96% on air - do I give oxygen", card, causes)
+    assert text.startswith("Oxygen: only offer if sats below 94%") and cited_ids(text) == [A], text

@@ -13,6 +13,7 @@ SOURCES = [
     "Prednisolone for Bell's palsy: a steroid within 72 hours. Warfarin: check the INR.",
     "Hypothyroidism: levothyroxine. Arthritis: paracetamol first. Sickle cell crisis: analgesia.",
     "Scabies in adults and children: apply permethrin 5% cream to the whole body.",
+    "Olecranon fracture: refer for fixation if displaced. Scorpion sting: observe for 12 hours.",
 ]
 
 
@@ -25,6 +26,8 @@ SOURCES = [
         ("sickel cell crisis", "sickle cell crisis"),
         # a stemmer of its own took "scabis" for a form of "scabies", which the answerer never matches
         ("scabis in a 3 yr old", "scabies in a 3 yr old"),
+        ("olecrenon fracture", "olecranon fracture"),  # one vowel typed for another
+        ("scorpian sting", "scorpion sting"),
     ],
 )
 def test_a_slip_is_read_as_the_word_the_sources_use(typed: str, read: str):
@@ -58,3 +61,13 @@ def test_a_typo_of_a_word_with_an_ending_is_answered_from_its_card():
     system = {"role": "system", "content": f'<source id="s1" title="Scabies">\n{SOURCES[3]}\n</source>'}
     reply = answer([system, {"role": "user", "content": "scabis in a 3 yr old, wat cream do i use"}])
     assert "permethrin" in render(reply)
+
+
+def test_a_vowel_typed_for_another_is_answered_from_its_card():
+    system = {
+        "role": "system",
+        "content": f'<source id="s1" title="Elbow injuries">\n{SOURCES[4]}\n</source>',
+    }
+    reply = render(answer([system, {"role": "user", "content": "olecrenon fracture - when to refer?"}]))
+    assert "Olecranon fracture: refer for fixation" in reply
+    assert "does not cover" not in reply

@@ -26,9 +26,11 @@ _REFERENCE = re.compile(
     re.I,
 )
 _LEADERS = re.compile(r"\.{4,}|(?:\.\s){4,}|…{2,}")
+# A document's index is a section that opens with the word ("INDEX OF MEDICINES"); a clinical index is named
+# by what it scores ("Pneumonia Severity Index (PSI)", "Interviewing index patients"), and answers.
 _APPARATUS = re.compile(
-    r"\b(?:references?|bibliography|further reading|acknowledge?ments?|contents|index of|index|"
-    r"list of (?:tables|figures|abbreviations)|foreword|preface)\b",
+    r"\b(?:references?|bibliography|further reading|acknowledge?ments?|contents|"
+    r"list of (?:tables|figures|abbreviations)|foreword|preface)\b|^\s*index\b",
     re.I,
 )
 # A row that opens a document's apparatus ("Appendix 1 Acknowledgements …", "References 1. …").

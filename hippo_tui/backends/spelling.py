@@ -2,8 +2,8 @@
 
 Only a word no source uses is corrected, only to a word the sources do use, and only when exactly one such
 word is one slip away: two neighbouring letters swapped, or (in words of six letters or more) one letter
-left out or added; the same first letter. One letter changed is not a slip but often another word
-("arteritis" and "arthritis"), and two slips are never corrected ("hyperthyroidism" is not
+left out or added, or one vowel typed for another ("olecrenon", search's commonest misspelling); the same
+first letter. Another letter changed is not a slip but often another word ("arteritis" and "arthritis"), and two slips are never corrected ("hyperthyroidism" is not
 "hypothyroidism", nor "overdose" "overuse"). A word the sources use in another form is left as it is: the
 answerer's reading of words (``reads``, passed by it) decides what is another form, so that a typo this module
 leaves alone ("scabis") is one the answerer matches ("scabies"), never one a second stemmer merely forgives.
@@ -44,6 +44,19 @@ def is_slip(w: str, v: str) -> bool:
     return len(w) >= INDEL_LETTERS and _one_letter_apart(w, v)
 
 
+_VOWELS = frozenset("aeiouy")
+
+
+def vowel_slip(w: str, v: str) -> bool:
+    """``v`` is ``w`` (six letters or more) with one vowel typed for another, never the first letter: search's
+    commonest misspelling ("olecrenon", "scorpian"). Only the answerer reads it so; the judge's ``is_slip`` does
+    not, a claim's changed vowel may be another word."""
+    if len(w) != len(v) or len(w) < INDEL_LETTERS:
+        return False
+    diff = [i for i in range(len(w)) if w[i] != v[i]]
+    return len(diff) == 1 and diff[0] > 0 and w[diff[0]] in _VOWELS and v[diff[0]] in _VOWELS
+
+
 def correction(
     word: str,
     vocabulary: set[str],
@@ -54,7 +67,7 @@ def correction(
     w = word.lower()
     if len(w) < MIN_LETTERS or w in vocabulary:
         return None
-    close = {v for v in by_first.get(w[0], ()) if is_slip(w, v)}
+    close = {v for v in by_first.get(w[0], ()) if is_slip(w, v) or vowel_slip(w, v)}
     # Checked only for a word that is one slip from exactly one source word: reading every word of the
     # sources is most of the work, and most words of a question are either in them or near none.
     if len(close) != 1 or reads(w) <= stems():

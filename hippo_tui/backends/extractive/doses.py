@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from hippo_tui.backends.dose_owner import DOSE_KINDS, DURATION_KINDS, dose_groups, dose_owners
@@ -10,6 +11,7 @@ from hippo_tui.backends.extractive.parts import ANSWER_TYPES, Part
 from hippo_tui.backends.extractive.populations import _asked_ages
 from hippo_tui.backends.extractive.sources import Sentence, Source
 from hippo_tui.backends.extractive.words import _classes_of
+from hippo_tui.verification import quantities
 from hippo_tui.verification.lexicon import lexicon
 
 
@@ -27,11 +29,29 @@ def _answers(part: Part, s: Sentence, needs: set[str]) -> bool:
     """``s`` gives what the part needs (``_needs``): a dose or a duration of a drug the part asks about (not of
     another drug in the same sentence), a dose not for an age group other than the one it names."""
     met = needs & s.words
+    if "dose" in needs - met and _asks_amount_of_thing(part) and _measures(s.text):
+        met |= {"dose"}
     if "dose" in met and not _dose_for(part, s):
         met -= {"dose"}
     if "long" in met and _others_dose(part, s, DURATION_KINDS):
         met -= {"long"}  # "aciclovir 400 mg … x 1 week" says how long to give aciclovir, not the steroid
     return bool(met)
+
+
+def _asks_amount_of_thing(part: Part) -> bool:
+    """The part asks "how much" of something that is no drug ("how much displacement", "how much supervised
+    exercise"): any measure answers it (2 mm, 2 hours a week), not only a dose, which none of its sources give."""
+    return bool(_HOW_MUCH.search(part.text)) and not _DOSE_SAID.search(part.text) and not _asked_drugs(part)
+
+
+_HOW_MUCH = re.compile(r"\bhow much\b", re.I)
+_DOSE_SAID = re.compile(r"\bdos(?:e|es|age|ing)\b", re.I)
+
+
+@cache
+def _measures(text: str) -> bool:
+    """``text`` gives a measured quantity: a number with a unit (a bare number measures nothing)."""
+    return any(q.dim for q in quantities.find(text))
 
 
 def _dose_for(part: Part, s: Sentence) -> bool:

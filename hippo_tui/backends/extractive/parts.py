@@ -34,9 +34,10 @@ def treatment() -> frozenset[str]:
 
 # Words a question uses that name no subject: not knowing them is not a reason to abstain.
 GENERAL = frozenset({"without", "within", "get", "new"})
+# A "?" before a word is a clinician's "query" ("chest pain ?ACS": suspected ACS), not the end of a question.
 _PART_SPLIT = re.compile(
-    r"\?|;|\n|\band also\b|(?:,?\s+and|,)\s+(?=(?:for\s+)?(?:what|how|which|when|who|why|is|are|does|do|should|can|"
-    r"could|would|will|must|may)\b)",
+    r"\?(?![A-Za-z])|;|\n|\band also\b|(?:,?\s+and|,)\s+(?=(?:for\s+)?(?:what|how|which|when|who|why|is|are|"
+    r"does|do|should|can|could|would|will|must|may)\b)",
     re.I,
 )
 

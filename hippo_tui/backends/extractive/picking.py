@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from hippo_tui.backends.extractive.doses import _answers, _others_quantity
 from hippo_tui.backends.extractive.drug_classes import _classes_named
 from hippo_tui.backends.extractive.parts import Part, _aspect, _needs, facets, treatment
-from hippo_tui.backends.extractive.sources import Sentence, Source
+from hippo_tui.backends.extractive.sources import HEADING_PHRASE, Sentence, Source
 from hippo_tui.backends.extractive.words import _age_words, _classes_of, content_words
 from hippo_tui.verification.lexical import comparators, contradicts, generic
 
@@ -77,6 +77,10 @@ def _supporting(
     anchor = source.sentences[best].words if source.sentences[best].words & part.own else frozenset()
     # A line on the class of a drug asked about answers for it ("Severe: SSRI + CBT" for sertraline).
     classes = {c for w in part.want | anchor for c in _classes_of(w)}
+    # A best line of a few words that gives nothing the part needs ("CAP Low severity" for the antibiotic to
+    # give) is a heading of what follows it: the line below it says what it heads.
+    first = source.sentences[best]
+    heads = bool(needs) and bool(HEADING_PHRASE.match(first.text)) and not _answers(part, first, needs)
     # A question about the source's whole topic ("How do I treat a UTI in pregnancy?") takes all of it;
     # a narrower one ("What dose of amlodipine?") only the sentences that share its words.
     whole = {w for w in part.own if not generic(w) and w not in facets()} <= source.topic
@@ -88,7 +92,7 @@ def _supporting(
         s = source.sentences[i]
         shares = {w for w in (part.want | anchor) & s.words if not generic(w)}
         of_class = bool(classes) and bool(classes & _classes_named(s.text))
-        follows = s.refers_back and i - 1 == best
+        follows = (s.refers_back or heads) and i - 1 == best
         # "Trimethoprim … is an alternative" belongs with the treatment it is the alternative to.
         alternative = "alternative" in s.words and "dose" in anchor
         # The best sentence names the subject but not the dose asked for: the sentence with the dose.

@@ -54,12 +54,18 @@ def _telling(ctx: Context, part: Part, subjects: set[str]) -> list[str]:
 
 def searched_alone(ctx: Context, part: Part) -> set[str]:
     """The words of the part that a search asked for on their own: a query of fewer than half the part's
-    own words and nothing else (``_subject_query``)."""
+    own words and nothing else (``_subject_query``), unless the search found them only in passages on something
+    else, none naming another of the part's subjects ("arriving" in an audit of waiting times, for "pain relief
+    … arriving with a sickle cell crisis"): such a word is the asker's context, not the subject. A word the
+    search found nowhere stays required ("loading" of a vitamin D dose, where only vitamin B12's is given)."""
+    subjects = {w for w in part.own if not _aspect(w)}
     out: set[str] = set()
     for q in ctx.searched:
         words = content_words(q)
         if words and words <= part.own and 2 * len(words) < len(part.own):
-            out |= words
+            named = [s for s in ctx.sources if words <= s.words]
+            if not named or any((subjects - words) & s.words for s in named):
+                out |= words
     return out
 
 

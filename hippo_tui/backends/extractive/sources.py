@@ -121,6 +121,9 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
 _LABEL = re.compile(r"^([^:;.]{2,60}):\s")  # "Trauma-associated hemorrhage: …"
 # "First Line:", "Start N-acetylcysteine if:"; or one word on a line of its own, a heading ("Colchicine").
 _HEADING_WORD = re.compile(r"^[A-Za-z][a-z-]{2,}$")
+# A few words on a line of their own, without a number or a stop ("CAP Low severity"): a heading, or an item of
+# a list ("Full blood count"); the form cannot tell which.
+HEADING_PHRASE = re.compile(r"^[A-Z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*){1,3}$")
 _LEAD_IN = re.compile(rf"^([^:;.]{{2,60}}):$|^({_HEADING_WORD.pattern[1:-1]})$")
 _FOOTNOTE = re.compile(r"\s*\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")  # a card's own "[3]", "[2, 4]"
 # A statement that ends on the study behind it ("… even in mild cases (Bjornson et al., NEJM, 2004)") is read and

@@ -153,7 +153,11 @@ def sentence_words(text: str) -> set[str]:
 _AGED = re.compile(
     r"\b(?:age[ds]?|elderly|older|younger|over|under)\s*\(?\s*(?:[<>≥≤]=?|of|over|under|above|below)?\s*"
     r"\d+\s*(?:years?|yrs?|y)(?:\s+(?:old|of age))?\b"
-    r"|\(?[<>≥≤]=?\s*\d+\s*(?:years?|yrs?)\s+(?:old|of age)\b",
+    r"|\(?[<>≥≤]=?\s*\d+\s*(?:years?|yrs?)\s+(?:old|of age)\b"
+    # "Infants 6–11 months old", "Children 12 months to 5 yrs": a table's age groups, not how long.
+    r"|\b\d+\s*(?:[–-]\s*\d+\s*)?(?:days?|weeks?|wks?|months?|years?|yrs?)\s+old\b"
+    r"|\b(?:infants?|babies|children|adolescents|adults)\s+(?:aged\s+)?\d+\s*(?:days?|weeks?|months?|years?|yrs?)"
+    r"(?:\s*(?:to|[–-])\s*\d+\s*(?:days?|weeks?|months?|years?|yrs?))?",
     re.I,
 )
 
