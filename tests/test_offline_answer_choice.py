@@ -380,3 +380,18 @@ def test_an_age_group_of_a_table_does_not_answer_how_soon():
     )
     text = _answer("how soon after delivery should baby go to the breast", table, card)
     assert "Help mothers start breastfeeding" in text and cited_ids(text) == [B], text
+
+
+def test_a_noun_searched_alone_and_found_only_off_the_subject_is_still_the_subject():
+    # Seen on new questions: "gastric bypass" was searched alone and found only in a surgical list that names no
+    # vitamin. Dropped as context, the question was answered with vitamin D advice for kidney disease.
+    card = Src(
+        A, "Kidney disease › Vitamins", "Vitamin supplements needed long term in CKD: vitamin D and calcium."
+    )
+    other = Src(B, "Asthma › Inhalers", "Check inhaler technique at every review.")
+    listing = Src(C, "Theatre list › Procedures", "Gastric bypass and sleeve procedures are listed weekly.")
+    question = "which vitamin supplements are needed long term after gastric bypass"
+    system = {"role": "system", "content": system_message("prompt", "CANARY", [card, other])}
+    found = _searched("gastric bypass", [listing])
+    text = extractive.render(extractive.answer([system, {"role": "user", "content": question}, *found]))
+    assert "does not cover" in text and not cited_ids(text), text

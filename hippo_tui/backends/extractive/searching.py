@@ -52,6 +52,14 @@ def _telling(ctx: Context, part: Part, subjects: set[str]) -> list[str]:
     return [w for w in WORD.findall(text) if w not in STOP and content_words(w) & best]
 
 
+def _circumstance(query: str) -> bool:
+    """Whether a search's words are all participles ("arriving", "travelling", "bitten"): what the asker is
+    doing, which may be context. A noun ("gastric bypass") is what the question is about, and stays required:
+    dropped, "vitamins after gastric bypass" was answered with vitamin D in kidney disease."""
+    said = [w for w in WORD.findall(query.lower()) if w not in STOP]
+    return bool(said) and all(w.endswith(("ing", "ed", "en")) for w in said)
+
+
 def searched_alone(ctx: Context, part: Part) -> set[str]:
     """The words of the part that a search asked for on their own: a query of fewer than half the part's
     own words and nothing else (``_subject_query``), unless the search found them only in passages on something
@@ -64,7 +72,7 @@ def searched_alone(ctx: Context, part: Part) -> set[str]:
         words = content_words(q)
         if words and words <= part.own and 2 * len(words) < len(part.own):
             named = [s for s in ctx.sources if words <= s.words]
-            if not named or any((subjects - words) & s.words for s in named):
+            if not named or not _circumstance(q) or any((subjects - words) & s.words for s in named):
                 out |= words
     return out
 
