@@ -67,7 +67,8 @@ def _rank(hits: list, document: str) -> int | None:
 
 
 def _has_fact(text: str, fact: str) -> bool:
-    want = {w for w in _WORD.findall(fact.lower()) if len(w) > 3}
+    # The fact's longer words; a fact made only of short ones ("6 mg/kg", "BMI <13.5") by all of them.
+    want = {w for w in _WORD.findall(fact.lower()) if len(w) > 3} or set(_WORD.findall(fact.lower()))
     got = set(_WORD.findall(text.lower()))
     return bool(want) and len(want & got) / len(want) >= 0.6
 
