@@ -129,6 +129,7 @@ def test_a_volume_of_a_percentage_solution_holds_its_mass():
         "a new one, then",
         "if the first one was not diagnostic",
         "given after the previous one",
+        "guided self-help is one option",
     ],
 )
 def test_one_standing_for_a_noun_is_no_number(text: str):

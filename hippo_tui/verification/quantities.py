@@ -489,6 +489,8 @@ _PERIODS: _Rewrites = (
     (re.compile(r"\b(?:in\s+)?(?:their|his|her|your|the)\s+([1-9])0s\b"), r"aged \g<1>0 to \g<1>9 years"),  # "in their 70s"
     # "the first one", "the previous one": a pronoun, not the number one.
     (re.compile(r"\b(first|second|last|previous|next|other|another|each|new|same) one\b"), r"\1 such"),
+    # "is one option", "as one choice": an option, not a count of them.
+    (re.compile(r"\b(is|are|as) one (option|choice|alternative|way|approach)\b"), r"\1 an \2"),
 )  # fmt: skip
 # "should not take more than 4 g" is "should take no more than 4 g": a limit, not a negation.
 # So is "do not start TXA more than 3 hours after injury" ("start it no more than 3 hours after") and "should
