@@ -115,3 +115,15 @@ def test_a_heading_of_a_few_words_brings_the_line_it_heads():
     )
     text = _answer("low severity community acquired pneumonia first choice antibiotic", card)
     assert "Amoxicillin favoured, doxycycline if penicillin allergic" in text and cited_ids(text) == [A], text
+
+
+def test_a_line_giving_the_duration_asked_for_opens_the_answer():
+    # Seen in the demo: "how long … steroids … asthma attack" opened with the card's definition of a severe
+    # attack, the line before the one that answers.
+    card = Src(
+        A,
+        "Acute asthma in adults",
+        "A severe attack includes a peak flow of 33 to 50% of best. Give oral prednisolone 40 mg daily for 5 days.",
+    )
+    text = _answer("how long should prednisolone be taken for an asthma attack", card)
+    assert text.startswith("Give oral prednisolone 40 mg daily for 5 days."), text

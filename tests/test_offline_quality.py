@@ -41,7 +41,17 @@ class Case:
 
 CASES = [
     # Typed as a tired clinician types: a slip, lay words, abbreviations, everyday words around the subject.
-    Case("warfrin INR 6.2 no bleeding what to do", ("Warfarin: managing a high INR",), ("withhold 1 or 2 doses",)),
+    Case(
+        "warfrin INR 6.2 no bleeding what to do",
+        ("Warfarin: managing a high INR",),
+        ("withhold 1 or 2 doses",),
+    ),
+    # "Steroids" is said by the card that gives prednisolone: no COPD inhaler line joins it.
+    Case(
+        "how long should steroids be taken for an asthma attack in adults",
+        ("Acute asthma in adults: severity",),
+        ("Give oral prednisolone 40 to 50 mg daily for at least 5 days",),
+    ),
     Case(
         "on a blood thinner (warfarin) and wants ibuprofen for back pain - ok?",
         ("Interaction: warfarin and NSAIDs",),

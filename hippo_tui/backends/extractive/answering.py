@@ -10,6 +10,7 @@ from hippo_tui.backends.extractive.abstaining import unknown_subjects
 from hippo_tui.backends.extractive.choosing import _answering
 from hippo_tui.backends.extractive.context import Context
 from hippo_tui.backends.extractive.doses import _answers, _asks_drug_dose, _drugs_of, _other_doses
+from hippo_tui.backends.extractive.drug_classes import _class_name, _classes_named
 from hippo_tui.backends.extractive.parts import Part, _needs, facets
 from hippo_tui.backends.extractive.picking import sentences_for
 from hippo_tui.backends.extractive.rendering import Reply
@@ -58,6 +59,9 @@ def _answer_part(
     picked = [(s.text, s.sid) for s in sentences_for(ctx, part, section, MAX_SENTENCES, chars)]
     # What the main source leaves out of the part's own words, a second source may cover.
     missing = {w for w in part.own - main.words if not generic(w) and w not in facets()}
+    # A class the main source names a member of is not missing ("steroids" of "give oral prednisolone").
+    named = _classes_named(" ".join(s.text for s in main.sentences)) if missing else frozenset()
+    missing = {w for w in missing if _class_name(w) not in named}
     if missing and ctx._mass(missing) >= SECOND_SOURCE_SHARE * ctx._mass(part.want):
         rest = Part(part.text, part.want, missing, part.subject, part.inherited)
         for coverage, other in ctx.rank_sources(rest, [s for _, s in ranked[1:]], pooled=False):

@@ -57,6 +57,7 @@ def sentences_for(
             chosen.add(i)
 
     take(best)
+    first = set(chosen)  # the best line and what it refers back to
     for i in _supporting(ctx, part, source, [i for i in usable if i not in chosen], best, needs):
         if len(chosen) >= limit:
             break
@@ -65,7 +66,10 @@ def sentences_for(
         # Its antecedents do not fit, or it would make the answer a page: leave it out.
         if len(chosen) > limit or sum(len(source.sentences[j].text) for j in chosen) > chars:
             chosen = before
-    return [source.sentences[i] for i in sorted(chosen)]
+    # A line that gives the duration asked for opens the answer ("… prednisolone for at least 5 days" before
+    # "A severe attack includes …"); otherwise the source's order.
+    lead = sorted(first) if needs == {"long"} and _answers(part, source.sentences[best], needs) else []
+    return [source.sentences[i] for i in lead + sorted(chosen - set(lead))]
 
 
 def _supporting(
