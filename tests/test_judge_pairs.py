@@ -155,10 +155,11 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     known |= {"r15-133", "r15-140", "r15-154", "r15-163", "r15-169", "r15-213", "r15-238", "x190"}
     # Round sixteen's (r16-…): 17 of its 120 supported claims as written. Fixed since: "should not be used for
     # more than five days" as a limit (r16-157), "under 18s" as people (r16-234), "the first one" and "is one
-    # option" as no number (r16-107, r16-129), "in their 70s" as an age (r16-071), a list's first item with the
-    # predicate its last one carries (r16-089); left: "non-sensitised" read as a negation, "stopped" matched to
-    # the sentence's "offer", sums (1 g four times a day as 4 g), "except" and "unless".
-    known |= {"r16-011", "r16-012", "r16-029", "r16-056", "r16-078", "r16-125"}
+    # option" as no number (r16-107, r16-129), "in their 70s" as an age (r16-071), left: "non-sensitised" read as a
+    # negation, a list's first items without the "contraindicated" its last one carries (r16-089; lending it
+    # was tried and dropped: it read "human dignity … are denied to those who have no …" as a denial), "stopped"
+    # matched to the sentence's "offer", sums (1 g four times a day as 4 g), "except" and "unless".
+    known |= {"r16-011", "r16-012", "r16-029", "r16-056", "r16-078", "r16-089", "r16-125"}
     known |= {"r16-148", "r16-172", "r16-210", "r16-217", "r16-237"}
     assert vetoed <= known, sorted(vetoed)
 

@@ -678,11 +678,10 @@ def _listed(pieces: list[Span], text: str, predicates: bool = True) -> list[Span
     run: list[int] = []
     lead = None  # a negated statement that opens a list ("… are contraindicated in heart disease, …")
     for i, p in enumerate(pieces):
-        said = _predicate_of_last(p, pieces[i - 1], text) if predicates and run else None
-        if said is not None:
+        if predicates and _PREDICATE.match(p.text) and run:
             for j in run:
                 item = pieces[j]
-                out[j] = Span(f"{item.text} {said}", item.start, item.end, (), item.words)
+                out[j] = Span(f"{item.text} {p.text}", item.start, item.end, (), item.words)
         short = len(p.words) <= _ITEM_WORDS and not _NEGATION.search(p.text) and not _VERB.search(p.text)
         if short and lead is not None and _LIST_SEPARATOR.fullmatch(text[pieces[i - 1].end : p.start]):
             out[i] = Span(f"{lead.group(1)} {p.text}", p.start, p.end, (), p.words)  # said of as the first
@@ -690,23 +689,6 @@ def _listed(pieces: list[Span], text: str, predicates: bool = True) -> list[Span
             lead = _list_lead(p)
         run = [*run, i] if short else []
     return out
-
-
-_AUXILIARY = re.compile(rf"\b(?:{_AUXILIARIES})\b")
-_REFERS = frozenset({"its", "their", "this", "these", "that", "those", "it", "they", "the"})
-
-
-def _predicate_of_last(p: Span, before: Span, text: str) -> str | None:
-    """What a list's items are said to be: the piece that follows them when it is a predicate ("…, are
-    contraindicated"), or the predicate of their last item joined by "and"/"or" ("ACE inhibitors and ARBs are
-    contraindicated in pregnancy")."""
-    if _PREDICATE.match(p.text):
-        return p.text
-    m = _AUXILIARY.search(p.text)
-    if m is None or not _LIST_SEPARATOR.fullmatch(text[before.end : p.start]):
-        return None
-    item = p.text[: m.start()].split()  # the last item, a name like the others ("ARBs"), not "its use with …"
-    return p.text[m.start() :] if 0 < len(item) <= _ITEM_WORDS + 1 and item[0] not in _REFERS else None
 
 
 def _list_lead(p: Span) -> re.Match[str] | None:
