@@ -54,3 +54,23 @@ def test_what_stands_in_for_a_word_is_what_the_knowledge_base_writes_less_often(
     question = "antibiotics for a chest infection seen in GP"
     assert standing_in(question, {"antibiot": 1006, "abx": 41}) >= {"abx", "general practition"}
     assert "abx" not in standing_in(question, {"antibiot": 10, "abx": 41})  # its usual wording there
+
+
+async def test_a_thing_the_knowledge_base_names_only_in_another_wording_is_found(tmp_path: Path) -> None:
+    s = await Store.open(tmp_path / "hippo.db", seed=None)
+    try:
+        await s.upsert(
+            Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
+            for i, (title, excerpt) in enumerate(
+                [
+                    ("Colitis › Severity", "Severe C. difficile: white cells over 15 or creatinine rising."),
+                    ("Sepsis › Severity", "Severe sepsis: lactate over 4 after fluids."),
+                    ("Labs", "Which labs to send and how to label them."),
+                ]
+            )
+        )
+        # The lexicon's wording is "Clostridioides difficile", which this knowledge base never writes.
+        titles = [h.title for h in await s.search("what labs make c diff severe", k=3)]
+    finally:
+        await s.close()
+    assert titles[0] == "Colitis › Severity"
