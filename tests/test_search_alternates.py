@@ -74,3 +74,22 @@ async def test_a_thing_the_knowledge_base_names_only_in_another_wording_is_found
     finally:
         await s.close()
     assert titles[0] == "Colitis › Severity"
+
+
+async def test_mag_sulph_is_magnesium_sulphate(tmp_path: Path) -> None:
+    s = await Store.open(tmp_path / "hippo.db", seed=None)
+    try:
+        await s.upsert(
+            Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
+            for i, (title, excerpt) in enumerate(
+                [
+                    ("Eclampsia › Magnesium", "Magnesium sulfate 4 g IV over 20 minutes, then 1 g an hour."),
+                    ("Fits › Loading", "Phenytoin loading dose 20 mg/kg."),
+                    ("Asthma › Severe", "Nebulised salbutamol and oral prednisolone."),
+                ]
+            )
+        )
+        titles = [h.title for h in await s.search("how much mag sulph", k=3)]
+    finally:
+        await s.close()
+    assert titles[0] == "Eclampsia › Magnesium"
