@@ -21,10 +21,11 @@ totals unchanged).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from itertools import pairwise
 
 from hippo_tui.store.query import typed_words
-from hippo_tui.store.wording import _UNIT, fold_word
+from hippo_tui.store.wording import _UNIT, alternates, fold_word
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Countries and regions a clinician names for whose guidance they mean; "us" is a stop-word already.
@@ -34,6 +35,10 @@ _PLACES = frozenset(
 
 # Where the clinician works ("chest infection in GP", "in ED"): whose guidance, as a country is.
 _SETTINGS = frozenset("gp gps ed er icu".split())
+# An other wording in as many passages as the question's own word only ranks when they number this many or
+# more: co-occurring ("C-reactive protein (CRP)"), the two counted one concept twice; in one or two passages
+# each, a tie says nothing of which the knowledge base writes.
+TIE = 3
 
 
 def narrowing(query: str) -> set[str]:
@@ -44,3 +49,24 @@ def narrowing(query: str) -> set[str]:
 
     shorthand = {w for w in typed_words(query) if w in lexicon().typed}  # as typed_words splits "45yo"
     return {fold_word(w) for w in units | shorthand | ((_PLACES | _SETTINGS) & set(typed))}
+
+
+def standing_in(query: str, dfs: Mapping[str, int]) -> set[str]:
+    """The lexicon's other wordings of the question's words (``wording.alternates``) that only rank: one for a
+    place or setting ("general practitioner" for "GP"), and one the knowledge base writes less often than the
+    question's own word, which then finds the candidates itself. A rare other wording found the few passages
+    that write it first ("abx", 41 passages of the real corpora, for "antibiotics", 1,006: sinusitis and otitis
+    questions ranked the C. difficile card above their own). A typed shorthand's meaning ("pt": "patient")
+    is what is searched for, so it is not one of these.
+    """
+    places = {fold_word(w) for w in _PLACES | _SETTINGS}
+    # A lay word the lexicon folds to itself ("swelling": "swell") is the question's own word, not another's.
+    asked = {fold_word(w) for w in typed_words(query)}
+    out = set()
+    for alternate, own in alternates(query).items():
+        if alternate in asked:
+            continue
+        n, own_n = dfs.get(alternate, 0), dfs.get(own, 0)
+        if own in places or n < own_n or n == own_n >= TIE:
+            out.add(alternate)
+    return out

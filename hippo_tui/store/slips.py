@@ -15,7 +15,7 @@ import string
 from collections.abc import Awaitable, Callable
 
 from hippo_tui.store.query import terms, typed_words
-from hippo_tui.store.wording import fold, fold_word, search_terms
+from hippo_tui.store.wording import fold, fold_word, other_wordings, search_terms
 
 MIN_LETTERS = 5  # shorter words are too easily another word ("dose"/"nose")
 INDEL_LETTERS = 6  # a letter left out or added only in a longer typed word ("stent" is not "sent")
@@ -70,8 +70,14 @@ def slippable(word: str) -> bool:
 
 async def with_slips_read(query: str, words: list[str], doc_frequencies: DocFrequencies) -> list[str]:
     """``words`` (the query's search terms) and, for each typed word the index lacks, the one indexed word it
-    is a slip of, or, for a medicine it never names, the medicine's class (``classes_of``)."""
+    is a slip of, or, for a medicine it never names, the medicine's class (``classes_of``); for a thing the
+    index never names in the lexicon's wording, its other wordings (``wording.other_wordings``)."""
     dfs = await doc_frequencies(words)
+    # A thing the knowledge base names only in another of the lexicon's wordings ("C. difficile").
+    unnamed = [
+        f for full, others in other_wordings(query).items() if full in dfs and not dfs[full] for f in others
+    ]
+    words = words + [f for f in dict.fromkeys(unnamed) if f not in words]
     unknown = [w for w in terms(query) if slippable(w) and dfs.get(fold_word(w), 1) == 0]
     if not unknown:
         return words

@@ -18,7 +18,7 @@ from hippo_tui.store.budget import RARE_WEIGHT, ranked_words
 from hippo_tui.store.covering import by_coverage
 from hippo_tui.store.errors import KBImportError, StoreError, UnknownSource
 from hippo_tui.store.fts5 import AVERAGES_SQL, MATCH_COUNT_SQL, ROWS_HOLDING_SQL, indexed_rows, plain_token
-from hippo_tui.store.narrowing import narrowing
+from hippo_tui.store.narrowing import narrowing, standing_in
 from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition, years_named
@@ -255,7 +255,9 @@ class SourcesMixin(StoreBase):
         if not words or k <= 0:
             return []
         words = await with_slips_read(query, words, self._doc_frequencies)
-        rare, common = await self._bounded_match(words, narrowing(query))
+        # The lexicon's wordings the knowledge base writes less often only rank (narrowing.standing_in).
+        narrows = narrowing(query) | standing_in(query, await self._doc_frequencies(words))
+        rare, common = await self._bounded_match(words, narrows)
         with self._errors():
             # More than k: a newer edition or another document just below the cut may move up (ranking.py).
             cur = await self._db.execute(_TOP_SQL if common else _TOP_RARE_SQL,

@@ -163,19 +163,55 @@ def _abbreviations() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
     return {full: tuple(sorted(shorts)) for full, shorts in out.items()}, pattern
 
 
-def _expansions(query: str, own: set[str]) -> list[str]:
-    """What the lexicon says the question's abbreviations and lay words are in a source's words."""
+@cache
+def _siblings() -> dict[str, tuple[str, ...]]:
+    """What the lexicon gives as one thing's wordings ("c diff", "c. difficile", "clostridium difficile" for
+    "clostridioides difficile"), by that thing: the ones a source may print, not the typed shorthand."""
+    from hippo_tui.verification.lexicon import lexicon
+
+    lex = lexicon()
+    out: dict[str, list[str]] = {}
+    for short, full in lex.replacements.items():
+        if short not in lex.typed:
+            out.setdefault(full, []).append(short)
+    return {full: tuple(shorts) for full, shorts in out.items()}
+
+
+def other_wordings(query: str) -> dict[str, list[str]]:
+    """The lexicon's wording of each thing the question names (folded) -> the thing's other wordings a source
+    may print (folded): searched for when a knowledge base never writes the lexicon's own ("clostridioides
+    difficile"), only its others ("C. difficile", "Clostridium difficile")."""
+    from hippo_tui.verification.lexicon import lexicon, respell
+
+    lex = lexicon()
+    siblings = _siblings()
+    out: dict[str, list[str]] = {}
+    for m in lex.replace.finditer(respell(typed_text(query))):
+        full = lex.replacements[m.group("p")]
+        out.setdefault(fold(full) or "", [f for s in siblings.get(full, ()) if (f := fold(s))])
+    return out
+
+
+def alternates(query: str) -> dict[str, str]:
+    """What the lexicon says the question's abbreviations and lay words are in a source's words, each folded ->
+    the question's own wording it stands for, folded."""
     from hippo_tui.verification.lexicon import lexicon, respell
 
     lex = lexicon()
     typed = respell(typed_text(query))  # "45yo": "yo" is "year old"
-    found: list[str] = []
+    found: dict[str, str] = {}
     for m in lex.replace.finditer(typed):
-        found.append(fold(lex.replacements[m.group("p")]) or "")
+        found.setdefault(fold(lex.replacements[m.group("p")]) or "", fold(m.group("p")) or "")
     shorts, full_forms = _abbreviations()
     for m in full_forms.finditer(typed):
-        found.extend(fold_word(short) for short in shorts[m.group("p")])
-    return [t for t in dict.fromkeys(found) if t and t not in own][:MAX_EXPANSIONS]
+        for short in shorts[m.group("p")]:
+            found.setdefault(fold_word(short), fold(m.group("p")) or "")
+    return {t: own for t, own in found.items() if t}
+
+
+def _expansions(query: str, own: set[str]) -> list[str]:
+    """``alternates``' terms the question does not hold already, at most MAX_EXPANSIONS."""
+    return [t for t in alternates(query) if t not in own][:MAX_EXPANSIONS]
 
 
 def search_terms(query: str) -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any
 from hippo_tui.store import bm25
 from hippo_tui.store.budget import COMMON_BUDGET, RARE_WEIGHT, ranked_words
 from hippo_tui.store.covering import by_coverage
-from hippo_tui.store.narrowing import narrowing
+from hippo_tui.store.narrowing import narrowing, standing_in
 from hippo_tui.store.pg.base import PgBase
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition, years_named
@@ -76,7 +76,8 @@ class PgSearchMixin(PgBase):
     async def _search(self, query: str, words: list[str], k: int, siblings: int) -> list[HitRow]:
         dfs = await self._doc_frequencies(words)
         total, avg = await self._corpus()
-        chosen, common = ranked_words(dfs, total, narrowing(query))
+        narrows = narrowing(query)
+        chosen, common = ranked_words(dfs, total, {*narrows, *standing_in(query, dfs)})
         if not chosen:
             return []
         # The candidates are the chosen words' rows; the commoner words rank them too (store.budget).
