@@ -298,9 +298,6 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         # words of time that add nothing a source must say: "again", "already", "in the meantime"
         ("Screen for anaemia at booking and again at 28 weeks.", "Offer screening for anaemia at the booking appointment and at 28 weeks."),
         ("For people already on a statin with muscle pain, measure creatine kinase.", "If a person on statin therapy reports muscle pain, measure creatine kinase."),
-        # "recognising" is "identifying"; distress that "returns" is distress that "recurs"
-        ("Give antibiotics within an hour of recognising sepsis.", "Give antibiotics within 1 hour of identifying sepsis."),
-        ("Consider alternating them only if the distress returns before the next dose.", "Only consider alternating them if the distress recurs before the next dose is due."),
         # two denials in two pieces are two statements, not a double negative
         ("Testicular torsion is an emergency: arrange urgent exploration; do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery.", "Testicular torsion is an emergency: arrange urgent exploration. Do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery."),
     ],
