@@ -298,6 +298,11 @@ def test_an_element_not_accounted_for_decides(claim, excerpt, outcome, element, 
         # words of time that add nothing a source must say: "again", "already", "in the meantime"
         ("Screen for anaemia at booking and again at 28 weeks.", "Offer screening for anaemia at the booking appointment and at 28 weeks."),
         ("For people already on a statin with muscle pain, measure creatine kinase.", "If a person on statin therapy reports muscle pain, measure creatine kinase."),
+        # "counts as" says what a reading is; "no clear reason" is "unexplained"; "normal range", "normal saline"
+        ("A potassium of 7 mmol/L counts as severe hyperkalaemia.", "Severe hyperkalaemia: potassium of 6.5 mmol/L or above."),
+        ("Refer anyone with weight loss for no clear reason.", "Refer people with unexplained weight loss."),
+        ("If TSH stays above the normal range, increase the dose.", "If TSH remains above the reference range, increase the dose."),
+        ("Use Ringer's lactate rather than normal saline.", "Ringer's lactate is preferred over sodium chloride 0.9%."),
         # two denials in two pieces are two statements, not a double negative
         ("Testicular torsion is an emergency: arrange urgent exploration; do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery.", "Testicular torsion is an emergency: arrange urgent exploration. Do not delay surgery to obtain imaging; ultrasound is only used if the diagnosis is uncertain and it will not delay surgery."),
     ],
