@@ -487,10 +487,6 @@ _PERIODS: _Rewrites = (
     (re.compile(r"\bat intervals of (?=\d)"), "every "),  # "repeated at intervals of 2-3 minutes"
     (re.compile(r"\b(under|over)[ -](\d+)s\b"), r"\1 \2 years"),  # "under 18s" are people, not seconds
     (re.compile(r"\b(?:in\s+)?(?:their|his|her|your|the)\s+([1-9])0s\b"), r"aged \g<1>0 to \g<1>9 years"),  # "in their 70s"
-    # "the first one", "the previous one": a pronoun, not the number one.
-    (re.compile(r"\b(first|second|last|previous|next|other|another|each|new|same) one\b"), r"\1 such"),
-    # "is one option", "as one choice": an option, not a count of them.
-    (re.compile(r"\b(is|are|as) one (option|choice|alternative|way|approach)\b"), r"\1 an \2"),
 )  # fmt: skip
 # "should not take more than 4 g" is "should take no more than 4 g": a limit, not a negation.
 # So is "do not start TXA more than 3 hours after injury" ("start it no more than 3 hours after") and "should
@@ -913,17 +909,28 @@ def _is_age(m: re.Match[str]) -> bool:
     return bool(_AGE_CUE.search(m.string, max(0, m.start("num") - 40), m.start("num")))
 
 
-# "One" standing for a noun said before ("not started during one", "a new one,") is no number: "no one", or a
-# word that leads a noun, then the end of the clause.
+# "One" standing for a noun said before ("not started during one", "a new one,", "the previous one") is no
+# number: "no one"; one after a word that marks a thing already named ("the first one was not diagnostic", "a
+# new one every two days"); or a word that leads a noun, then the end of the clause. Nor is "one" of an option
+# ("is one option" is an option, not a count of them).
 _NO_ONE = re.compile(r"\bno$")
+_NAMED_BEFORE = re.compile(r"\b(?:first|second|last|previous|next|other|another|each|new|same)$")
 _LEADS_NOUN = re.compile(r"\b(?:any|each|every|this|that|which|another|new|the|a|during)$")
+_IS_BEFORE, _AN_OPTION = (
+    re.compile(r"\b(?:is|are|as)$"),
+    re.compile(r"^(?:option|choice|alternative|way|approach)\b"),
+)
 
 
 def _pronoun(m: re.Match[str]) -> bool:
     if m.group("num") != "one" or m.group("unit") or m.group("num2"):
         return False
     before, after = m.string[: m.start("num")].rstrip(), m.string[m.end() :].lstrip()
-    if _NO_ONE.search(before):
+    if (
+        _NO_ONE.search(before)
+        or _NAMED_BEFORE.search(before)
+        or (_IS_BEFORE.search(before) and _AN_OPTION.match(after))
+    ):
         return True
     return bool(_LEADS_NOUN.search(before)) and (not after or after[0] in ".,;:)")
 
