@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hippo_tui.models import Source
 from hippo_tui.store import Store
 from hippo_tui.store.narrowing import standing_in
+from tests.support.passages import store_of
 
 PASSAGES = [
     (
@@ -30,11 +30,7 @@ PASSAGES = [
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
-    await s.upsert(
-        Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
-        for i, (title, excerpt) in enumerate(PASSAGES)
-    )
+    s = await store_of(tmp_path / "hippo.db", PASSAGES)
     yield s
     await s.close()
 
@@ -56,40 +52,30 @@ def test_what_stands_in_for_a_word_is_what_the_knowledge_base_writes_less_often(
     assert "abx" not in standing_in(question, {"antibiot": 10, "abx": 41})  # its usual wording there
 
 
-async def test_a_thing_the_knowledge_base_names_only_in_another_wording_is_found(tmp_path: Path) -> None:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
+async def _titles(path: Path, passages: list[tuple[str, str]], question: str) -> list[str]:
+    s = await store_of(path, passages)
     try:
-        await s.upsert(
-            Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
-            for i, (title, excerpt) in enumerate(
-                [
-                    ("Colitis › Severity", "Severe C. difficile: white cells over 15 or creatinine rising."),
-                    ("Sepsis › Severity", "Severe sepsis: lactate over 4 after fluids."),
-                    ("Labs", "Which labs to send and how to label them."),
-                ]
-            )
-        )
-        # The lexicon's wording is "Clostridioides difficile", which this knowledge base never writes.
-        titles = [h.title for h in await s.search("what labs make c diff severe", k=3)]
+        return [h.title for h in await s.search(question, k=3)]
     finally:
         await s.close()
+
+
+async def test_a_thing_the_knowledge_base_names_only_in_another_wording_is_found(tmp_path: Path) -> None:
+    passages = [
+        ("Colitis › Severity", "Severe C. difficile: white cells over 15 or creatinine rising."),
+        ("Sepsis › Severity", "Severe sepsis: lactate over 4 after fluids."),
+        ("Labs", "Which labs to send and how to label them."),
+    ]
+    # The lexicon's wording is "Clostridioides difficile", which this knowledge base never writes.
+    titles = await _titles(tmp_path / "hippo.db", passages, "what labs make c diff severe")
     assert titles[0] == "Colitis › Severity"
 
 
 async def test_mag_sulph_is_magnesium_sulphate(tmp_path: Path) -> None:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
-    try:
-        await s.upsert(
-            Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
-            for i, (title, excerpt) in enumerate(
-                [
-                    ("Eclampsia › Magnesium", "Magnesium sulfate 4 g IV over 20 minutes, then 1 g an hour."),
-                    ("Fits › Loading", "Phenytoin loading dose 20 mg/kg."),
-                    ("Asthma › Severe", "Nebulised salbutamol and oral prednisolone."),
-                ]
-            )
-        )
-        titles = [h.title for h in await s.search("how much mag sulph", k=3)]
-    finally:
-        await s.close()
+    passages = [
+        ("Eclampsia › Magnesium", "Magnesium sulfate 4 g IV over 20 minutes, then 1 g an hour."),
+        ("Fits › Loading", "Phenytoin loading dose 20 mg/kg."),
+        ("Asthma › Severe", "Nebulised salbutamol and oral prednisolone."),
+    ]
+    titles = await _titles(tmp_path / "hippo.db", passages, "how much mag sulph")
     assert titles[0] == "Eclampsia › Magnesium"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from hippo_tui.models import Source
 from hippo_tui.store import Store
 from hippo_tui.store.budget import ranked_words
 from hippo_tui.store.narrowing import narrowing
+from tests.support.passages import store_of
 
 PASSAGES = {
     "scabies": ("Scabies", "Scabies spreads by close skin contact."),
@@ -32,13 +32,9 @@ FILLER = ["Asthma › Inhaler technique", "Gout › Diet", "Sepsis › Fluids", 
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
     # Fillers: a word weighs nothing in bm25 when it is in half the passages, as in a tiny knowledge base.
     rows = [*PASSAGES.values(), *((title, f"{title}: see the local protocol.") for title in FILLER)]
-    await s.upsert(
-        Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
-        for i, (title, excerpt) in enumerate(rows)
-    )
+    s = await store_of(tmp_path / "hippo.db", rows)
     yield s
     await s.close()
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from hippo_tui.models import Source
 from hippo_tui.store import Store
+from tests.support.passages import store_of
 
 CAP = ("Chest › Management", "CAP of low severity: amoxicillin is the antibiotic of choice.")
 PASSAGES = [
@@ -27,11 +27,7 @@ PASSAGES = [
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
-    await s.upsert(
-        Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
-        for i, (title, excerpt) in enumerate(PASSAGES)
-    )
+    s = await store_of(tmp_path / "hippo.db", PASSAGES)
     yield s
     await s.close()
 

@@ -11,6 +11,7 @@ from hippo_tui.models import Source
 from hippo_tui.store import Store
 from hippo_tui.store.open import open_postgres
 from hippo_tui.store.wording import fold, fold_signature, numbered, search_terms, snippet
+from tests.support.passages import store_of
 
 PASSAGES = {
     "stroke": ("Stroke › Acute care", "Give aspirin 300 mg once a haemorrhage has been excluded in acute ischemic stroke."),
@@ -38,11 +39,7 @@ PASSAGES = {
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
-    await s.upsert(
-        Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
-        for i, (title, excerpt) in enumerate(PASSAGES.values())
-    )
+    s = await store_of(tmp_path / "hippo.db", PASSAGES.values())
     yield s
     assert await s.integrity_check() == "ok"
     await s.close()
@@ -211,12 +208,8 @@ def test_ages_read_as_the_group_they_name() -> None:
 async def test_a_word_and_what_names_which_one_are_searched_together(
     tmp_path: Path, question: str, passages: dict[str, str]
 ) -> None:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
+    s = await store_of(tmp_path / "hippo.db", passages.items())
     try:
-        await s.upsert(
-            Source(id=f"00000000-0000-4000-8000-{i:012d}", title=title, excerpt=excerpt)
-            for i, (title, excerpt) in enumerate(passages.items())
-        )
         hits = await s.search(question, k=2)
     finally:
         await s.close()
