@@ -326,6 +326,13 @@ def test_a_compound_or_an_adjective_says_what_its_parts_or_its_noun_mean(questio
     assert cited_ids(text) == [A]
 
 
+def _answer_after_search(question: str, sources: list[Src], query: str, found: list[Src]) -> str:
+    """The answer to ``question`` over ``sources``, after a search for ``query`` that found ``found``."""
+    system = {"role": "system", "content": system_message("prompt", "CANARY", sources)}
+    messages = [system, {"role": "user", "content": question}, *_searched(query, found)]
+    return extractive.render(extractive.answer(messages))
+
+
 def test_a_word_searched_alone_and_found_only_off_the_subject_is_context_not_the_subject():
     # Seen on the real corpora: no source said "arriving", so it was searched alone; the search found it only in
     # an audit of waiting times, which names nothing else asked. It is the asker's context: the card on the
@@ -334,9 +341,7 @@ def test_a_word_searched_alone_and_found_only_off_the_subject_is_context_not_the
     other = Src(B, "Asthma › Inhalers", "Check inhaler technique at every review.")
     audit = Src(C, "Clinic audit › Waiting times", "Most patients arriving before 9 am waited over an hour.")
     question = "how quickly should pain relief be given to someone arriving with a sickle cell crisis"
-    system = {"role": "system", "content": system_message("prompt", "CANARY", [card, other])}
-    found = _searched("arriving", [audit])
-    text = extractive.render(extractive.answer([system, {"role": "user", "content": question}, *found]))
+    text = _answer_after_search(question, [card, other], "arriving", [audit])
     assert "within 30 minutes" in text and cited_ids(text) == [A], text
 
 
@@ -346,9 +351,7 @@ def test_a_word_searched_alone_and_found_nowhere_is_still_required():
         A, "Vitamin B12 deficiency", "Hydroxocobalamin 1 mg three times a week for vitamin B12 deficiency."
     )
     question = "vitamin D loading dose for deficiency"
-    system = {"role": "system", "content": system_message("prompt", "CANARY", [card])}
-    found = _searched("loading", [])
-    text = extractive.render(extractive.answer([system, {"role": "user", "content": question}, *found]))
+    text = _answer_after_search(question, [card], "loading", [])
     assert "does not cover" in text and not cited_ids(text), text
 
 
@@ -391,7 +394,5 @@ def test_a_noun_searched_alone_and_found_only_off_the_subject_is_still_the_subje
     other = Src(B, "Asthma › Inhalers", "Check inhaler technique at every review.")
     listing = Src(C, "Theatre list › Procedures", "Gastric bypass and sleeve procedures are listed weekly.")
     question = "which vitamin supplements are needed long term after gastric bypass"
-    system = {"role": "system", "content": system_message("prompt", "CANARY", [card, other])}
-    found = _searched("gastric bypass", [listing])
-    text = extractive.render(extractive.answer([system, {"role": "user", "content": question}, *found]))
+    text = _answer_after_search(question, [card, other], "gastric bypass", [listing])
     assert "does not cover" in text and not cited_ids(text), text

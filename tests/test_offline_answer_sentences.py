@@ -5,24 +5,8 @@ of the question; never a line of a table of contents.
 
 from __future__ import annotations
 
-from hippo_tui.backends import extractive
-from hippo_tui.prompts import system_message
 from hippo_tui.verification.markers import cited_ids
-
-A, B = (f"{n}{n * 7}-{n * 4}-4{n * 3}-8{n * 3}-{n * 12}" for n in "12")
-
-
-class Src:
-    def __init__(self, id: str, title: str, excerpt: str) -> None:
-        self.id, self.title, self.excerpt = id, title, excerpt
-
-
-def _answer(question: str, *sources: Src) -> str:
-    messages = [
-        {"role": "system", "content": system_message("prompt", "CANARY", list(sources))},
-        {"role": "user", "content": question},
-    ]
-    return extractive.render(extractive.answer(messages))
+from tests.test_offline_answer_choice import A, Src, _answer
 
 
 def test_a_line_on_the_class_of_the_drug_asked_about_is_part_of_the_answer():
