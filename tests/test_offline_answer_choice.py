@@ -396,3 +396,16 @@ def test_a_noun_searched_alone_and_found_only_off_the_subject_is_still_the_subje
     question = "which vitamin supplements are needed long term after gastric bypass"
     text = _answer_after_search(question, [card, other], "gastric bypass", [listing])
     assert "does not cover" in text and not cited_ids(text), text
+
+
+def test_a_noun_ending_like_a_participle_searched_alone_is_still_the_subject():
+    # "Oxygen" ends as "bitten" does, but it is what the question asks about, not the asker's circumstance.
+    card = Src(
+        A,
+        "Bronchiolitis › Admission",
+        "Admit a baby with bronchiolitis who is not feeding or has a high fever.",
+    )
+    cylinders = Src(C, "Ward stock › Cylinders", "Oxygen cylinders are checked every day.")
+    question = "how much oxygen for a baby with bronchiolitis who is not feeding and has a high fever"
+    text = _answer_after_search(question, [card], "oxygen", [cylinders])
+    assert "does not cover" in text and not cited_ids(text), text

@@ -57,7 +57,13 @@ def _circumstance(query: str) -> bool:
     doing, which may be context. A noun ("gastric bypass") is what the question is about, and stays required:
     dropped, "vitamins after gastric bypass" was answered with vitamin D in kidney disease."""
     said = [w for w in WORD.findall(query.lower()) if w not in STOP]
-    return bool(said) and all(w.endswith(("ing", "ed", "en")) for w in said)
+    return bool(said) and all(w.endswith(("ing", "ed")) or w in _EN_PARTICIPLES for w in said)
+
+
+# Participles in "-en" ("bitten", "swollen"); the ending alone would take in nouns ("oxygen", "children").
+_EN_PARTICIPLES = frozenset(
+    "bitten taken given eaten fallen broken swollen stolen beaten frozen driven".split()
+)
 
 
 def searched_alone(ctx: Context, part: Part) -> set[str]:
