@@ -787,3 +787,15 @@ def test_a_missing_phrase_is_named_once() -> None:
     )
     assert v.reason.count("chest infection") == 1, v
 
+
+
+def test_two_sentences_quoted_as_one_with_a_semicolon_are_a_quote() -> None:
+    # The first sentence has a semicolon of its own: the quote is found however its pieces fall.
+    excerpt = (
+        "Overactive bladder: offer bladder training as first-line treatment; if ineffective, offer an "
+        "antimuscarinic. Mirabegron is an option only if antimuscarinics are contraindicated."
+    )
+    joined = excerpt.replace("antimuscarinic. Mirabegron", "antimuscarinic; mirabegron")
+    assert judge_claim(joined, excerpt).supported
+    changed = joined.replace("bladder training as first-line", "mirabegron as first-line")
+    assert not judge_claim(changed, excerpt).supported
