@@ -799,3 +799,15 @@ def test_two_sentences_quoted_as_one_with_a_semicolon_are_a_quote() -> None:
     assert judge_claim(joined, excerpt).supported
     changed = joined.replace("bladder training as first-line", "mirabegron as first-line")
     assert not judge_claim(changed, excerpt).supported
+
+
+def test_as_good_as_is_not_better_than_either_way_round() -> None:
+    excerpt = "Inhaled corticosteroids are more effective than montelukast as maintenance therapy in asthma."
+    for claim in (
+        "Montelukast is as effective as an inhaled corticosteroid for maintenance.",
+        "Inhaled corticosteroids are as effective as montelukast for maintenance.",
+    ):
+        verdict = judge_claim(claim, excerpt)
+        assert verdict.element == "comparison" and not verdict.supported, verdict
+    said = "Inhaled corticosteroids work better than montelukast, which is as safe as they are."
+    assert judge_claim("Montelukast is as safe as inhaled corticosteroids.", said).supported

@@ -336,6 +336,12 @@ class Comparison:
     left: frozenset[str]
     right: frozenset[str]
     named: bool = False  # the sides are the drugs or classes named, not every concept
+    quality: str = ""  # "effective" in "more effective than" and "as effective as"; "safer" in "safer than"
+
+    def of(self, other: Comparison) -> bool:
+        """Whether both compare the same quality ("as safe as" and "safer than", not "better than")."""
+        mine, theirs = stem(self.quality), stem(other.quality)
+        return mine == theirs or theirs in (mine + "r", mine + "er") or mine in (theirs + "r", theirs + "er")
 
 
 _THAN = re.compile(r"\bthan\b")
@@ -370,6 +376,21 @@ _MULTIPLE = re.compile(r"\b(?:twice|double|(?:two|three|four|five|ten|\d+) times
 _COMPARED_AFTER = re.compile(r"^\s+(?:with|in|for|among|on)\b")
 
 
+# "A is as effective as B": a comparison saying neither is more; not "as soon as", "as well as", nor "at least
+# as effective as" (which "more effective" bears out).
+_AS_AS = re.compile(r"(?<!at least )(?<!no less )\bas (?P<q>[a-z]{4,}) as\b(?! possible| needed| required)")
+_NOT_QUALITIES = frozenset("soon well long much many often quickly early late little needed".split())
+
+
+def _equal(clause: str) -> list[Comparison]:
+    m = _AS_AS.search(clause)
+    if m is None or m.group("q") in _NOT_QUALITIES:
+        return []
+    sides = _sides(clause[: m.start()], clause[m.end() :].split(",")[0])
+    q = m.group("q")
+    return [Comparison("as much", left, right, named, q) for left, right, named in sides if left and right]
+
+
 def comparisons(reading: Reading) -> list[Comparison]:
     out = []
     text = _MULTIPLE.sub(r"more \1 than", reading.source.lower())
@@ -378,6 +399,7 @@ def comparisons(reading: Reading) -> list[Comparison]:
     for clause in re.split(r"[;:]|\bbut\b|\bso\b", text):
         than = _THAN.search(clause)
         if not than:
+            out += _equal(clause)
             continue
         words = [
             m for m in _COMPARATIVE.finditer(clause[: than.start()]) if m.group() not in _NOT_COMPARATIVES
@@ -388,9 +410,10 @@ def comparisons(reading: Reading) -> list[Comparison]:
         sense = next((k for k in ("more", "less") if _sense(word.group()) == {k}), word.group())
         between = clause[word.end() : than.start()]
         first = between if _COMPARED_AFTER.match(between) and _concepts(between) else clause[: word.start()]
+        quality = (between.split() or [""])[0] if word.group() in ("more", "less") else word.group()
         for left, right, named in _sides(first, clause[than.end() :].split(",")[0]):
             if left and right:
-                out.append(Comparison(sense, left, right, named))
+                out.append(Comparison(sense, left, right, named, quality))
     return out
 
 
@@ -442,6 +465,10 @@ def check_comparison(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
+def _how_said(c: Comparison) -> str:
+    return "neither is more (“as … as”)" if c.sense == "as much" else c.sense
+
+
 def _ordered(mine: list[Comparison], excerpt: Excerpt) -> Finding | None:
     theirs = [c for s in excerpt.sentences for c in comparisons(s)]
     for c in mine:
@@ -451,10 +478,12 @@ def _ordered(mine: list[Comparison], excerpt: Excerpt) -> Finding | None:
             tl, tr = (t.left - t.right or t.left), (t.right - t.left or t.right)
             same = bool(cl & tl and cr & tr)
             swapped = bool(cl & tr and cr & tl) and not same
-            if same and (
-                _opposite(c.sense, t.sense) or (c.sense != t.sense and "as much" in (c.sense, t.sense))
-            ):
-                return _contradicted("comparison", f"the claim says {c.sense}; the excerpt says {t.sense}")
+            # "As … as" has no order: either way round, it is not "more".
+            equal = "as much" in (c.sense, t.sense) and c.sense != t.sense and (same or swapped) and c.of(t)
+            if equal or (same and _opposite(c.sense, t.sense)):
+                return _contradicted(
+                    "comparison", f"the claim says {_how_said(c)}; the excerpt says {_how_said(t)}"
+                )
             if swapped and (c.sense == t.sense):
                 return _contradicted(
                     "comparison",
