@@ -99,6 +99,14 @@ def test_a_route_word_naming_a_product_is_not_its_route():
     assert verdict.outcome != "supported"
 
 
+def test_a_route_word_naming_a_device_is_not_the_doses_route():
+    # "IV access" is a cannula, not how the 4–5 mg/kg dose is given: that dose is intramuscular.
+    excerpt = "Ketamine: 1–1.5 mg/kg IV over 60 seconds, or 4–5 mg/kg IM when IV access is not possible."
+    verdict = judge_claim("Ketamine is given intravenously at 4–5 mg/kg.", excerpt)
+    assert verdict.outcome == "contradicted" and "4-5 mg/kg" in verdict.reason, verdict
+    assert judge_claim("Ketamine can be given intramuscularly at 4–5 mg/kg.", excerpt).supported
+
+
 def test_a_derivation_of_a_synonym_is_the_same_word():
     # {stop, cease, discontinue}: "cease" derives "cessation", so "stop" is said by it
     verdict = judge_claim(

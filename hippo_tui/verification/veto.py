@@ -884,8 +884,11 @@ _ROUTE = re.compile(r"\b(?:" + "|".join(sorted(_ROUTE_NAMES, key=len, reverse=Tr
 _ROUTE_WORDS = frozenset(w for name in _ROUTE_NAMES for w in judge_words(name))
 
 
-# A route word before one of these names a product, not how it is given ("the IV preparation given orally").
-_PRODUCT = re.compile(r"\s+(?:preparation|formulation|solution|product|form)s?\b")
+# A route word before one of these names a product or a device, not how it is given ("the IV preparation
+# given orally", "4–5 mg/kg IM when IV access is not possible").
+_PRODUCT = re.compile(
+    r"\s+(?:preparation|formulation|solution|product|form|access|line|cannula|catheter)s?\b"
+)
 _DOSES = ("mass", "volume", "amount", "units", "tablets")
 
 
