@@ -765,6 +765,7 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("A 15 kg child should be given 500 mg of paracetamol.", "Paracetamol for children: 15 mg/kg every 4 to 6 hours, up to 4 doses in 24 hours."),
         # a place on the body the excerpt gives to other people than the claim's
         ("Infants have the injection into the deltoid.", "Adults and older children: inject into the deltoid muscle. Infants: inject into the anterolateral thigh."),
+        ("Babies under one have the injection into the deltoid.", "Inject into the anterolateral thigh in infants under 1 year; use the deltoid in older children and adults."),
         # the only one, where the excerpt gives others or a way round
         ("Ceftriaxone should only be given within 6 hours of arrival.", "Give ceftriaxone within 6 hours of arrival, or later for those who are very unwell."),
         ("Salmonella is the only common cause of food poisoning.", "Common causes of food poisoning include Salmonella and Campylobacter."),

@@ -622,11 +622,13 @@ def check_site_people(claim: Reading, excerpt: Excerpt) -> Finding | None:
     mine = _places(claim)
     if not mine or not claim.populations:
         return None
-    for s in excerpt.sentences:
+    # Each clause its own: "the thigh in infants under 1 year; the deltoid in older children and adults".
+    clauses = [read(c) if ";" in s.source else s for s in excerpt.sentences for c in s.source.split(";")]
+    for s in clauses:
         theirs = _places(s)
         if not theirs or theirs & mine or not _same_people(s, claim):
             continue
-        if any(mine & _places(o) and not _same_people(o, claim) for o in excerpt.sentences if o is not s):
+        if any(mine & _places(o) and not _same_people(o, claim) for o in clauses if o is not s):
             said, people = (
                 " and ".join(sorted(theirs)),
                 " and ".join(sorted(set().union(*claim.populations.values()))),
