@@ -345,3 +345,21 @@ def test_a_row_quoted_from_a_run_of_guillemet_bullets_is_not_read_with_the_row_b
     )
     claim = "The status of abandoned infants should be established as soon as possible."
     assert judge_claim(claim, excerpt).supported, judge_claim(claim, excerpt)
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt"),
+    [
+        ("Furosemide 40 mg is taken by mouth once a day in the morning.", "Furosemide 40 mg PO od mane."),
+        ("The risk of tendon rupture is higher in people over 60.", "The risk of tendon rupture is increased in people over 60."),
+        ("Use one or two puffs under the tongue.", "GTN spray: 1–2 sprays under the tongue."),
+        ("Inject into the mid-thigh.", "Inject into the middle third of the thigh."),
+        ("Muscle pain is a recognised side effect of statins.", "Statins can cause muscle pain."),
+    ],
+)  # fmt: skip
+def test_everyday_and_prescription_words_are_read_as_a_clinician_reads_them(claim: str, excerpt: str):
+    assert judge_claim(claim, excerpt).supported, judge_claim(claim, excerpt)
+
+
+def test_mane_is_not_at_night():
+    assert not judge_claim("Furosemide 40 mg is taken at night.", "Furosemide 40 mg PO od mane.").supported

@@ -100,8 +100,7 @@ for _names, _dim, _factor in (
     ("suppository suppositories", "suppositories", 1.0),
     ("pessary pessaries", "pessaries", 1.0),
     ("patch patches", "patches", 1.0),
-    ("spray sprays", "sprays", 1.0),
-    ("puff puffs", "puffs", 1.0),
+    ("spray sprays puff puffs actuation actuations", "puffs", 1.0),  # one press of a metered dose, any device
     ("drop drops", "drops", 1.0),
     ("point points", "", 1.0),  # a score's: "2 points or more" is "2 or more"
     ("breaths", "breaths", 1.0),
