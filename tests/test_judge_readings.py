@@ -363,3 +363,14 @@ def test_everyday_and_prescription_words_are_read_as_a_clinician_reads_them(clai
 
 def test_mane_is_not_at_night():
     assert not judge_claim("Furosemide 40 mg is taken at night.", "Furosemide 40 mg PO od mane.").supported
+
+
+def test_pregnancy_is_womens_and_advice_for_adults_is_for_either_sex():
+    excerpt = "Live vaccines, including MMR and BCG, are not recommended during pregnancy."
+    assert judge_claim("MMR should not be given to pregnant women.", excerpt).supported
+    adults = "Offer a calcium-channel blocker to adults aged 55 and over."
+    assert judge_claim("A man aged 60 should be offered a calcium-channel blocker.", adults).supported
+    men = "Offer a calcium-channel blocker to men aged 55 and over."
+    assert not judge_claim("A woman aged 60 should be offered a calcium-channel blocker.", men).supported
+    pregnant = "Pertussis vaccine is recommended in every pregnancy."
+    assert not judge_claim("Men should have the pertussis vaccine.", pregnant).supported

@@ -190,6 +190,14 @@ def _people_of_another(claim: Reading, excerpt: Excerpt, axis: str, groups: froz
     return None
 
 
+def _of_either_sex(groups: frozenset[str], excerpt: Reading) -> bool:
+    """Whether an excerpt that names no sex says it of the claim's: pregnancy and breastfeeding are women's;
+    advice for adults is for men and women alike."""
+    people = excerpt.populations
+    womens = bool(people.get("pregnancy") or people.get("feeding")) and groups == {"women"}
+    return womens or "adults" in people.get("age", ())
+
+
 def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """Who the claim is about must be who the excerpt is about: children are not adults, and where the
     excerpt gives different advice for different people, the advice the claim repeats is the one for its own."""
@@ -207,6 +215,8 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
                 "drug", f"the excerpt says {people} of {other}, not of {mine}"
             )  # as check_binding
         said = near.populations.get(axis) or excerpt.whole.populations.get(axis) or frozenset()
+        if axis == "sex" and not said and _of_either_sex(groups, excerpt.whole):
+            continue
         if axis == "age" and not said:  # no age group named: the ages it states say who it is for
             said = near.aged or excerpt.whole.aged
         if all(_within(g, said) for g in groups):
