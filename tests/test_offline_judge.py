@@ -766,6 +766,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         # a place on the body the excerpt gives to other people than the claim's
         ("Infants have the injection into the deltoid.", "Adults and older children: inject into the deltoid muscle. Infants: inject into the anterolateral thigh."),
         ("Babies under one have the injection into the deltoid.", "Inject into the anterolateral thigh in infants under 1 year; use the deltoid in older children and adults."),
+        # a dose said without naming anyone, where the claim's own people are given another
+        ("Newborns should receive aciclovir 10 mg/kg every 8 hours.", "Aciclovir 10 mg/kg IV every 8 hours. In neonates, give 20 mg/kg IV every 8 hours."),
         # the only one, where the excerpt gives others or a way round
         ("Ceftriaxone should only be given within 6 hours of arrival.", "Give ceftriaxone within 6 hours of arrival, or later for those who are very unwell."),
         ("Salmonella is the only common cause of food poisoning.", "Common causes of food poisoning include Salmonella and Campylobacter."),
@@ -812,3 +814,4 @@ def test_as_good_as_is_not_better_than_either_way_round() -> None:
         assert verdict.element == "comparison" and not verdict.supported, verdict
     said = "Inhaled corticosteroids work better than montelukast, which is as safe as they are."
     assert judge_claim("Montelukast is as safe as inhaled corticosteroids.", said).supported
+

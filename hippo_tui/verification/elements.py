@@ -23,6 +23,7 @@ from hippo_tui.verification.binding import agents, carries_it, said_of_another
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
 from hippo_tui.verification.near_quote import turned
 from hippo_tui.verification.opposites import opposite
+from hippo_tui.verification.quantities import Quantity, find
 from hippo_tui.verification.reading import (
     VETO_WORDS,
     Reading,
@@ -647,6 +648,32 @@ def check_site_people(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
+_DOSE_DIMS = ("mass", "volume", "amount", "units")
+
+
+def _doses(r: Reading) -> list[Quantity]:
+    return [q for q in find(r.source) if q.dim.split("/")[0] in _DOSE_DIMS]
+
+
+def check_dose_people(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A dose the excerpt gives without naming anyone, where a sentence naming the claim's own people gives
+    them another ("aciclovir 10 mg/kg every 8 hours. In neonates, give 20 mg/kg": not 10 mg/kg for newborns)."""
+    if not claim.populations:
+        return None
+    claimed = _doses(claim)
+    for q in claimed:
+        homes = [s for s in excerpt.sentences if any(map(q.matches, _doses(s)))]
+        if not homes or any(_same_people(s, claim) or s.populations for s in homes):
+            continue
+        for s in excerpt.sentences:
+            rivals = [e for e in _doses(s) if e.dim == q.dim and not any(c.matches(e) for c in claimed)]
+            if rivals and s not in homes and _same_people(s, claim):
+                people = " and ".join(sorted(set().union(*claim.populations.values())))
+                theirs = f"{rivals[0].text} for {people}"
+                return _contradicted("population", f"the excerpt gives {theirs}: {quote(s.source)}")
+    return None
+
+
 # A route word in the name of a kind of drug is no route ("avoid direct oral anticoagulants").
 _NAMED_BY_ROUTE = re.compile(
     r"\boral (?:anticoagulant|contraceptive|hypoglycemic|antidiabetic|rehydration|steroid|corticosteroid)s?\b"
@@ -1165,6 +1192,7 @@ CHECKS = (
     check_site,
     check_site_row,
     check_site_people,
+    check_dose_people,
     check_timing,
     check_any_time,
     check_condition,
