@@ -374,3 +374,11 @@ def test_pregnancy_is_womens_and_advice_for_adults_is_for_either_sex():
     assert not judge_claim("A woman aged 60 should be offered a calcium-channel blocker.", men).supported
     pregnant = "Pertussis vaccine is recommended in every pregnancy."
     assert not judge_claim("Men should have the pertussis vaccine.", pregnant).supported
+
+
+def test_an_age_is_given_where_the_excerpt_says_any_age():
+    claim = "A 40-year-old should be offered a calcium-channel blocker."
+    assert judge_claim(
+        claim, "Offer a calcium-channel blocker to adults of African family origin of any age."
+    ).supported
+    assert not judge_claim(claim, "Offer a calcium-channel blocker to adults aged 55 and over.").supported

@@ -19,6 +19,7 @@ from typing import Literal
 from hippo_tui.backends.spelling import is_slip
 from hippo_tui.safe_text import clip
 from hippo_tui.verification import thesaurus
+from hippo_tui.verification.ages import ANY_AGE
 from hippo_tui.verification.binding import agents, carries_it, said_of_another
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
 from hippo_tui.verification.near_quote import turned
@@ -173,11 +174,6 @@ def _part_about(claim: Reading, sentence: Reading) -> Reading | None:
     return parts[at] if best > second else None
 
 
-_ANY_AGE = re.compile(
-    r"(?i)\b(?:regardless of (?:their )?age|(?:of|at) (?:all|any) ages?|whatever their age)\b"
-)
-
-
 def _people_of_another(claim: Reading, excerpt: Excerpt, axis: str, groups: frozenset[str]) -> str | None:
     """The claim's people are named only in sentences about other medicines than the claim's ("Flucloxacillin
     is first line. Use erythromycin in pregnancy."): the medicine said for them, else None."""
@@ -207,7 +203,7 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if near is None or not any(near.populations.get(axis) for axis in claim.populations):
         near = sentence
     for axis, groups in claim.populations.items():
-        if axis == "age" and _ANY_AGE.search(near.source):
+        if axis == "age" and ANY_AGE.search(near.source):
             continue  # "everyone who has self-harmed, regardless of age": a teenager too
         other = _people_of_another(claim, excerpt, axis, groups)
         if other:
