@@ -382,3 +382,17 @@ def test_an_age_is_given_where_the_excerpt_says_any_age():
         claim, "Offer a calcium-channel blocker to adults of African family origin of any age."
     ).supported
     assert not judge_claim(claim, "Offer a calcium-channel blocker to adults aged 55 and over.").supported
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "supported"),
+    [
+        ("The second MMR dose is given at forty months.", "The second dose of MMR is given at 3 years 4 months.", True),
+        ("The second MMR dose is given at three years and four months.", "Second MMR: 3 years 4 months.", True),
+        ("The second MMR dose is given at three years.", "The second dose of MMR is given at 3 years 4 months.", False),
+        ("Restart them after a day or two of eating normally.", "Restart them after eating normally for 24–48 hours.", True),
+        ("Restart them after a day or two of eating normally.", "Restart them after eating normally for 3 days.", False),
+    ],
+)  # fmt: skip
+def test_an_age_or_time_in_two_units_is_one_quantity(claim: str, excerpt: str, supported: bool):
+    assert judge_claim(claim, excerpt).supported is supported, judge_claim(claim, excerpt)

@@ -486,7 +486,18 @@ _PERIODS: _Rewrites = (
     (re.compile(r"\bat intervals of (?=\d)"), "every "),  # "repeated at intervals of 2-3 minutes"
     (re.compile(r"\b(under|over)[ -](\d+)s\b"), r"\1 \2 years"),  # "under 18s" are people, not seconds
     (re.compile(r"\b(?:in\s+)?(?:their|his|her|your|the)\s+([1-9])0s\b"), r"aged \g<1>0 to \g<1>9 years"),  # "in their 70s"
+    (re.compile(r"\ban? (day|week|month|year) or two\b"), r"1-2 \1s"),  # "after a day or two"
 )  # fmt: skip
+# "3 years 4 months of age" is one age, 40 months, not two numbers.
+_SMALL = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+_YEARS_MONTHS = re.compile(rf"\b({_SMALL}) years? (?:and )?({_SMALL}) months?\b")
+
+
+def _months(m: re.Match[str]) -> str:
+    years, months = (int(g) if g.isdigit() else WORD_NUMBERS[g] for g in (m[1], m[2]))
+    return f"{int(years * 12 + months)} months"
+
+
 # "should not take more than 4 g" is "should take no more than 4 g": a limit, not a negation.
 # So is "do not start TXA more than 3 hours after injury" ("start it no more than 3 hours after") and "should
 # not be used for more than five days".
@@ -544,6 +555,7 @@ def normalize(text: str) -> str:
     t = _EVERY_OTHER_DAY.sub("every 2 days", t)
     t = t.replace("m²", "m2")  # "30 kg/m²" is a BMI, not 30 kg
     t = _rewritten(t, _PERIODS)
+    t = _YEARS_MONTHS.sub(_months, t)
     t = _ONE_IN.sub(_as_percent, t)
     t = _FRACTION.sub(lambda m: _SHARES[m.group("f").replace("-", " ")], t)
     t = _rewritten(t, _LIMITS)
