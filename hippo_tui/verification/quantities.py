@@ -489,8 +489,8 @@ _PERIODS: _Rewrites = (
     (re.compile(r"\ban? (day|week|month|year) or two\b"), r"1-2 \1s"),  # "after a day or two"
 )  # fmt: skip
 # "3 years 4 months of age" is one age, 40 months, not two numbers.
-_SMALL = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
-_YEARS_MONTHS = re.compile(rf"\b({_SMALL}) years? (?:and )?({_SMALL}) months?\b")
+_FEW = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+_YEARS_MONTHS = re.compile(rf"\b({_FEW}) years? (?:and )?({_FEW}) months?\b")
 
 
 def _months(m: re.Match[str]) -> str:
