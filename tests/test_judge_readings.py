@@ -396,3 +396,20 @@ def test_an_age_is_given_where_the_excerpt_says_any_age():
 )  # fmt: skip
 def test_an_age_or_time_in_two_units_is_one_quantity(claim: str, excerpt: str, supported: bool):
     assert judge_claim(claim, excerpt).supported is supported, judge_claim(claim, excerpt)
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "supported"),
+    [
+        ("Take nitrofurantoin 100 mg twice a day for three days.", "Nitrofurantoin 100 mg bd x 3/7.", True),
+        ("Take nitrofurantoin 100 mg twice a day for seven days.", "Nitrofurantoin 100 mg bd x 3/7.", False),
+        ("Continue for two weeks.", "Continue for 2/52.", True),
+        ("Then give 60 to 120 mg a day in a syringe driver.", "Then 60–120 mg over 24 hours via syringe driver.", True),
+        ("Then give 60 to 120 mg a day in a syringe driver.", "Then 60–120 mg over 12 hours via syringe driver.", False),
+        ("Clarithromycin and simvastatin raise the risk of myopathy, so the two should not be combined.", "Clarithromycin with simvastatin increases the risk of myopathy; avoid the combination.", True),
+        ("The two risk factors for VTE are surgery and immobility.", "Risk factors for VTE include cancer, surgery, immobility and obesity.", False),
+        ("The flu vaccine is offered yearly to pregnant women.", "The annual flu vaccine is offered to pregnant women.", True),
+    ],
+)  # fmt: skip
+def test_prescribers_shorthand_and_counts_that_are_no_count(claim: str, excerpt: str, supported: bool):
+    assert judge_claim(claim, excerpt).supported is supported, judge_claim(claim, excerpt)

@@ -487,6 +487,14 @@ _PERIODS: _Rewrites = (
     (re.compile(r"\b(under|over)[ -](\d+)s\b"), r"\1 \2 years"),  # "under 18s" are people, not seconds
     (re.compile(r"\b(?:in\s+)?(?:their|his|her|your|the)\s+([1-9])0s\b"), r"aged \g<1>0 to \g<1>9 years"),  # "in their 70s"
     (re.compile(r"\ban? (day|week|month|year) or two\b"), r"1-2 \1s"),  # "after a day or two"
+    # Prescribers' shorthand for a course: "x 3/7" is 3 days, "for 2/52" 2 weeks, "x 6/12" 6 months.
+    (re.compile(r"\b(x|for)\s*(\d{1,2})/7\b"), r"for \2 days"),
+    (re.compile(r"\b(x|for)\s*(\d{1,2})/52\b"), r"for \2 weeks"),
+    (re.compile(r"\b(x|for)\s*(\d{1,2})/12\b"), r"for \2 months"),
+    (re.compile(r"\bannual(?:ly)?\b"), "yearly"),  # "the annual flu vaccine" is given yearly
+    (re.compile(r"(?<=[a-z]) over 24 (?:hours|h)\b"), " a day"),  # "60-120 mg over 24 hours" via a driver
+    # "The two should not be combined": both, no count ("the two risk factors" is one).
+    (re.compile(r"\bthe two(?=\s+(?:should|must|can|may|are|were|is|do|does|together)\b|\s*[.,;]|$)"), "both"),
 )  # fmt: skip
 # "3 years 4 months of age" is one age, 40 months, not two numbers.
 _FEW = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
