@@ -413,3 +413,9 @@ def test_an_age_or_time_in_two_units_is_one_quantity(claim: str, excerpt: str, s
 )  # fmt: skip
 def test_prescribers_shorthand_and_counts_that_are_no_count(claim: str, excerpt: str, supported: bool):
     assert judge_claim(claim, excerpt).supported is supported, judge_claim(claim, excerpt)
+
+
+def test_what_has_not_worked_is_ineffective():
+    excerpt = "Mirabegron is an option only if antimuscarinics are contraindicated or clinically ineffective."
+    assert judge_claim("Mirabegron is used when antimuscarinics haven't worked.", excerpt).supported
+    assert not judge_claim("Mirabegron is used when antimuscarinics have worked.", excerpt).supported
