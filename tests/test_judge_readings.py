@@ -355,6 +355,7 @@ def test_a_row_quoted_from_a_run_of_guillemet_bullets_is_not_read_with_the_row_b
         ("Use one or two puffs under the tongue.", "GTN spray: 1–2 sprays under the tongue."),
         ("Inject into the mid-thigh.", "Inject into the middle third of the thigh."),
         ("Muscle pain is a recognised side effect of statins.", "Statins can cause muscle pain."),
+        ("With no IV line, glucagon 1 mg can be injected into muscle.", "If IV access is not available, give glucagon 1 mg IM."),
     ],
 )  # fmt: skip
 def test_everyday_and_prescription_words_are_read_as_a_clinician_reads_them(claim: str, excerpt: str):
