@@ -420,3 +420,16 @@ def test_what_has_not_worked_is_ineffective():
     excerpt = "Mirabegron is an option only if antimuscarinics are contraindicated or clinically ineffective."
     assert judge_claim("Mirabegron is used when antimuscarinics haven't worked.", excerpt).supported
     assert not judge_claim("Mirabegron is used when antimuscarinics have worked.", excerpt).supported
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "supported"),
+    [
+        ("A course of penicillin V lasts somewhere between five and ten days.", "Phenoxymethylpenicillin 500 mg four times daily for 5 to 10 days.", True),
+        ("Adults start on ordinary metformin.", "Offer standard-release metformin to adults.", True),
+        ("Use it for no longer than 5 days.", "Use it for up to 5 days, and reduce the dose in the elderly.", True),
+        ("Episodes lasted longer with zinc than without it.", "Children given zinc had shorter episodes than those given none.", False),
+    ],
+)  # fmt: skip
+def test_how_long_something_lasts_is_read_as_its_duration(claim: str, excerpt: str, supported: bool):
+    assert judge_claim(claim, excerpt).supported is supported, judge_claim(claim, excerpt)

@@ -321,11 +321,11 @@ _PLACE = (
     r"quadrant|side|tract|airways?|gi|respiratory|urinary|gastrointestinal|segment|pole|border|third)\b)"
 )
 _MORE = re.compile(
-    rf"\b(?:more|greater|higher{_PLACE}|larger|superior|better|stronger|increases?|increased|raises?|enhances?|"
+    rf"\b(?:more|greater|higher{_PLACE}|larger|longer|superior|better|stronger|increases?|increased|raises?|enhances?|"
     r"boosts?|potentiates?)\b"
 )
 _LESS = re.compile(
-    rf"\b(?:less|fewer|lower{_PLACE}|smaller|inferior|weaker|reduces?|reduced|decreases?|decreased|lowers|"
+    rf"\b(?:less|fewer|lower{_PLACE}|smaller|shorter|inferior|weaker|reduces?|reduced|decreases?|decreased|lowers|"
     r"impairs?|diminishes?|lessens?)\b"
 )
 _AS_MUCH = re.compile(r"\b(?:as \w+ as|at least as|equally|similar|comparable|no difference)\b")
