@@ -766,6 +766,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         # a place on the body the excerpt gives to other people than the claim's
         ("Infants have the injection into the deltoid.", "Adults and older children: inject into the deltoid muscle. Infants: inject into the anterolateral thigh."),
         ("Babies under one have the injection into the deltoid.", "Inject into the anterolateral thigh in infants under 1 year; use the deltoid in older children and adults."),
+        # a direction said of "it", the thing the other side of the contrast is about
+        ("Hypercalcaemia causes a prolonged QT interval.", "Hypocalcaemia prolongs the QT interval, while hypercalcaemia shortens it."),
         # a dose said without naming anyone, where the claim's own people are given another
         ("Newborns should receive aciclovir 10 mg/kg every 8 hours.", "Aciclovir 10 mg/kg IV every 8 hours. In neonates, give 20 mg/kg IV every 8 hours."),
         # the only one, where the excerpt gives others or a way round
@@ -815,3 +817,9 @@ def test_as_good_as_is_not_better_than_either_way_round() -> None:
     said = "Inhaled corticosteroids work better than montelukast, which is as safe as they are."
     assert judge_claim("Montelukast is as safe as inhaled corticosteroids.", said).supported
 
+
+
+def test_a_contrast_read_with_its_it_still_verifies_each_side() -> None:
+    excerpt = "Hypocalcaemia prolongs the QT interval, while hypercalcaemia shortens it."
+    assert judge_claim("Hypercalcaemia shortens the QT interval.", excerpt).supported
+    assert judge_claim("Hypocalcaemia prolongs the QT interval.", excerpt).supported

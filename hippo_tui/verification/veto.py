@@ -56,6 +56,9 @@ _NEGATION = re.compile(
     r"rather than|instead of|in preference to|"
     r"wait(?:s|ing)?(?=[^.;]*\bbefore\b))\b"  # "wait until … before driving": do not drive until …
 )
+# Making something longer or shorter ("prolongs the QT interval"): a direction, and also what an excerpt may say
+# is not so ("did not shorten the length of stay"), which ``_check_said_not`` reads.
+_LENGTHS = {"prolong": ("amount", 1), "lengthen": ("amount", 1), "shorten": ("amount", -1)}
 # Direction words (after stemming): an axis and a sign.
 _DIRECTIONS = {
     **dict.fromkeys(
@@ -66,10 +69,12 @@ _DIRECTIONS = {
     ),
     **dict.fromkeys("give given start continu offer administ prescrib".split(), ("action", 1)),
     **dict.fromkeys("stop withhold withheld omit omitt discontinu pause paus".split(), ("action", -1)),
+    **_LENGTHS,
     **dict.fromkeys("before prior earlier".split(), ("time", 1)),
     **dict.fromkeys("after following later".split(), ("time", -1)),
 }
 _DIRECTION_WORDS = frozenset(w for word in _DIRECTIONS for w in judge_words(word))
+_NOT_SAID_NOT = _DIRECTION_WORDS - {w for word in _LENGTHS for w in judge_words(word)}
 # Amount and time words say how a number is reached; an action word (stop, give) is what the number is for.
 _NOT_ANCHORS = frozenset(
     w for word, (axis, _) in _DIRECTIONS.items() if axis != "action" for w in judge_words(word)
@@ -863,7 +868,7 @@ def _check_said_not(
                 said.update({w: text for w in words if w not in said})
         # What the claim says to stop doing it says not to do ("stop driving" for "must not drive").
         stopped = {w for m in _STOP_DOING.finditer(piece.text) for w in judge_words(m.group(1))}
-        for w in sorted(piece.words & said.keys() - asserted - _DIRECTION_WORDS - stopped):
+        for w in sorted(piece.words & said.keys() - asserted - _NOT_SAID_NOT - stopped):
             written = next((t for t in _WORD.findall(piece.text) if w in judge_words(t)), w)
             return f"claim says {written}; the excerpt says “{said[w]}”"
     return None
@@ -969,7 +974,16 @@ def _prepared(text: str) -> str:
     text = _GOES.sub(lambda m: "rises" if m.group(1) == "up" else "falls", normalize(strip_markers(text)))
     text = _BELONGS.sub("is ", _PERSISTS.sub("persists", text))
     text = _A_SPAN_LONG.sub(r"\1 1 \2", text)  # "for a day" lasts a day; "5 mg of it a day" is a rate
+    text = _CONTRAST_IT.sub(r"\g<said> \g<what>\g<other> \g<what>", text)
     return _REJECTED.sub(r", \1 ", text)
+
+
+# "Hypocalcaemia prolongs the QT interval, while hypercalcaemia shortens it": "it" is the QT interval, which
+# the second side's direction is about.
+_CONTRAST_IT = re.compile(
+    r"\b(?P<said>[a-z]+s) (?P<what>the (?:[a-z]+ ){0,2}[a-z]+)(?P<other>,? (?:while|whereas) [a-z]+(?: [a-z]+)? "
+    r"[a-z]+s) it\b"
+)
 
 
 def check_claim(claim: str, excerpt: str) -> str | None:
