@@ -34,6 +34,10 @@ PASSAGES = {
     "reflux": ("Gastro-oesophageal reflux in children", "Gastro-oesophageal reflux in infants rarely needs tests."),
     "oa": ("Osteoarthritis › Management", "Exercise and weight loss first; do not offer glucosamine."),
     "bv": ("Vaginal discharge › Treatment", "Metronidazole 400 mg twice daily for seven days."),
+    "breech": ("Breech presentation", "External cephalic version is offered from 37 weeks."),
+    "clinic": ("Baby clinic", "A baby is weighed at 6 weeks, at 10 weeks and at 14 weeks; try to attend each."),
+    "preterm": ("Preterm infants › Feeding", "Cup feeding until the infant can suckle at the breast."),
+    "demand": ("Feeding › On demand", "Feed the baby on demand; a baby who is not able to suckle is seen."),
 }  # fmt: skip
 
 
@@ -63,6 +67,8 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         ("how much ORS for a child with gastro", "gastroenteritis"),  # a clinician's shorthand for the illness
         ("arthritis of the knee", "oa"),  # osteoarthritis is a kind of arthritis
         ("how long is flagyl given", "bv"),  # a brand name finds the medicine
+        ("baby still bum first at 36 weeks, when do we try turning it", "breech"),  # lay words for breech
+        ("prem baby not able to suckle yet, how to feed", "preterm"),  # the UK shorthand for preterm
     ],
 )
 async def test_a_question_finds_its_passage_in_other_words(store: Store, question: str, wanted: str) -> None:
