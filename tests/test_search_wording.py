@@ -227,3 +227,20 @@ def test_what_names_which_one_is_a_number_or_a_letter_but_not_a_word() -> None:
     # A count after a word names nothing, though searching it as a phrase still helps rank ("aspirin 300 mg").
     assert list(numbered("bitten by a dog 3 days ago, type 1", names_only=True)) == ["type 1"]
     assert "aspirin 300" in numbered("aspirin 300 mg")
+
+
+async def test_a_non_word_is_not_the_word_it_negates(tmp_path: Path) -> None:
+    passages = [
+        ("Hypertension › Advice", "Avoid non-steroidal anti-inflammatory drugs; they raise the pressure."),
+        ("Angioedema › Treatment", "Steroids and antihistamines do not help; give adrenaline for stridor."),
+    ]
+    s = await store_of(tmp_path / "hippo.db", passages)
+    try:
+        steroids = [h.title for h in await s.search("will steroids help a swollen tongue", k=2)]
+        nsaids = [h.title for h in await s.search("which non steroidal drugs raise the pressure", k=2)]
+        unmentioned = await s.unmentioned("non-steroidal drugs and pressure")
+    finally:
+        await s.close()
+    assert steroids == ["Angioedema › Treatment"]  # "non-steroidal" says nothing of steroids
+    assert nsaids[0] == "Hypertension › Advice"  # typed with a space or a hyphen, it is one word
+    assert unmentioned == []

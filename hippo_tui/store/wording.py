@@ -20,7 +20,15 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from hippo_tui import compiled_patterns
-from hippo_tui.store.query import MAX_TERMS, STOP_WORDS, quoted_or, terms, typed_text, typed_words
+from hippo_tui.store.query import (
+    MAX_TERMS,
+    STOP_WORDS,
+    joined_negations,
+    quoted_or,
+    terms,
+    typed_text,
+    typed_words,
+)
 
 if TYPE_CHECKING:
     from hippo_tui.verification.lexicon import DrugClass
@@ -94,16 +102,18 @@ def _kind_of(word: str) -> str | None:
 
 
 def fold(text: str | None) -> str | None:
-    """``text`` as the index holds it: folded words separated by spaces (None stays None)."""
+    """``text`` as the index holds it: folded words separated by spaces, a "non" one word with what it negates
+    (``query.joined_negations``); None stays None."""
     if text is None:
         return None
-    return " ".join(fold_word(w) for w in _WORD.findall(text.lower()))
+    return " ".join(fold_word(w) for w in _WORD.findall(joined_negations(text.lower())))
 
 
 # Bump to re-index every database on its next opening (a change of folding these files do not show).
 FOLD_RULES = 1
-# What folding is made of: this module, the spelling and stemming rules, the lexicon's synonym groups.
-_FOLD_FILES = ("store/wording.py", "verification/lexicon.py", "data/lexicon.toml")
+# What folding is made of: this module, the query's negations (joined_negations), the spelling and stemming
+# rules, the lexicon's synonym groups.
+_FOLD_FILES = ("store/wording.py", "store/query.py", "verification/lexicon.py", "data/lexicon.toml")
 
 
 @cache
