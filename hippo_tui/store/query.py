@@ -26,9 +26,10 @@ MAX_TERMS = 24  # bounds the cost of pathological inputs
 _NOT = re.compile(r"\b(can|won|\w+?)n?['’]t\b", re.I)  # "can't" -> "can", "don't" -> "do"
 _WONT = {"won": "will"}
 _CLITIC = re.compile(r"(?<=\w)['’](?:s|re|ll|ve|d|m)\b", re.I)
+# A "non" and the word it negates, hyphened or not ("non-steroidal", "non ST elevation"), not a number.
+_NEGATED = re.compile(r"\bnon[\s-]+(?=[^\W\d_])", re.I)
 # A number and its unit typed as one word ("45yo", "3yo", "80kg", "6wk"): two words, so the unit is read as
 # one ("yo" is "year old"); an ordinal ("2nd") is left as it is.
-_NEGATED = re.compile(r"\bnon[\s-]+(?=[^\W\d_])", re.I)
 _GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(?!st\b|nd\b|rd\b|th\b)([a-z]+)\b", re.I)
 
 

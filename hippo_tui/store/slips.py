@@ -78,8 +78,8 @@ def slippable(word: str) -> bool:
 async def with_slips_read(query: str, words: list[str], doc_frequencies: DocFrequencies) -> list[str]:
     """``words`` (the query's search terms) and, for each typed word the index lacks or holds only as a typo of
     its own, the one indexed word it is a slip of, or, for a medicine it never names, the medicine's class
-    (``classes_of``); for a thing the
-    index never names in the lexicon's wording, its other wordings (``wording.other_wordings``)."""
+    (``classes_of``); for a thing the index never names in the lexicon's wording, its other wordings
+    (``wording.other_wordings``)."""
     dfs = await doc_frequencies(words)
     # A thing the knowledge base names only in another of the lexicon's wordings ("C. difficile").
     unnamed = [
