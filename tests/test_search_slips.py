@@ -47,3 +47,22 @@ async def test_a_vowel_typed_for_another_is_a_slip(store: Store) -> None:
     # The commonest misspelling of a long word: one vowel for another ("delerium", "paracetomol").
     hits = await store.search("delerium", k=3)
     assert hits and hits[0].title == "Alcohol withdrawal", [h.title for h in hits]
+
+
+async def test_a_typo_the_knowledge_base_also_makes_is_read_as_the_word_meant(tmp_path: Path) -> None:
+    # "pregancy" is in the index (one passage's own typo), but "pregnancy" is in 30 times as many passages.
+    passages = [
+        ("Feeding survey", "Staff recorded pregancy and feeding practices on a form."),
+        *(
+            (f"Pregnancy › Visit {i}", f"At visit {i} of pregnancy, check the blood pressure.")
+            for i in range(30)
+        ),
+        *((f"Gout › Diet {i}", "Less beer and red meat.") for i in range(40)),
+    ]
+    s = await store_of(tmp_path / "hippo.db", passages)
+    try:
+        titles = [h.title for h in await s.search("pregancy", k=3)]
+    finally:
+        await s.close()
+    assert "Feeding survey" in titles  # the word as typed is still searched for
+    assert any(t.startswith("Pregnancy") for t in titles), titles

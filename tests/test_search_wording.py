@@ -34,6 +34,10 @@ PASSAGES = {
     "reflux": ("Gastro-oesophageal reflux in children", "Gastro-oesophageal reflux in infants rarely needs tests."),
     "oa": ("Osteoarthritis › Management", "Exercise and weight loss first; do not offer glucosamine."),
     "bv": ("Vaginal discharge › Treatment", "Metronidazole 400 mg twice daily for seven days."),
+    "breech": ("Breech presentation", "External cephalic version is offered from 37 weeks."),
+    "clinic": ("Baby clinic", "A baby is weighed at 6 weeks, at 10 weeks and at 14 weeks; try to attend each."),
+    "preterm": ("Preterm infants › Feeding", "Cup feeding until the infant can suckle at the breast."),
+    "demand": ("Feeding › On demand", "Feed the baby on demand; a baby who is not able to suckle is seen."),
 }  # fmt: skip
 
 
@@ -63,6 +67,8 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         ("how much ORS for a child with gastro", "gastroenteritis"),  # a clinician's shorthand for the illness
         ("arthritis of the knee", "oa"),  # osteoarthritis is a kind of arthritis
         ("how long is flagyl given", "bv"),  # a brand name finds the medicine
+        ("baby still bum first at 36 weeks, when do we try turning it", "breech"),  # lay words for breech
+        ("prem baby not able to suckle yet, how to feed", "preterm"),  # the UK shorthand for preterm
     ],
 )
 async def test_a_question_finds_its_passage_in_other_words(store: Store, question: str, wanted: str) -> None:
@@ -221,3 +227,20 @@ def test_what_names_which_one_is_a_number_or_a_letter_but_not_a_word() -> None:
     # A count after a word names nothing, though searching it as a phrase still helps rank ("aspirin 300 mg").
     assert list(numbered("bitten by a dog 3 days ago, type 1", names_only=True)) == ["type 1"]
     assert "aspirin 300" in numbered("aspirin 300 mg")
+
+
+async def test_a_non_word_is_not_the_word_it_negates(tmp_path: Path) -> None:
+    passages = [
+        ("Hypertension › Advice", "Avoid non-steroidal anti-inflammatory drugs; they raise the pressure."),
+        ("Angioedema › Treatment", "Steroids and antihistamines do not help; give adrenaline for stridor."),
+    ]
+    s = await store_of(tmp_path / "hippo.db", passages)
+    try:
+        steroids = [h.title for h in await s.search("will steroids help a swollen tongue", k=2)]
+        nsaids = [h.title for h in await s.search("which non steroidal drugs raise the pressure", k=2)]
+        unmentioned = await s.unmentioned("non-steroidal drugs and pressure")
+    finally:
+        await s.close()
+    assert steroids == ["Angioedema › Treatment"]  # "non-steroidal" says nothing of steroids
+    assert nsaids[0] == "Hypertension › Advice"  # typed with a space or a hyphen, it is one word
+    assert unmentioned == []

@@ -26,6 +26,8 @@ MAX_TERMS = 24  # bounds the cost of pathological inputs
 _NOT = re.compile(r"\b(can|won|\w+?)n?['’]t\b", re.I)  # "can't" -> "can", "don't" -> "do"
 _WONT = {"won": "will"}
 _CLITIC = re.compile(r"(?<=\w)['’](?:s|re|ll|ve|d|m)\b", re.I)
+# A "non" and the word it negates, hyphened or not ("non-steroidal", "non ST elevation"), not a number.
+_NEGATED = re.compile(r"\bnon[\s-]+(?=[^\W\d_])", re.I)
 # A number and its unit typed as one word ("45yo", "3yo", "80kg", "6wk"): two words, so the unit is read as
 # one ("yo" is "year old"); an ordinal ("2nd") is left as it is.
 _GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(?!st\b|nd\b|rd\b|th\b)([a-z]+)\b", re.I)
@@ -42,12 +44,19 @@ def typed_words(query: str) -> list[str]:
     return _WORD.findall(typed_text(query))
 
 
+def joined_negations(text: str) -> str:
+    """``text`` with each "non" joined to the word it negates ("non-steroidal", "non steroidal":
+    "nonsteroidal"): split, a passage on NSAIDs read as one on steroids."""
+    return _NEGATED.sub("non", text)
+
+
 def terms(query: str) -> list[str]:
-    """The searchable words of a query, lower-cased, in order, without duplicates or stop-words.
+    """The searchable words of a query, lower-cased, in order, without duplicates or stop-words; a "non" joined
+    to the word it negates (``joined_negations``).
 
     When every word is a stop-word the words are kept, so "what is it" still finds something.
     """
-    words = [w for w in typed_words(query) if w.strip("_")]
+    words = [w for w in typed_words(joined_negations(query)) if w.strip("_")]
     kept = [w for w in words if w not in STOP_WORDS] or words
     return list(dict.fromkeys(kept))[:MAX_TERMS]
 

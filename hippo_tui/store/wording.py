@@ -20,7 +20,15 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from hippo_tui import compiled_patterns
-from hippo_tui.store.query import MAX_TERMS, quoted_or, terms, typed_text, typed_words
+from hippo_tui.store.query import (
+    MAX_TERMS,
+    STOP_WORDS,
+    joined_negations,
+    quoted_or,
+    terms,
+    typed_text,
+    typed_words,
+)
 
 if TYPE_CHECKING:
     from hippo_tui.verification.lexicon import DrugClass
@@ -94,16 +102,18 @@ def _kind_of(word: str) -> str | None:
 
 
 def fold(text: str | None) -> str | None:
-    """``text`` as the index holds it: folded words separated by spaces (None stays None)."""
+    """``text`` as the index holds it: folded words separated by spaces, a "non" one word with what it negates
+    (``query.joined_negations``); None stays None."""
     if text is None:
         return None
-    return " ".join(fold_word(w) for w in _WORD.findall(text.lower()))
+    return " ".join(fold_word(w) for w in _WORD.findall(joined_negations(text.lower())))
 
 
 # Bump to re-index every database on its next opening (a change of folding these files do not show).
 FOLD_RULES = 1
-# What folding is made of: this module, the spelling and stemming rules, the lexicon's synonym groups.
-_FOLD_FILES = ("store/wording.py", "verification/lexicon.py", "data/lexicon.toml")
+# What folding is made of: this module, the query's negations (joined_negations), the spelling and stemming
+# rules, the lexicon's synonym groups.
+_FOLD_FILES = ("store/wording.py", "store/query.py", "verification/lexicon.py", "data/lexicon.toml")
 
 
 @cache
@@ -229,7 +239,8 @@ def numbered(query: str, *, names_only: bool = False) -> dict[str, str]:
     """Each word with the number that names which one ("type 1", "stage 4"), as typed -> folded: searched as
     one phrase, since a passage on type 2 diabetes that writes "1" elsewhere is not about type 1. With
     ``names_only``, not a word and a count ("a dog 3 days ago"): as a phrase it still ranks "aspirin 300 mg"
-    well, but it is not a name a passage must say."""
+    well, but it is not a name a passage must say; nor a value ("CRP 15", "eGFR 25", "BP 190": a name's number
+    is one digit), nor a number after a word that names nothing ("for 45yo", "level is 14")."""
     typed = typed_words(query)
     return {
         f"{a} {b}": f"{fold_word(a)} {fold_word(b)}"
@@ -237,14 +248,14 @@ def numbered(query: str, *, names_only: bool = False) -> dict[str, str]:
         if a.isalpha()
         and len(a) > 1
         and _NAMES_WHICH.fullmatch(b)
-        and not (names_only and _UNIT.fullmatch(after))
+        and not (names_only and (_UNIT.fullmatch(after) or len(b) > 1 or a in STOP_WORDS))
     }
 
 
 # A number followed by one of these counts something: it names nothing.
 _UNIT = re.compile(
     r"(?:second|sec|minute|min|hour|hr|day|week|wk|month|mo|year|yr|time|dose|tablet|tab|puff|drop|unit|"
-    r"mg|g|kg|mcg|microgram|ml|l|mmol|iu|cm|mm|percent)s?|x|am|pm"
+    r"mg|g|kg|mcg|microgram|ml|l|mmol|iu|cm|mm|percent)s?|x|am|pm|yo"
 )
 
 
