@@ -316,6 +316,12 @@ SAID_BY_ITS_TERMS = [
         ("Bronchiolitis › Admission", "Admit an infant who is hypoxic or not feeding."),
         ("Oxygen › Cylinders", "Check the oxygen cylinders every day."),
     ),
+    # A title says what its term says, as a line does: the card's lines write only "OA".
+    (
+        "glucosamine for knee arthritis - worth prescribing?",
+        ("Osteoarthritis › Supplements", "Do not offer glucosamine or chondroitin for OA."),
+        ("Knee injury › Examination", "A knee effusion after a twisting injury needs an X-ray."),
+    ),
 ]
 
 
