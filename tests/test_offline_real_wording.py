@@ -1,6 +1,6 @@
 """The offline answerer on the wording a real clinic's questions and documents use (each case a defect the real
 corpora showed, in a small knowledge base of our own words): a possessive name, a slip of a class word, a
-qualifier no passage repeats, "does", an age group, list lines without full stops.
+qualifier no passage repeats, "does", an age group, list lines without full stops, an aim for a goal.
 
 Every question runs through the real engine, as `hippo-tui ask` runs it.
 """
@@ -50,6 +50,8 @@ PASSAGES = {
     "mdma": ("Ecstacy › Management", "Treat hyperthermia after MDMA (ecstacy) with rapid external cooling."),
     "aur": ("Urinary retention › Management", "Acute retention: catheterise at once; give an alpha blocker for 2 days before removal."),
     "divert": ("Diverticulitis › Outpatient treatment", "Uncomplicated diverticulitis may be treated as an outpatient with oral antibiotics if the patient can drink."),
+    "lvad": ("LVAD › Low flow alarm", "Find the blood pressure with a Doppler cuff: MAP goal 70-80 mmHg."),
+    "pulse": ("Trauma › Pulses", "A palpable radial pulse does not prove a systolic pressure over 80 mmHg."),
 }  # fmt: skip
 IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
 
@@ -76,6 +78,8 @@ CASES = [
     # treating "at home" is treating as an outpatient
     ("acute urinary retention, start an alpha blocker before TWOC?", "aur", "alpha blocker for 2 days"),
     ("uncomplicated diverticulitis, ok to manage at home on oral abx?", "divert", "oral antibiotics"),
+    # the asker's aim for the card's goal
+    ("LVAD patient with no palpable pulse - what MAP am I aiming for", "lvad", "MAP goal 70-80 mmHg"),
 ]
 UNCOVERED = "semaglutide dose for severe obesity in a young adult"
 TXA = "What is the dose of tranexamic acid in trauma?"
