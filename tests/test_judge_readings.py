@@ -99,6 +99,14 @@ def test_a_route_word_naming_a_product_is_not_its_route():
     assert verdict.outcome != "supported"
 
 
+def test_a_route_word_naming_a_device_is_not_the_doses_route():
+    # "IV access" is a cannula, not how the 4–5 mg/kg dose is given: that dose is intramuscular.
+    excerpt = "Ketamine: 1–1.5 mg/kg IV over 60 seconds, or 4–5 mg/kg IM when IV access is not possible."
+    verdict = judge_claim("Ketamine is given intravenously at 4–5 mg/kg.", excerpt)
+    assert verdict.outcome == "contradicted" and "4-5 mg/kg" in verdict.reason, verdict
+    assert judge_claim("Ketamine can be given intramuscularly at 4–5 mg/kg.", excerpt).supported
+
+
 def test_a_derivation_of_a_synonym_is_the_same_word():
     # {stop, cease, discontinue}: "cease" derives "cessation", so "stop" is said by it
     verdict = judge_claim(
@@ -337,3 +345,78 @@ def test_a_row_quoted_from_a_run_of_guillemet_bullets_is_not_read_with_the_row_b
     )
     claim = "The status of abandoned infants should be established as soon as possible."
     assert judge_claim(claim, excerpt).supported, judge_claim(claim, excerpt)
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt"),
+    [
+        ("Furosemide 40 mg is taken by mouth once a day in the morning.", "Furosemide 40 mg PO od mane."),
+        ("The risk of tendon rupture is higher in people over 60.", "The risk of tendon rupture is increased in people over 60."),
+        ("Use one or two puffs under the tongue.", "GTN spray: 1–2 sprays under the tongue."),
+        ("Inject into the mid-thigh.", "Inject into the middle third of the thigh."),
+        ("Muscle pain is a recognised side effect of statins.", "Statins can cause muscle pain."),
+        ("With no IV line, glucagon 1 mg can be injected into muscle.", "If IV access is not available, give glucagon 1 mg IM."),
+    ],
+)  # fmt: skip
+def test_everyday_and_prescription_words_are_read_as_a_clinician_reads_them(claim: str, excerpt: str):
+    assert judge_claim(claim, excerpt).supported, judge_claim(claim, excerpt)
+
+
+def test_mane_is_not_at_night():
+    assert not judge_claim("Furosemide 40 mg is taken at night.", "Furosemide 40 mg PO od mane.").supported
+
+
+def test_pregnancy_is_womens_and_advice_for_adults_is_for_either_sex():
+    excerpt = "Live vaccines, including MMR and BCG, are not recommended during pregnancy."
+    assert judge_claim("MMR should not be given to pregnant women.", excerpt).supported
+    adults = "Offer a calcium-channel blocker to adults aged 55 and over."
+    assert judge_claim("A man aged 60 should be offered a calcium-channel blocker.", adults).supported
+    men = "Offer a calcium-channel blocker to men aged 55 and over."
+    assert not judge_claim("A woman aged 60 should be offered a calcium-channel blocker.", men).supported
+    pregnant = "Pertussis vaccine is recommended in every pregnancy."
+    assert not judge_claim("Men should have the pertussis vaccine.", pregnant).supported
+
+
+def test_an_age_is_given_where_the_excerpt_says_any_age():
+    claim = "A 40-year-old should be offered a calcium-channel blocker."
+    assert judge_claim(
+        claim, "Offer a calcium-channel blocker to adults of African family origin of any age."
+    ).supported
+    assert not judge_claim(claim, "Offer a calcium-channel blocker to adults aged 55 and over.").supported
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "supported"),
+    [
+        ("The second MMR dose is given at forty months.", "The second dose of MMR is given at 3 years 4 months.", True),
+        ("The second MMR dose is given at three years and four months.", "Second MMR: 3 years 4 months.", True),
+        ("The second MMR dose is given at three years.", "The second dose of MMR is given at 3 years 4 months.", False),
+        ("Restart them after a day or two of eating normally.", "Restart them after eating normally for 24–48 hours.", True),
+        ("Restart them after a day or two of eating normally.", "Restart them after eating normally for 3 days.", False),
+    ],
+)  # fmt: skip
+def test_an_age_or_time_in_two_units_is_one_quantity(claim: str, excerpt: str, supported: bool):
+    assert judge_claim(claim, excerpt).supported is supported, judge_claim(claim, excerpt)
+
+
+@pytest.mark.parametrize(
+    ("claim", "excerpt", "supported"),
+    [
+        ("Take nitrofurantoin 100 mg twice a day for three days.", "Nitrofurantoin 100 mg bd x 3/7.", True),
+        ("Take nitrofurantoin 100 mg twice a day for seven days.", "Nitrofurantoin 100 mg bd x 3/7.", False),
+        ("Continue for two weeks.", "Continue for 2/52.", True),
+        ("Then give 60 to 120 mg a day in a syringe driver.", "Then 60–120 mg over 24 hours via syringe driver.", True),
+        ("Then give 60 to 120 mg a day in a syringe driver.", "Then 60–120 mg over 12 hours via syringe driver.", False),
+        ("Clarithromycin and simvastatin raise the risk of myopathy, so the two should not be combined.", "Clarithromycin with simvastatin increases the risk of myopathy; avoid the combination.", True),
+        ("The two risk factors for VTE are surgery and immobility.", "Risk factors for VTE include cancer, surgery, immobility and obesity.", False),
+        ("The flu vaccine is offered yearly to pregnant women.", "The annual flu vaccine is offered to pregnant women.", True),
+    ],
+)  # fmt: skip
+def test_prescribers_shorthand_and_counts_that_are_no_count(claim: str, excerpt: str, supported: bool):
+    assert judge_claim(claim, excerpt).supported is supported, judge_claim(claim, excerpt)
+
+
+def test_what_has_not_worked_is_ineffective():
+    excerpt = "Mirabegron is an option only if antimuscarinics are contraindicated or clinically ineffective."
+    assert judge_claim("Mirabegron is used when antimuscarinics haven't worked.", excerpt).supported
+    assert not judge_claim("Mirabegron is used when antimuscarinics have worked.", excerpt).supported

@@ -765,6 +765,9 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         ("A 15 kg child should be given 500 mg of paracetamol.", "Paracetamol for children: 15 mg/kg every 4 to 6 hours, up to 4 doses in 24 hours."),
         # a place on the body the excerpt gives to other people than the claim's
         ("Infants have the injection into the deltoid.", "Adults and older children: inject into the deltoid muscle. Infants: inject into the anterolateral thigh."),
+        ("Babies under one have the injection into the deltoid.", "Inject into the anterolateral thigh in infants under 1 year; use the deltoid in older children and adults."),
+        # a dose said without naming anyone, where the claim's own people are given another
+        ("Newborns should receive aciclovir 10 mg/kg every 8 hours.", "Aciclovir 10 mg/kg IV every 8 hours. In neonates, give 20 mg/kg IV every 8 hours."),
         # the only one, where the excerpt gives others or a way round
         ("Ceftriaxone should only be given within 6 hours of arrival.", "Give ceftriaxone within 6 hours of arrival, or later for those who are very unwell."),
         ("Salmonella is the only common cause of food poisoning.", "Common causes of food poisoning include Salmonella and Campylobacter."),
@@ -786,4 +789,29 @@ def test_a_missing_phrase_is_named_once() -> None:
         "Amoxicillin is the first-line antibiotic for community-acquired pneumonia in adults.",
     )
     assert v.reason.count("chest infection") == 1, v
+
+
+
+def test_two_sentences_quoted_as_one_with_a_semicolon_are_a_quote() -> None:
+    # The first sentence has a semicolon of its own: the quote is found however its pieces fall.
+    excerpt = (
+        "Overactive bladder: offer bladder training as first-line treatment; if ineffective, offer an "
+        "antimuscarinic. Mirabegron is an option only if antimuscarinics are contraindicated."
+    )
+    joined = excerpt.replace("antimuscarinic. Mirabegron", "antimuscarinic; mirabegron")
+    assert judge_claim(joined, excerpt).supported
+    changed = joined.replace("bladder training as first-line", "mirabegron as first-line")
+    assert not judge_claim(changed, excerpt).supported
+
+
+def test_as_good_as_is_not_better_than_either_way_round() -> None:
+    excerpt = "Inhaled corticosteroids are more effective than montelukast as maintenance therapy in asthma."
+    for claim in (
+        "Montelukast is as effective as an inhaled corticosteroid for maintenance.",
+        "Inhaled corticosteroids are as effective as montelukast for maintenance.",
+    ):
+        verdict = judge_claim(claim, excerpt)
+        assert verdict.element == "comparison" and not verdict.supported, verdict
+    said = "Inhaled corticosteroids work better than montelukast, which is as safe as they are."
+    assert judge_claim("Montelukast is as safe as inhaled corticosteroids.", said).supported
 

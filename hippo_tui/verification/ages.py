@@ -43,3 +43,9 @@ def as_groups(text: str) -> str:
     """``text`` with each stated age written as its group's word: "a 6 week old" -> "a infant"."""
     text = BABY_AGE.sub("infant", text)
     return AGE.sub(lambda m: "adult" if _years(m) >= ADULT_AGE else "child", text)
+
+
+# "Adults of any age", "regardless of age": advice for every age, a claim's "40-year-old" or teenager among them.
+ANY_AGE = re.compile(
+    r"(?i)\b(?:regardless of (?:their )?age|(?:of|at) (?:all|any) ages?|whatever their age)\b"
+)

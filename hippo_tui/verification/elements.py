@@ -19,10 +19,12 @@ from typing import Literal
 from hippo_tui.backends.spelling import is_slip
 from hippo_tui.safe_text import clip
 from hippo_tui.verification import thesaurus
+from hippo_tui.verification.ages import ANY_AGE
 from hippo_tui.verification.binding import agents, carries_it, said_of_another
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
 from hippo_tui.verification.near_quote import turned
 from hippo_tui.verification.opposites import opposite
+from hippo_tui.verification.quantities import Quantity, find
 from hippo_tui.verification.reading import (
     VETO_WORDS,
     Reading,
@@ -172,11 +174,6 @@ def _part_about(claim: Reading, sentence: Reading) -> Reading | None:
     return parts[at] if best > second else None
 
 
-_ANY_AGE = re.compile(
-    r"(?i)\b(?:regardless of (?:their )?age|(?:of|at) (?:all|any) ages?|whatever their age)\b"
-)
-
-
 def _people_of_another(claim: Reading, excerpt: Excerpt, axis: str, groups: frozenset[str]) -> str | None:
     """The claim's people are named only in sentences about other medicines than the claim's ("Flucloxacillin
     is first line. Use erythromycin in pregnancy."): the medicine said for them, else None."""
@@ -190,6 +187,14 @@ def _people_of_another(claim: Reading, excerpt: Excerpt, axis: str, groups: froz
     return None
 
 
+def _of_either_sex(groups: frozenset[str], excerpt: Reading) -> bool:
+    """Whether an excerpt that names no sex says it of the claim's: pregnancy and breastfeeding are women's;
+    advice for adults is for men and women alike."""
+    people = excerpt.populations
+    womens = bool(people.get("pregnancy") or people.get("feeding")) and groups == {"women"}
+    return womens or "adults" in people.get("age", ())
+
+
 def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """Who the claim is about must be who the excerpt is about: children are not adults, and where the
     excerpt gives different advice for different people, the advice the claim repeats is the one for its own."""
@@ -198,7 +203,7 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if near is None or not any(near.populations.get(axis) for axis in claim.populations):
         near = sentence
     for axis, groups in claim.populations.items():
-        if axis == "age" and _ANY_AGE.search(near.source):
+        if axis == "age" and ANY_AGE.search(near.source):
             continue  # "everyone who has self-harmed, regardless of age": a teenager too
         other = _people_of_another(claim, excerpt, axis, groups)
         if other:
@@ -207,6 +212,8 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
                 "drug", f"the excerpt says {people} of {other}, not of {mine}"
             )  # as check_binding
         said = near.populations.get(axis) or excerpt.whole.populations.get(axis) or frozenset()
+        if axis == "sex" and not said and _of_either_sex(groups, excerpt.whole):
+            continue
         if axis == "age" and not said:  # no age group named: the ages it states say who it is for
             said = near.aged or excerpt.whole.aged
         if all(_within(g, said) for g in groups):
@@ -336,6 +343,12 @@ class Comparison:
     left: frozenset[str]
     right: frozenset[str]
     named: bool = False  # the sides are the drugs or classes named, not every concept
+    quality: str = ""  # "effective" in "more effective than" and "as effective as"; "safer" in "safer than"
+
+    def of(self, other: Comparison) -> bool:
+        """Whether both compare the same quality ("as safe as" and "safer than", not "better than")."""
+        mine, theirs = stem(self.quality), stem(other.quality)
+        return mine == theirs or theirs in (mine + "r", mine + "er") or mine in (theirs + "r", theirs + "er")
 
 
 _THAN = re.compile(r"\bthan\b")
@@ -370,6 +383,21 @@ _MULTIPLE = re.compile(r"\b(?:twice|double|(?:two|three|four|five|ten|\d+) times
 _COMPARED_AFTER = re.compile(r"^\s+(?:with|in|for|among|on)\b")
 
 
+# "A is as effective as B": a comparison saying neither is more; not "as soon as", "as well as", nor "at least
+# as effective as" (which "more effective" bears out).
+_AS_AS = re.compile(r"(?<!at least )(?<!no less )\bas (?P<q>[a-z]{4,}) as\b(?! possible| needed| required)")
+_NOT_QUALITIES = frozenset("soon well long much many often quickly early late little needed".split())
+
+
+def _equal(clause: str) -> list[Comparison]:
+    m = _AS_AS.search(clause)
+    if m is None or m.group("q") in _NOT_QUALITIES:
+        return []
+    sides = _sides(clause[: m.start()], clause[m.end() :].split(",")[0])
+    q = m.group("q")
+    return [Comparison("as much", left, right, named, q) for left, right, named in sides if left and right]
+
+
 def comparisons(reading: Reading) -> list[Comparison]:
     out = []
     text = _MULTIPLE.sub(r"more \1 than", reading.source.lower())
@@ -378,6 +406,7 @@ def comparisons(reading: Reading) -> list[Comparison]:
     for clause in re.split(r"[;:]|\bbut\b|\bso\b", text):
         than = _THAN.search(clause)
         if not than:
+            out += _equal(clause)
             continue
         words = [
             m for m in _COMPARATIVE.finditer(clause[: than.start()]) if m.group() not in _NOT_COMPARATIVES
@@ -388,9 +417,10 @@ def comparisons(reading: Reading) -> list[Comparison]:
         sense = next((k for k in ("more", "less") if _sense(word.group()) == {k}), word.group())
         between = clause[word.end() : than.start()]
         first = between if _COMPARED_AFTER.match(between) and _concepts(between) else clause[: word.start()]
+        quality = (between.split() or [""])[0] if word.group() in ("more", "less") else word.group()
         for left, right, named in _sides(first, clause[than.end() :].split(",")[0]):
             if left and right:
-                out.append(Comparison(sense, left, right, named))
+                out.append(Comparison(sense, left, right, named, quality))
     return out
 
 
@@ -442,6 +472,10 @@ def check_comparison(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
+def _how_said(c: Comparison) -> str:
+    return "neither is more (“as … as”)" if c.sense == "as much" else c.sense
+
+
 def _ordered(mine: list[Comparison], excerpt: Excerpt) -> Finding | None:
     theirs = [c for s in excerpt.sentences for c in comparisons(s)]
     for c in mine:
@@ -451,10 +485,12 @@ def _ordered(mine: list[Comparison], excerpt: Excerpt) -> Finding | None:
             tl, tr = (t.left - t.right or t.left), (t.right - t.left or t.right)
             same = bool(cl & tl and cr & tr)
             swapped = bool(cl & tr and cr & tl) and not same
-            if same and (
-                _opposite(c.sense, t.sense) or (c.sense != t.sense and "as much" in (c.sense, t.sense))
-            ):
-                return _contradicted("comparison", f"the claim says {c.sense}; the excerpt says {t.sense}")
+            # "As … as" has no order: either way round, it is not "more".
+            equal = "as much" in (c.sense, t.sense) and c.sense != t.sense and (same or swapped) and c.of(t)
+            if equal or (same and _opposite(c.sense, t.sense)):
+                return _contradicted(
+                    "comparison", f"the claim says {_how_said(c)}; the excerpt says {_how_said(t)}"
+                )
             if swapped and (c.sense == t.sense):
                 return _contradicted(
                     "comparison",
@@ -593,16 +629,44 @@ def check_site_people(claim: Reading, excerpt: Excerpt) -> Finding | None:
     mine = _places(claim)
     if not mine or not claim.populations:
         return None
-    for s in excerpt.sentences:
+    # Each clause its own: "the thigh in infants under 1 year; the deltoid in older children and adults".
+    clauses = [read(c) if ";" in s.source else s for s in excerpt.sentences for c in s.source.split(";")]
+    for s in clauses:
         theirs = _places(s)
         if not theirs or theirs & mine or not _same_people(s, claim):
             continue
-        if any(mine & _places(o) and not _same_people(o, claim) for o in excerpt.sentences if o is not s):
+        if any(mine & _places(o) and not _same_people(o, claim) for o in clauses if o is not s):
             said, people = (
                 " and ".join(sorted(theirs)),
                 " and ".join(sorted(set().union(*claim.populations.values()))),
             )
             return _missing("body site", f"the excerpt gives the {said} for {people}: {quote(s.source)}")
+    return None
+
+
+_DOSE_DIMS = ("mass", "volume", "amount", "units")
+
+
+def _doses(r: Reading) -> list[Quantity]:
+    return [q for q in find(r.source) if q.dim.split("/")[0] in _DOSE_DIMS]
+
+
+def check_dose_people(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A dose the excerpt gives without naming anyone, where a sentence naming the claim's own people gives
+    them another ("aciclovir 10 mg/kg every 8 hours. In neonates, give 20 mg/kg": not 10 mg/kg for newborns)."""
+    if not claim.populations:
+        return None
+    claimed = _doses(claim)
+    for q in claimed:
+        homes = [s for s in excerpt.sentences if any(map(q.matches, _doses(s)))]
+        if not homes or any(_same_people(s, claim) or s.populations for s in homes):
+            continue
+        for s in excerpt.sentences:
+            rivals = [e for e in _doses(s) if e.dim == q.dim and not any(c.matches(e) for c in claimed)]
+            if rivals and s not in homes and _same_people(s, claim):
+                people = " and ".join(sorted(set().union(*claim.populations.values())))
+                theirs = f"{rivals[0].text} for {people}"
+                return _contradicted("population", f"the excerpt gives {theirs}: {quote(s.source)}")
     return None
 
 
@@ -1124,6 +1188,7 @@ CHECKS = (
     check_site,
     check_site_row,
     check_site_people,
+    check_dose_people,
     check_timing,
     check_any_time,
     check_condition,

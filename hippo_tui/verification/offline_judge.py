@@ -67,7 +67,19 @@ def _quotes(claim: str, written: frozenset[str]) -> bool:
     an offline answer, which quotes, would lose a true citation. What the quote leaves out (a condition put
     in a sentence before it) is still not established."""
     said = sentences(claim)
-    return bool(said) and all(as_quoted(s) in written for s in said)
+    return bool(said) and all(_quoted(s, written) for s in said)
+
+
+def _quoted(sentence: str, written: frozenset[str]) -> bool:
+    """Whether ``sentence`` is the excerpt's, or several of its sentences joined by semicolons (which a
+    sentence of the excerpt may have of its own)."""
+    if as_quoted(sentence) in written:
+        return True
+    pieces = sentence.split("; ")
+    return any(
+        as_quoted("; ".join(pieces[:i])) in written and _quoted("; ".join(pieces[i:]), written)
+        for i in range(1, len(pieces))
+    )
 
 
 def _finding(f: Finding) -> Verdict:

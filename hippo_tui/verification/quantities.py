@@ -100,8 +100,7 @@ for _names, _dim, _factor in (
     ("suppository suppositories", "suppositories", 1.0),
     ("pessary pessaries", "pessaries", 1.0),
     ("patch patches", "patches", 1.0),
-    ("spray sprays", "sprays", 1.0),
-    ("puff puffs", "puffs", 1.0),
+    ("spray sprays puff puffs actuation actuations", "puffs", 1.0),  # one press of a metered dose, any device
     ("drop drops", "drops", 1.0),
     ("point points", "", 1.0),  # a score's: "2 points or more" is "2 or more"
     ("breaths", "breaths", 1.0),
@@ -487,7 +486,26 @@ _PERIODS: _Rewrites = (
     (re.compile(r"\bat intervals of (?=\d)"), "every "),  # "repeated at intervals of 2-3 minutes"
     (re.compile(r"\b(under|over)[ -](\d+)s\b"), r"\1 \2 years"),  # "under 18s" are people, not seconds
     (re.compile(r"\b(?:in\s+)?(?:their|his|her|your|the)\s+([1-9])0s\b"), r"aged \g<1>0 to \g<1>9 years"),  # "in their 70s"
+    (re.compile(r"\ban? (day|week|month|year) or two\b"), r"1-2 \1s"),  # "after a day or two"
+    # Prescribers' shorthand for a course: "x 3/7" is 3 days, "for 2/52" 2 weeks, "x 6/12" 6 months.
+    (re.compile(r"\b(x|for)\s*(\d{1,2})/7\b"), r"for \2 days"),
+    (re.compile(r"\b(x|for)\s*(\d{1,2})/52\b"), r"for \2 weeks"),
+    (re.compile(r"\b(x|for)\s*(\d{1,2})/12\b"), r"for \2 months"),
+    (re.compile(r"\bannual(?:ly)?\b"), "yearly"),  # "the annual flu vaccine" is given yearly
+    (re.compile(r"(?<=[a-z]) over 24 (?:hours|h)\b"), " a day"),  # "60-120 mg over 24 hours" via a driver
+    # "The two should not be combined": both, no count ("the two risk factors" is one).
+    (re.compile(r"\bthe two(?=\s+(?:should|must|can|may|are|were|is|do|does|together)\b|\s*[.,;]|$)"), "both"),
 )  # fmt: skip
+# "3 years 4 months of age" is one age, 40 months, not two numbers.
+_FEW = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+_YEARS_MONTHS = re.compile(rf"\b({_FEW}) years? (?:and )?({_FEW}) months?\b")
+
+
+def _months(m: re.Match[str]) -> str:
+    years, months = (int(g) if g.isdigit() else WORD_NUMBERS[g] for g in (m[1], m[2]))
+    return f"{int(years * 12 + months)} months"
+
+
 # "should not take more than 4 g" is "should take no more than 4 g": a limit, not a negation.
 # So is "do not start TXA more than 3 hours after injury" ("start it no more than 3 hours after") and "should
 # not be used for more than five days".
@@ -545,6 +563,7 @@ def normalize(text: str) -> str:
     t = _EVERY_OTHER_DAY.sub("every 2 days", t)
     t = t.replace("m²", "m2")  # "30 kg/m²" is a BMI, not 30 kg
     t = _rewritten(t, _PERIODS)
+    t = _YEARS_MONTHS.sub(_months, t)
     t = _ONE_IN.sub(_as_percent, t)
     t = _FRACTION.sub(lambda m: _SHARES[m.group("f").replace("-", " ")], t)
     t = _rewritten(t, _LIMITS)

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hippo_tui.safe_text import clip, sanitize
+from hippo_tui.verification.ages import ANY_AGE
 from hippo_tui.verification.lexical import judge_words, stem
 from hippo_tui.verification.lexicon import as_written, lexicon
 from hippo_tui.verification.markers import ABBREVIATIONS, split_sentences, strip_markers
@@ -429,7 +430,9 @@ def _check_numbers(
                     return _says(q, rival[0], rival[1].text)
         # A strength the excerpt gives anywhere ("clotrimazole 1% cream") names the product: it need not
         # stand in the sentence that gives the dose.
-        strengths = [q for q in clause.quantities if _strength_given(q, sentences)]
+        strengths = [
+            q for q in clause.quantities if _strength_given(q, sentences) or _any_age(q, clause, sentences)
+        ]
         groups = [_without(g, strengths) for g in _groups(clause, pieces)]
         groups = [g for g in groups if g.quantities]
         # The sentences most about this clause first: their complaint is the one worth reporting.
@@ -474,6 +477,16 @@ def _strength_given(q: Quantity, sentences: Sequence[Sentence]) -> bool:
             e.dim == "percent" and e.cmp is None and q.matches(e) for s in sentences for e in s.quantities
         )
     )
+
+
+_OLD_AFTER = re.compile(r"\s*-?\s*old\b")
+_AGED_BEFORE = re.compile(r"\b(?:aged|age)\s*$")
+
+
+def _any_age(q: Quantity, clause: Span, sentences: Sequence[Sentence]) -> bool:
+    at, end = q.start - clause.start, q.end - clause.start
+    age = _OLD_AFTER.match(clause.text, end) or _AGED_BEFORE.search(clause.text, 0, max(at, 0))
+    return bool(age) and any(ANY_AGE.search(s.text) for s in sentences)
 
 
 def _without(span: Span, quantities: Sequence[Quantity]) -> Span:
@@ -884,8 +897,11 @@ _ROUTE = re.compile(r"\b(?:" + "|".join(sorted(_ROUTE_NAMES, key=len, reverse=Tr
 _ROUTE_WORDS = frozenset(w for name in _ROUTE_NAMES for w in judge_words(name))
 
 
-# A route word before one of these names a product, not how it is given ("the IV preparation given orally").
-_PRODUCT = re.compile(r"\s+(?:preparation|formulation|solution|product|form)s?\b")
+# A route word before one of these names a product or a device, not how it is given ("the IV preparation
+# given orally", "4–5 mg/kg IM when IV access is not possible").
+_PRODUCT = re.compile(
+    r"\s+(?:preparation|formulation|solution|product|form|access|line|cannula|catheter)s?\b"
+)
 _DOSES = ("mass", "volume", "amount", "units", "tablets")
 
 
