@@ -316,6 +316,12 @@ SAID_BY_ITS_TERMS = [
         ("Bronchiolitis › Admission", "Admit an infant who is hypoxic or not feeding."),
         ("Oxygen › Cylinders", "Check the oxygen cylinders every day."),
     ),
+    # A title says what its term says, as a line does: the card's lines write only "OA".
+    (
+        "glucosamine for knee arthritis - worth prescribing?",
+        ("Osteoarthritis › Supplements", "Do not offer glucosamine or chondroitin for OA."),
+        ("Knee injury › Examination", "A knee effusion after a twisting injury needs an X-ray."),
+    ),
 ]
 
 
@@ -355,16 +361,35 @@ def test_a_word_searched_alone_and_found_nowhere_is_still_required():
     assert "does not cover" in text and not cited_ids(text), text
 
 
-def test_a_clinical_index_is_a_source_a_documents_index_is_not():
-    # "Pneumonia Severity Index (PSI)" names a score, not the index at the back of a book: its passage answers.
-    psi = Src(
-        A,
-        "Pneumonia scores › Pneumonia Severity Index (PSI)",
-        "PSI class I: under 51 points, 30-day mortality 0.1%, treat as an outpatient.",
-    )
-    index = Src(B, "Pneumonia guide › INDEX OF CONDITIONS", "Pneumonia severity, class I, outpatient 51")
-    text = _answer("PSI class I pneumonia - can they go home as an outpatient?", psi, index)
-    assert "treat as an outpatient" in text and cited_ids(text) == [A], text
+# A card that only seems to answer does not: "Pneumonia Severity Index (PSI)" names a score, not the index at
+# the back of a book; "not pregnant" is no pregnancy (seen on the real corpora: "headache with BP 190/115 … not
+# pregnant - what do I give stat" was answered from a pre-eclampsia card, the phrase read word by word).
+SEEMING = [
+    (
+        "PSI class I pneumonia - can they go home as an outpatient?",
+        (
+            "Pneumonia scores › Pneumonia Severity Index (PSI)",
+            "PSI class I: under 51 points, 30-day mortality 0.1%, treat as an outpatient.",
+        ),
+        ("Pneumonia guide › INDEX OF CONDITIONS", "Pneumonia severity, class I, outpatient 51"),
+        "treat as an outpatient",
+    ),
+    (
+        "BP 190/115 and not pregnant - what do I give stat",
+        ("Hypertension › Severe", "Give amlodipine 10 mg orally stat for a BP of 180/110 or more."),
+        (
+            "Hypertension in pregnancy › Severe",
+            "Give labetalol 200 mg orally stat for a BP of 160/110 or more.",
+        ),
+        "amlodipine",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "card", "other", "said"), SEEMING)
+def test_the_card_that_answers_is_chosen_over_one_that_only_seems_to(question, card, other, said):
+    text = _answer(question, Src(A, *card), Src(B, *other))
+    assert said in text and cited_ids(text) == [A], text
 
 
 def test_an_age_group_of_a_table_does_not_answer_how_soon():

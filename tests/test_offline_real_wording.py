@@ -1,6 +1,7 @@
 """The offline answerer on the wording a real clinic's questions and documents use (each case a defect the real
 corpora showed, in a small knowledge base of our own words): a possessive name, a slip of a class word, a
-qualifier no passage repeats, "does", an age group, list lines without full stops.
+qualifier no passage repeats, "does", an age group, list lines without full stops, an aim for a goal, a
+word of asking.
 
 Every question runs through the real engine, as `hippo-tui ask` runs it.
 """
@@ -50,6 +51,9 @@ PASSAGES = {
     "mdma": ("Ecstacy › Management", "Treat hyperthermia after MDMA (ecstacy) with rapid external cooling."),
     "aur": ("Urinary retention › Management", "Acute retention: catheterise at once; give an alpha blocker for 2 days before removal."),
     "divert": ("Diverticulitis › Outpatient treatment", "Uncomplicated diverticulitis may be treated as an outpatient with oral antibiotics if the patient can drink."),
+    "lvad": ("LVAD › Low flow alarm", "Find the blood pressure with a Doppler cuff: MAP goal 70-80 mmHg."),
+    "psi": ("Pneumonia scores › Severity index", "PSI class I: under 51 points, 30-day mortality 0.1%, outpatient care."),
+    "pulse": ("Trauma › Pulses", "A palpable radial pulse does not prove a systolic pressure over 80 mmHg."),
 }  # fmt: skip
 IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
 
@@ -76,6 +80,9 @@ CASES = [
     # treating "at home" is treating as an outpatient
     ("acute urinary retention, start an alpha blocker before TWOC?", "aur", "alpha blocker for 2 days"),
     ("uncomplicated diverticulitis, ok to manage at home on oral abx?", "divert", "oral antibiotics"),
+    # the asker's aim for the card's goal; a word of asking ("can I trust …") names no subject
+    ("LVAD patient with no palpable pulse - what MAP am I aiming for", "lvad", "MAP goal 70-80 mmHg"),
+    ("PSI class I in a young man with pneumonia - can I trust the score", "psi", "mortality 0.1%"),
 ]
 UNCOVERED = "semaglutide dose for severe obesity in a young adult"
 TXA = "What is the dose of tranexamic acid in trauma?"

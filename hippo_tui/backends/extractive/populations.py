@@ -29,9 +29,9 @@ def _asked_ages(text: str) -> set[str]:
 @cache
 def _named_groups(text: str) -> frozenset[tuple[str, str]]:
     """The populations other than age groups ``text`` names, each as (axis, group): ("pregnancy",
-    "pregnant")."""
-    pops = lexicon().populations
-    said = {pops[w] for w in WORD.findall(as_sources_say(text)) if w in pops}
+    "pregnant"). Read as phrases, longest first: "not pregnant" is no pregnancy."""
+    lex = lexicon()
+    said = {lex.populations[m.group("p")] for m in lex.population_pattern.finditer(as_sources_say(text))}
     return frozenset((axis, group) for axis, group in said if axis != "age")
 
 

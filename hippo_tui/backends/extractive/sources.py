@@ -113,7 +113,8 @@ def _source(sid: str, title: str, excerpt: str, rank: int) -> Source:
         for i, (t, label, (said, meant)) in enumerate(zip(texts, _labels(texts), read, strict=True))
     )
     groups = frozenset(_age_groups(title))
-    words = topic.union(*(s.words for s in sentences))
+    # A title says what its terms say, as a line does: a card on "Osteoarthritis" is on arthritis.
+    words = topic.union(glossed_words(title), *(s.words for s in sentences))
     named = topic.union(*(said for said, _meant in read))
     return Source(sid, rank, topic, sentences, words, groups, f"{title}\n{excerpt}", title, named)
 
