@@ -299,7 +299,11 @@ class Quantity:
                 return years
         if (not self.dim or not other.dim) and self.written and other.written:
             a, b = self.written, other.written
-            return (_close(a[0], b[0]) and _close(a[1], b[1])) or (_close(a[0], a[1]) and _close(a[0], b[1]))
+            # One number of a list ("score 3 or 4") is either of its numbers; of a range, its top.
+            either = " or " in other.text and _close(a[0], b[0])
+            return (_close(a[0], b[0]) and _close(a[1], b[1])) or (
+                _close(a[0], a[1]) and (_close(a[0], b[1]) or either)
+            )
         if _close(self.low, other.low) and _close(self.high, other.high):
             return True
         if self.dim == other.dim == "percent" and _rounded_ratio(self, other):

@@ -302,7 +302,10 @@ _OWN_WORDS = 3
 def _says_more(want: frozenset[str], sentence: Sentence, other: Sentence) -> bool:
     """``sentence`` says enough of the claim's words (``want``) that ``other`` does not (its people, its
     condition) for its number to be the one the claim means."""
-    return len((want & _anchors(sentence.words)) - other.words) >= _OWN_WORDS
+    said, theirs = want & _anchors(sentence.words), want & _anchors(other.words)
+    # Two words of its own do, where it says twice as much of the claim ("urgent … admission" of a score's row).
+    own = len(said - other.words)
+    return own >= _OWN_WORDS or (own >= 2 and len(said) >= 2 * len(theirs))
 
 
 def _own_words(want: frozenset[str], match: Quantity, rival: Quantity, sentences: Sequence[Sentence]) -> bool:
