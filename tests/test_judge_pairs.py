@@ -63,7 +63,7 @@ def test_the_sets_are_whole_and_well_formed():
 # Round seventeen added 239 (r17-…, 60.8% right as written: 36 of 120 supported claims passed, 10 false
 # grounded; dev 78.9% with them). A 240th, r17-160, was left out: its claim is a held-back pair's, word for word.
 FLOORS = [
-    ("dev", 0.78), ("test", 0.86), ("test2", 0.68), ("test3", 0.74), ("test4", 0.72), ("test5", 0.74),
+    ("dev", 0.79), ("test", 0.86), ("test2", 0.68), ("test3", 0.74), ("test4", 0.72), ("test5", 0.74),
     ("test6", 0.63),
 ]  # fmt: skip
 
@@ -89,12 +89,14 @@ KNOWN_FALSE_GROUNDED = {
     # the older ones: all of a kind the excerpt narrows (r14-190), a medicine named as its class's exception
     # (r14-132); and a first line given to another medicine than the claim's (r15-041).
     | {"r15-180", "r15-199"}
-    # r16-…: round sixteen's, as written (62.9% right, 6 false grounded, 3 of a strict kind).
-    | {"r16-049", "r16-052", "r16-072"}
+    # r16-…: round sixteen's, as written (62.9% right, 6 false grounded, 3 of a strict kind). Fixed since: a
+    # contrast's "it" (r16-049).
+    | {"r16-052", "r16-072"}
     # r17-…: round seventeen's, as written (60.8% right, 10 false grounded, 4 of a strict kind). Fixed since: a
     # dose given IM "when IV access is not possible" (r17-072), "as effective as" against "more effective than"
-    # (r17-224). Left: "with meals" against "best absorbed before food" (r17-012), a score's row (r17-111).
-    | {"r17-012", "r17-111"},
+    # (r17-224), a score's advice from another row (r17-111). Left: "with meals" against "best absorbed before
+    # food" (r17-012).
+    | {"r17-012"},
     "test": 1,
     "test2": 1,
     "test3": 3,
