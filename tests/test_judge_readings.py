@@ -358,6 +358,7 @@ def test_a_row_quoted_from_a_run_of_guillemet_bullets_is_not_read_with_the_row_b
         ("With no IV line, glucagon 1 mg can be injected into muscle.", "If IV access is not available, give glucagon 1 mg IM."),
         ("An unvaccinated person needs four doses.", "Not previously vaccinated: four doses of vaccine."),
         ("Decompress at the 4th rib space.", "Needle decompression in the 4th intercostal space."),
+        ("Loperamide 2 mg after each loose stool following a 4 mg starting dose.", "Loperamide 4 mg initially, then 2 mg after each loose stool."),
     ],
 )  # fmt: skip
 def test_everyday_and_prescription_words_are_read_as_a_clinician_reads_them(claim: str, excerpt: str):
