@@ -412,6 +412,9 @@ def test_what_has_not_worked_is_ineffective():
         ("Clarithromycin and simvastatin raise the risk of myopathy, so the two should not be combined.", "Clarithromycin with simvastatin increases the risk of myopathy; avoid the combination.", True),
         ("The two risk factors for VTE are surgery and immobility.", "Risk factors for VTE include cancer, surgery, immobility and obesity.", False),
         ("The flu vaccine is offered yearly to pregnant women.", "The annual flu vaccine is offered to pregnant women.", True),
+        # an amount "per dose" is each dose's where the excerpt gives it with how often, never as a day's total
+        ("Flucloxacillin is taken four times a day at 500 mg to 1 g per dose.", "Flucloxacillin 500 mg to 1 g every 6 hours.", True),
+        ("Adults may take up to 4 g of paracetamol per dose.", "Paracetamol 500 mg-1 g every 4-6 hours; maximum 4 g per day.", False),
         # how long something lasts
         ("A course of penicillin V lasts somewhere between five and ten days.", "Phenoxymethylpenicillin 500 mg four times daily for 5 to 10 days.", True),
         ("Adults start on ordinary metformin.", "Offer standard-release metformin to adults.", True),

@@ -439,7 +439,11 @@ def _check_numbers(
         # A strength the excerpt gives anywhere ("clotrimazole 1% cream") names the product: it need not
         # stand in the sentence that gives the dose.
         strengths = [
-            q for q in clause.quantities if _strength_given(q, sentences) or _any_age(q, clause, sentences)
+            q
+            for q in clause.quantities
+            if _strength_given(q, sentences)
+            or _any_age(q, clause, sentences)
+            or _each_dose(q, clause, sentences)
         ]
         groups = [_without(g, strengths) for g in _groups(clause, pieces)]
         groups = [g for g in groups if g.quantities]
@@ -495,6 +499,24 @@ def _any_age(q: Quantity, clause: Span, sentences: Sequence[Sentence]) -> bool:
     at, end = q.start - clause.start, q.end - clause.start
     age = _OLD_AFTER.match(clause.text, end) or _AGED_BEFORE.search(clause.text, 0, max(at, 0))
     return bool(age) and any(ANY_AGE.search(s.text) for s in sentences)
+
+
+# How often a dose is given ("every 6 hours", "four times a day", "bd"), not a day's total ("4 g a day").
+_HOW_OFTEN = re.compile(r"\b(?:every|times|twice|once|hourly|bd|bid|tds|tid|qds|qid|q\d+h)\b")
+
+
+def _each_dose(q: Quantity, clause: Span, sentences: Sequence[Sentence]) -> bool:
+    """ "500 mg to 1 g per dose" where the excerpt gives the amount with how often, and never as a day's total
+    ("maximum 4 g per day" is no 4 g dose): each amount is a dose's."""
+    if q.dim != "per-dose":
+        return False
+    amounts = [c for c in clause.quantities if c.dim.split("/")[0] in _DOSES]
+    for s in sentences:
+        for e, after in itertools.zip_longest(s.quantities, s.quantities[1:]):
+            daily = after is not None and after.dim == "per-day" and not _HOW_OFTEN.search(after.text)
+            if daily and after.start - e.end <= 2 and any(c.matches(e) for c in amounts):
+                return False
+    return any(e.dim == "per-day" and _HOW_OFTEN.search(e.text) for s in sentences for e in s.quantities)
 
 
 def _without(span: Span, quantities: Sequence[Quantity]) -> Span:
