@@ -766,6 +766,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         # a place on the body the excerpt gives to other people than the claim's
         ("Infants have the injection into the deltoid.", "Adults and older children: inject into the deltoid muscle. Infants: inject into the anterolateral thigh."),
         ("Babies under one have the injection into the deltoid.", "Inject into the anterolateral thigh in infants under 1 year; use the deltoid in older children and adults."),
+        # a threshold of the next group, where "the second and third trimesters" are one group
+        ("In the third trimester, anaemia is a haemoglobin below 110 g/L.", "Anaemia in pregnancy is a haemoglobin below 110 g/L in the first trimester and below 105 g/L in the second and third trimesters."),
         # a score's advice taken from another row, which says more of the claim than the score's own
         ("A CRB65 score of 2 means urgent hospital admission.", "Score 1 or 2: intermediate risk, consider hospital assessment. Score 3 or 4: high risk, urgent hospital admission."),
         # a direction said of "it", the thing the other side of the contrast is about
@@ -835,3 +837,12 @@ def test_a_score_in_its_own_row_is_verified() -> None:
     # one number of a list ("3 or 4") is either of them, the first as well as the last
     assert judge_claim("A score of 3 is high risk: urgent hospital admission.", rows).supported
     assert judge_claim("A score of 2 is intermediate risk: consider hospital assessment.", rows).supported
+
+
+def test_each_group_of_ordinals_keeps_its_own_threshold() -> None:
+    excerpt = (
+        "Anaemia in pregnancy is a haemoglobin below 110 g/L in the first trimester and below 105 g/L in the "
+        "second and third trimesters."
+    )
+    assert judge_claim("In the third trimester, anaemia is a haemoglobin below 105 g/L.", excerpt).supported
+    assert judge_claim("In the first trimester, anaemia is a haemoglobin below 110 g/L.", excerpt).supported

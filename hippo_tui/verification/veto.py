@@ -34,7 +34,8 @@ from hippo_tui.verification.quantities import Quantity, find, normalize
 
 # Clause boundaries: a claim's numbers must all be found together within one of its clauses.
 # "A and B together" is one thing (two drugs used together), not two: "do not use A and B together" negates B too.
-_AND = r"and(?!\s+[\w-]+(?:\s+[\w-]+)?\s+together\b)"
+# Not "the second and third trimesters": one group of ordinals, one piece with what they name.
+_AND = r"and(?!\s+[\w-]+(?:\s+[\w-]+)?\s+together\b)(?!\s+(?:second|third|fourth|fifth)\b)"
 # A claim of two sentences is two clauses ("… within 48 hrs. 50 % rise over 7 days"); not after an abbreviation
 # that the sentence splitter also reads on ("e.g.", "approx.", "(max. 6 mg daily)"). The stop is matched first
 # and the abbreviations looked behind it, so they are tried at a full stop only, not at every character.
@@ -244,6 +245,7 @@ def _anchor_conflict(
         _borne_out(m_piece, piece, claimed)
         or _own_words(want, m, e, sentences)
         or _graded(clause, m_piece, piece)
+        or _stepped(want, m_piece, piece)
     ):
         return None
     own = _anchors(m_piece.words) - clause.words
@@ -293,6 +295,16 @@ def _contrasted(
                 if word in piece.words:
                     return e, piece
     return None
+
+
+def _stepped(want: frozenset[str], match: Span, rival: Span) -> bool:
+    """The match's piece names the claim's step ("the second and third trimesters" for "the third"), the
+    rival's another one only ("the first trimester"): the match is the number meant."""
+    for group in _CONTRASTS:
+        mine = want & group
+        if mine and mine <= match.words and rival.words & group and not mine & rival.words:
+            return True
+    return False
 
 
 # Words of the claim that only one sentence says, for that sentence's number to be the one meant.
