@@ -88,8 +88,9 @@ KNOWN_FALSE_GROUNDED = {
     | {"r14-015", "r14-187"}
     # r15-…: round fifteen's, as written (64.6% right, 10 false grounded, 3 of a strict kind). Fixed since, of
     # the older ones: all of a kind the excerpt narrows (r14-190), a medicine named as its class's exception
-    # (r14-132); and a first line given to another medicine than the claim's (r15-041).
-    | {"r15-180", "r15-199"}
+    # (r14-132); and a first line given to another medicine than the claim's (r15-041). In round seventeen: a
+    # percentage matched to a score's bare "0 or 1" (r15-199).
+    | {"r15-180"}
     # r16-…: round sixteen's, as written (62.9% right, 6 false grounded, 3 of a strict kind). Fixed since: a
     # contrast's "it" (r16-049).
     | {"r16-052", "r16-072"}

@@ -766,6 +766,8 @@ def test_a_word_said_of_one_medicine_is_not_taken_for_another(
         # a place on the body the excerpt gives to other people than the claim's
         ("Infants have the injection into the deltoid.", "Adults and older children: inject into the deltoid muscle. Infants: inject into the anterolateral thigh."),
         ("Babies under one have the injection into the deltoid.", "Inject into the anterolateral thigh in infants under 1 year; use the deltoid in older children and adults."),
+        # a percentage matched to a score's bare numbers, where the sentence gives its own percentage
+        ("A CURB-65 score of 1 or less means a mortality under 1%.", "Low risk: score 0 or 1 (30-day mortality less than 3%)."),
         # a threshold of the next group, where "the second and third trimesters" are one group
         ("In the third trimester, anaemia is a haemoglobin below 110 g/L.", "Anaemia in pregnancy is a haemoglobin below 110 g/L in the first trimester and below 105 g/L in the second and third trimesters."),
         # a score's advice taken from another row, which says more of the claim than the score's own

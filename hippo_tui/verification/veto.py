@@ -373,6 +373,10 @@ def _numbers_in(clause: Span, sentence: Sentence) -> str | None:
     options = []
     for q in clause.quantities:
         found = [e for e in sentence.quantities if q.matches(e)]
+        # A number with a unit is a bare number's only where the sentence gives none in that unit ("under 1%"
+        # is not the score "0 or 1" of "… 0 or 1 (mortality less than 3%)").
+        if q.dim and any(e.dim == q.dim for e in sentence.quantities):
+            found = [e for e in found if e.dim]
         if not found:
             return _says(q, _closest(q, clause, sentence))
         options.append(found)
