@@ -19,12 +19,11 @@ from functools import cache
 from hippo_tui.verification import ages
 from hippo_tui.verification.lexical import WORD
 from hippo_tui.verification.lexicon import lexicon
-from hippo_tui.verification.quantities import find
+from hippo_tui.verification.quantities import DOSE_KINDS, find
 
 __all__ = ["DURATION_KINDS", "dose_groups", "dose_owners"]
 
 # The kinds of quantity a dose is written in (as ``lexical.sentence_words`` reads "dose").
-DOSE_KINDS = frozenset({"mass", "volume", "amount", "units"})
 DURATION_KINDS = frozenset({"time", "months"})  # as it reads "how long"
 
 

@@ -24,7 +24,7 @@ from hippo_tui.verification.binding import agents, carries_it, said_of_another
 from hippo_tui.verification.lexicon import SPELLED_WORD, lexicon, stem
 from hippo_tui.verification.near_quote import turned
 from hippo_tui.verification.opposites import opposite
-from hippo_tui.verification.quantities import Quantity, find
+from hippo_tui.verification.quantities import DOSE_KINDS, Quantity, find
 from hippo_tui.verification.reading import (
     VETO_WORDS,
     Reading,
@@ -644,11 +644,8 @@ def check_site_people(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
-_DOSE_DIMS = ("mass", "volume", "amount", "units")
-
-
 def _doses(r: Reading) -> list[Quantity]:
-    return [q for q in find(r.source) if q.dim.split("/")[0] in _DOSE_DIMS]
+    return [q for q in find(r.source) if q.dim.split("/")[0] in DOSE_KINDS]
 
 
 def check_dose_people(claim: Reading, excerpt: Excerpt) -> Finding | None:
@@ -657,12 +654,13 @@ def check_dose_people(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if not claim.populations:
         return None
     claimed = _doses(claim)
+    said = [(s, _doses(s)) for s in excerpt.sentences] if claimed else []  # each sentence's doses, read once
     for q in claimed:
-        homes = [s for s in excerpt.sentences if any(map(q.matches, _doses(s)))]
+        homes = [s for s, doses in said if any(map(q.matches, doses))]
         if not homes or any(_same_people(s, claim) or s.populations for s in homes):
             continue
-        for s in excerpt.sentences:
-            rivals = [e for e in _doses(s) if e.dim == q.dim and not any(c.matches(e) for c in claimed)]
+        for s, doses in said:
+            rivals = [e for e in doses if e.dim == q.dim and not any(c.matches(e) for c in claimed)]
             if rivals and s not in homes and _same_people(s, claim):
                 people = " and ".join(sorted(set().union(*claim.populations.values())))
                 theirs = f"{rivals[0].text} for {people}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
-from hippo_tui.verification.quantities import find
+from hippo_tui.verification.quantities import DOSE_KINDS, find
 
 # Hyphens split ("community-acquired" matches "community acquired"); decimals and apostrophes do not.
 WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
@@ -127,7 +127,6 @@ _E_FORM = re.compile(r"(?<=[a-z]{3})e$")
 
 
 # Kinds of quantity (``quantities.find``) that make a sentence answer "what dose" or "how long".
-_DOSE_KINDS = frozenset({"mass", "volume", "amount", "units"})
 _TIME_KINDS = frozenset({"time", "months"})
 _MORE = re.compile(r"\b(?:over|above|older|more than|at least|or more|or over|or higher)\b", re.I)
 _LESS = re.compile(r"\b(?:under|below|younger|less than|fewer than|or less|or lower)\b", re.I)
@@ -201,7 +200,7 @@ def sentence_words(text: str) -> set[str]:
     # "Dose" is what a sentence with a dose in it answers ("the next dose is due" answers no dose question).
     out = (content_words(text) - {"dose"}) | comparators(text)
     kinds = {q.dim.split("/")[0] for q in find(text)}
-    if kinds & _DOSE_KINDS:
+    if kinds & DOSE_KINDS:
         out |= {"dose"}
     if kinds & _TIME_KINDS:
         out |= {"long", "duration"}

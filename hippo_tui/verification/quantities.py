@@ -194,12 +194,10 @@ _FREQ_RE = (
     rf"(?:(?:{_BEFORE_RE})\s+)?\b(?:(?P<count>{_COUNT}|\d+\s*x)\s+(?:a\s+|per\s+|every\s+|each\s+)?(?P<period>{_PERIOD})"
     rf"|(?P<abbr>{'|'.join(_ABBREVIATED)})|(?P<bare>{_BARE_PERIOD}))\b(?!\s+{_NOT_A_PERIOD})"
 )
+# What a dose is measured in: a mass, a volume, an amount of substance (mmol) or units.
+DOSE_KINDS = frozenset({"mass", "volume", "amount", "units"})
 _AMOUNT_UNITS = sorted(
-    (
-        u
-        for u, (dim, _) in _UNITS.items()
-        if dim in ("mass", "volume", "amount", "units", "tablets", "puffs", "drops")
-    ),
+    (u for u, (dim, _) in _UNITS.items() if dim in DOSE_KINDS | {"tablets", "puffs", "drops"}),
     key=len,
     reverse=True,
 )

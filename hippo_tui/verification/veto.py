@@ -30,7 +30,7 @@ from hippo_tui.verification.ages import ANY_AGE
 from hippo_tui.verification.lexical import judge_words, stem
 from hippo_tui.verification.lexicon import as_written, lexicon
 from hippo_tui.verification.markers import ABBREVIATIONS, split_sentences, strip_markers
-from hippo_tui.verification.quantities import Quantity, find, normalize
+from hippo_tui.verification.quantities import DOSE_KINDS, Quantity, find, normalize
 
 # Clause boundaries: a claim's numbers must all be found together within one of its clauses.
 # "A and B together" is one thing (two drugs used together), not two: "do not use A and B together" negates B too.
@@ -948,7 +948,7 @@ _ROUTE_WORDS = frozenset(w for name in _ROUTE_NAMES for w in judge_words(name))
 _PRODUCT = re.compile(
     r"\s+(?:preparation|formulation|solution|product|form|access|line|cannula|catheter)s?\b"
 )
-_DOSES = ("mass", "volume", "amount", "units", "tablets")
+_DOSES = DOSE_KINDS | {"tablets"}
 
 
 def _routes(text: str) -> dict[str, str]:

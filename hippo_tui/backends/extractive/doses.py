@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from hippo_tui.backends.dose_owner import DOSE_KINDS, DURATION_KINDS, dose_groups, dose_owners
+from hippo_tui.backends.dose_owner import DURATION_KINDS, dose_groups, dose_owners
 from hippo_tui.backends.extractive.drug_classes import _class_name, _class_words, _drug_words, _names_drug
 from hippo_tui.backends.extractive.parts import ANSWER_TYPES, Part
 from hippo_tui.backends.extractive.populations import _asked_ages
@@ -21,7 +21,7 @@ def _drugs_of(part: Part) -> set[str]:
 
 
 @cache
-def _owners(text: str, kinds: frozenset[str] = DOSE_KINDS) -> set[str] | None:
+def _owners(text: str, kinds: frozenset[str] = quantities.DOSE_KINDS) -> set[str] | None:
     return dose_owners(text, _drug_words, kinds)
 
 
@@ -61,7 +61,7 @@ def _dose_for(part: Part, s: Sentence) -> bool:
     return not (asked and said and not asked & said)  # "paracetamol for children is dosed …" for an adult
 
 
-def _others_dose(part: Part, s: Sentence, kinds: frozenset[str] = DOSE_KINDS) -> bool:
+def _others_dose(part: Part, s: Sentence, kinds: frozenset[str] = quantities.DOSE_KINDS) -> bool:
     """Every dose (or duration: ``kinds``) ``s`` gives is of a drug the part does not ask about, where it asks
     about drugs."""
     asked = _asked_drugs(part)
