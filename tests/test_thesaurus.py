@@ -20,6 +20,17 @@ def test_the_stored_stems_are_the_stemmers_of_today():
     assert not wrong[:10]
 
 
+def test_every_stored_stem_is_found_from_the_first_row_to_the_last():
+    # The look-up bisects the sorted rows; a row it cannot reach is a word whose synonyms silently vanish.
+    by_stem: dict[str, list[list[str]]] = {}
+    for line in thesaurus._text().splitlines():
+        if "\t" in line:
+            by_stem.setdefault(line.split("\t")[0], []).append(line.split("\t"))
+    stems = sorted(by_stem)
+    for key in [stems[0], stems[-1], *stems[:: len(stems) // 500]]:
+        assert thesaurus._lines(key) == by_stem[key]
+
+
 def test_a_look_up_finds_synonyms_and_derivations_in_frequent_senses():
     assert "stop" in thesaurus.related("cessation")  # a derivation ("cease") and its synonyms
     assert "abstain" in thesaurus.related("refrain")

@@ -13,7 +13,8 @@ import re
 import sys
 import tomllib
 import types
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources, util
 from typing import Any
@@ -149,6 +150,9 @@ _SEPARATED = re.compile(
 MIN_STEMMED = 6
 
 
+_MEMO_SIZE = 20_000
+
+
 @dataclass(frozen=True)
 class DrugClass:
     name: str
@@ -190,9 +194,22 @@ class Lexicon:
     group_heads: dict[
         str, str
     ]  # stem of a synonym -> its group's first word, as written ("baby" -> "infant")
+    # Answers already worked out: a check asks the same of one claim's words many times over, and the
+    # replacement pattern has some thousand phrases. Bounded, for a process that runs for days.
+    _memo: dict[tuple[str, str], Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def _remembered(self, kind: str, key: str, work: Callable[[str], Any]) -> Any:
+        if (kind, key) not in self._memo:
+            if len(self._memo) >= _MEMO_SIZE:
+                self._memo.clear()
+            self._memo[kind, key] = work(key)
+        return self._memo[kind, key]
 
     def replaced(self, text: str) -> str:
         """``text`` (respelled) with every abbreviation and lay term as a source writes it."""
+        return str(self._remembered("replaced", text, self._replace_all))
+
+    def _replace_all(self, text: str) -> str:
         text = _SEPARATED.sub(self._joined, text)
         return self.replace.sub(lambda m: self.replacements[m.group("p")], text)
 
@@ -202,6 +219,9 @@ class Lexicon:
         return f"{phrase} {m.group('o').strip()}" if phrase in self.replacements else m.group(0)
 
     def drug_classes(self, word: str) -> frozenset[str]:
+        return frozenset(self._remembered("classes", word, self._classes_of))
+
+    def _classes_of(self, word: str) -> frozenset[str]:
         return frozenset(c.name for c in self.classes if c.has(word))
 
     def names_agent(self, word: str) -> bool:
