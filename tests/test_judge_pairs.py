@@ -62,6 +62,9 @@ def test_the_sets_are_whole_and_well_formed():
 # Round sixteen added 240 (r16-…, 62.9% right as written: 37 of 120 supported claims passed, 6 false grounded).
 # Round seventeen added 239 (r17-…, 60.8% right as written: 36 of 120 supported claims passed, 10 false
 # grounded; dev 78.9% with them). A 240th, r17-160, was left out: its claim is a held-back pair's, word for word.
+# Round eighteen added 233 (r18-…, 63.3% right as written, of all 240: 37 of 120 supported claims passed, 5 false
+# grounded; dev 79.1% with them). Seven were left out: their claims are close to held-back pairs' (the same
+# words, or most of them with a like excerpt), and tuning on them would tune on the test sets.
 FLOORS = [
     ("dev", 0.79), ("test", 0.86), ("test2", 0.68), ("test3", 0.74), ("test4", 0.72), ("test5", 0.74),
     ("test6", 0.63),
@@ -98,7 +101,9 @@ KNOWN_FALSE_GROUNDED = {
     # dose given IM "when IV access is not possible" (r17-072), "as effective as" against "more effective than"
     # (r17-224), a score's advice from another row (r17-111). Left: "with meals" against "best absorbed before
     # food" (r17-012).
-    | {"r17-012"},
+    | {"r17-012"}
+    # r18-…: round eighteen's, as written (63.3% right, 5 false grounded, 2 of a strict kind).
+    | {"r18-018", "r18-090"},
     "test": 1,
     "test2": 1,
     "test3": 3,
@@ -178,6 +183,10 @@ def test_the_veto_alone_spares_the_supported_claims_of_the_development_set():
     # times a day, a list's subject cut from its comparison (r17-034), an age within a row's band (r17-208).
     known |= {"r17-002", "r17-003", "r17-017", "r17-031", "r17-034", "r17-041", "r17-042", "r17-093"}
     known |= {"r17-106", "r17-125", "r17-130", "r17-172", "r17-208", "r17-234"}
+    # Round eighteen's (r18-…): 22 of its 120 supported claims as written.
+    known |= {"r18-009", "r18-025", "r18-028", "r18-060", "r18-061", "r18-066", "r18-068", "r18-074"}
+    known |= {"r18-079", "r18-085", "r18-092", "r18-103", "r18-116", "r18-119", "r18-126", "r18-132"}
+    known |= {"r18-135", "r18-139", "r18-152", "r18-155", "r18-232", "r18-240"}
     assert vetoed <= known, sorted(vetoed)
 
 
