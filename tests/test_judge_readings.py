@@ -424,3 +424,21 @@ def test_what_has_not_worked_is_ineffective():
 )  # fmt: skip
 def test_numbers_and_words_read_as_a_clinician_writes_them(claim: str, excerpt: str, supported: bool):
     assert judge_claim(claim, excerpt).supported is supported, judge_claim(claim, excerpt)
+
+
+def test_what_most_do_is_not_the_advice_another_sentence_gives():
+    excerpt = (
+        "Most febrile seizures last less than 5 minutes. "
+        "Call 999 for an ambulance if the seizure lasts longer than 5 minutes."
+    )
+    advice = judge_claim("If a febrile seizure lasts more than five minutes, call 999.", excerpt)
+    assert advice.outcome == "supported", advice.reason
+    of_all = judge_claim("Febrile seizures last less than 5 minutes.", excerpt)
+    assert of_all.outcome == "not_established"
+    assert "“Most febrile”" in of_all.reason  # quoted as the excerpt writes it
+
+
+def test_a_sentence_opening_with_an_abbreviation_is_read_whole():
+    excerpt = "Sumatriptan 50 mg at the onset of migraine. Max. 300 mg in 24 hours."
+    assert judge_claim("Max. 300 mg in 24 hours.", excerpt).outcome == "supported"
+    assert judge_claim("Max. 400 mg in 24 hours.", excerpt).outcome != "supported"

@@ -13,6 +13,18 @@ from hippo_tui.verification.offline_judge import judge_claim
 from hippo_tui.verification.quantities import find, normalize
 
 SAID_ANOTHER_WAY = [
+    # An age band from one unit to another, "from … up to", a limit said as advice not to, and abbreviations
+    # for a range of frequencies.
+    ("Children from 3 months to 12 years old can have it.", "Child 3 months–12 years: it can be given."),
+    ("Infants from 6 weeks to 5 years can have it.", "It is given to infants aged 6 weeks–5 years."),
+    ("Children from 2 up to 17 years old can have it.", "It is offered to children aged 2 to 17 years."),
+    ("Drink no more than 14 units a week.", "People are advised not to drink more than 14 units a week."),
+    ("Give 1 g three or four times a day.", "Give 1 g tds–qds."),
+    ("Give 500 mg two or three times a day.", "Give 500 mg bd-tds."),
+    (
+        "It can be given within an hour of the overdose.",
+        "It can be given within the previous hour of the overdose.",
+    ),
     ("About 10 per cent of people are affected.", "About 10% of people are affected."),
     ("Give amoxicillin t.d.s.", "Give amoxicillin three times daily."),
     ("Take 1 tablet twice a day.", "Take a tablet twice a day."),
@@ -362,6 +374,12 @@ SAID_OTHERWISE = [
     ("Give vitamin D 800 international units daily.", "Give vitamin D 400 IU daily."),
     ("Offer it to people aged 65+.", "Offer it to people aged under 65."),
     ("Treat a fever of 38 degrees Celsius or above.", "Treat a fever of 39°C or above."),
+    ("Children from 6 months to 12 years old can have it.", "Child 3 months–12 years: it can be given."),
+    ("Children aged 1 to 12 years can have it.", "Child 3 months–12 years: it can be given."),
+    ("Infants from 2 weeks to 5 years can have it.", "It is given to infants aged 6 weeks–5 years."),
+    ("Give 1 g four or five times a day.", "Give 1 g tds–qds."),
+    ("Give 1 g twice a day.", "Give 1 g tds–qds."),
+    ("Drink no more than 21 units a week.", "People are advised not to drink more than 14 units a week."),
 ]
 
 

@@ -1130,10 +1130,20 @@ def check_all(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if _FEW.search(claim.text):
         return None
     near = excerpt.about(claim)
-    for m in _MOST.finditer(near.text):
-        if re.search(rf"\b{re.escape(m.group(2))}\b", claim.text):
-            return _missing("subset", f"the excerpt says “{m.group(0)}”; the claim says it of all")
+    # Another sentence, not said of most, as much about the claim: that one may be what it says ("Most
+    # febrile seizures last less than 5 minutes. Call 999 if the seizure lasts longer than 5 minutes").
+    rivals = (s for s in excerpt.sentences if s is not near and not _FEW.search(s.text))
+    if any(_concepts_shared(claim, s) >= _concepts_shared(claim, near) for s in rivals):
+        return None
+    for m in _MOST.finditer(near.source.lower()):
+        if re.search(rf"\b{re.escape(m.group(2))}\b", claim.source.lower()):
+            said = near.source[m.start() : m.end()]  # as written
+            return _missing("subset", f"the excerpt says {quote(said)}; the claim says it of all")
     return None
+
+
+def _concepts_shared(claim: Reading, sentence: Reading) -> int:
+    return sum(has_concept(c, sentence.concepts) for c in claim.concepts)
 
 
 # An effect said as certain ("causes", "leads to") and as possible ("may cause").

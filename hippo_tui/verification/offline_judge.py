@@ -21,6 +21,7 @@ from typing import Any
 
 from hippo_tui.verification.binding import agents
 from hippo_tui.verification.elements import Excerpt, Finding, Outcome, check_words, first_finding
+from hippo_tui.verification.markers import ABBREVIATIONS
 from hippo_tui.verification.per_weight import worked_out
 from hippo_tui.verification.reading import as_quoted, read, sentences
 from hippo_tui.verification.veto import SENTENCE_STOP, check_claim
@@ -131,11 +132,17 @@ def _parts(claim: str, boundary: re.Pattern[str], joiner: str, *, named: bool = 
     for p in boundary.split(claim):
         if parts and named and (subject := _it_is(p, parts[-1])):
             parts.append(subject)
-        elif parts and (_ANAPHOR.match(p) or len(p.split()) < 3):
+        elif parts and (_ANAPHOR.match(p) or len(p.split()) < 3 or _abbreviation_ends(parts[-1])):
             parts[-1] = f"{parts[-1]}{joiner}{p}"
         else:
             parts.append(p)
     return parts
+
+
+def _abbreviation_ends(part: str) -> bool:
+    """The part stopped at an abbreviation's full stop ("Max. 300 mg in 24 hours"), not a sentence's."""
+    words = part.split()
+    return bool(words) and words[-1].lower() in ABBREVIATIONS
 
 
 _IT = re.compile(r"(?i)it\b(?!')")

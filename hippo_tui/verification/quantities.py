@@ -215,6 +215,8 @@ _QUANTITY_RE = (
     rf"(?:(?:{_BEFORE_RE})\s+)?(?:between\s+)?(?<![\w.])(?P<num>half\s+an?|{NUM}|an?)"
     rf"(?P<half>\s+and\s+a\s+half)?"
     rf"(?:(?:st|nd|rd|th)\b(?P<ordinal>))?"
+    # an age band from one unit to another: "3 months to 12 years", "6 weeks-5 years"
+    rf"(?:\s+(?P<unit1>days?|weeks?|months?)(?=\s*(?:-|to)\s*\d+\s*(?:weeks?|months?|years?)\b))?"
     rf"(?:\s*(?:-|to|and|or)\s*(?P<num2>{NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}){_PER}(?P<half2>\s+and\s+a\s+half)?)?(?![\w]|-(?!{_UNIT}\b|old\b|{_FRACTION_WORD})[a-z])"  # "two-level" names
     rf"(?:\s+(?:{_AFTER_RE})\b)?"
@@ -459,11 +461,17 @@ _SPELLINGS: _Rewrites = (
     (re.compile(r"-times\b"), " times"),  # "three-times-daily", "a twice-daily dose"
     (re.compile(r"\bby (?:a |one )?half\b"), "by 50%"),  # "reduce the dose by half"
 )  # fmt: skip
-_RANGE_UNITS = frozenset("mg g mcg microgram micrograms ml mmol units unit kg".split())  # "500 mg-1 g"
+_ABBREVIATED_RANGE = re.compile(rf"\b({'|'.join(_ABBREVIATED)})\s*(?:-|to|or)\s*({'|'.join(_ABBREVIATED)})\b")
+# "500 mg-1 g", "3 months-12 years"
+_RANGE_UNITS = frozenset("mg g mcg microgram micrograms ml mmol units unit kg days weeks months".split())
 _WORDING: _Rewrites = (
     # "CRB-65", "COVID-19": names, not numbers; but "500 mg-1 g" is a range of doses.
     (re.compile(r"([a-z]+)-(?=\d)"), lambda m: m[1] + (" to " if m[1] in _RANGE_UNITS else "")),
     (NAMED_NUMBER, r"\1"),  # "type 2": a name too (as the lexicon writes its phrases)
+    (re.compile(r"\bfrom (\d+(?:\.\d+)?) up to (?=\d)"), r"from \1 to "),  # "from 2 up to 17 years": a band
+    (re.compile(r"\bwithin the (?:previous|past|last) (hour|day|week|month|year)\b"), r"within 1 \1"),
+    # "tds-qds": three or four times daily
+    (_ABBREVIATED_RANGE, lambda m: f"{_ABBREVIATED[m[1]]:g} to {_ABBREVIATED[m[2]]:g} times daily"),
     (re.compile(r"\bper cent\b"), "percent"),  # one unit, not "per" and "cent"
     (re.compile(r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute)s?\b)"), " "),  # "one-week" → "one week"
     (re.compile(r"\s*(?:/|\bper\b)\s*(day|week)\b"), r" a \1"),  # "mg/day", "mL per day" are "a day"
@@ -515,8 +523,8 @@ def _months(m: re.Match[str]) -> str:
 _LIMITS: _Rewrites = (
     (
         re.compile(
-            r"\b(?:not|never)\s+((?:take|give|use|exceed|be given|be used|be taken|receive|have|start|be started|"
-            r"continue|be continued|prescribe|be prescribed)\s+(?:(?!more\b|less\b|fewer\b|longer\b)[a-z]+\s+){0,2}?)"
+            r"\b(?:not|never)\s+((?:to\s+)?(?:take|give|use|exceed|be given|be used|be taken|receive|have|start|"
+            r"be started|continue|be continued|prescribe|be prescribed|drink|eat|consume)\s+(?:(?!more\b|less\b|fewer\b|longer\b)[a-z]+\s+){0,2}?)"
             r"(more|less|fewer|longer) than\b"
         ),
         r"\1no \2 than",
@@ -826,6 +834,9 @@ def _per_dim(unit: str) -> str:
     return f"time*{factor:g}" if dim == "time" and factor != 1.0 else dim or unit
 
 
+_HOURS_A_MONTH = 24 * 365.25 / 12
+
+
 def _quantity(m: re.Match[str]) -> Quantity | None:
     unit = m.group("unit")
     word = m.group("num")
@@ -846,6 +857,10 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     dim, factor = ("", 1.0)
     if unit and m.group("ordinal") is None:
         dim, factor = _UNITS[unit]
+        if m.group("unit1"):  # the band's low end, written in its own unit, in the high end's
+            dim1, factor1 = _UNITS[m.group("unit1")]
+            scale = factor1 / _HOURS_A_MONTH if dim1 == "time" and dim == "months" else factor1
+            low = (low[0] * scale / factor,)
         per = [
             p.replace(" ", "") for p in re.findall(rf"(?:/|\bper\b)\s*(1\.73\s*m2|m2|{_UNIT})", m.group(0))
         ]
