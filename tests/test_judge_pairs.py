@@ -105,11 +105,11 @@ KNOWN_FALSE_GROUNDED = {
     # r18-…: round eighteen's, as written (63.3% right, 5 false grounded, 2 of a strict kind).
     | {"r18-018", "r18-090"},
     "test": 1,
-    "test2": 1,
-    "test3": 3,
-    "test4": 1,
-    "test5": 4,
-    "test6": 2,
+    "test2": 0,
+    "test3": 1,
+    "test4": 0,
+    "test5": 0,
+    "test6": 1,
 }
 
 

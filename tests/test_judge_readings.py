@@ -442,3 +442,26 @@ def test_a_sentence_opening_with_an_abbreviation_is_read_whole():
     excerpt = "Sumatriptan 50 mg at the onset of migraine. Max. 300 mg in 24 hours."
     assert judge_claim("Max. 300 mg in 24 hours.", excerpt).outcome == "supported"
     assert judge_claim("Max. 400 mg in 24 hours.", excerpt).outcome != "supported"
+
+
+_PREFERRED = (
+    "For hypertension, offer a thiazide-like diuretic, such as indapamide, in preference to a conventional"
+    " thiazide diuretic such as bendroflumethiazide."
+)
+
+
+def test_what_is_preferred_to_what_is_a_comparison_that_can_be_turned_round():
+    assert judge_claim("Indapamide is preferred over bendroflumethiazide.", _PREFERRED).outcome == "supported"
+    turned = judge_claim("Bendroflumethiazide is preferred over indapamide.", _PREFERRED)
+    assert turned.outcome == "contradicted" and turned.element == "comparison"
+
+
+def test_ideally_and_preferred_recommend_as_should_does():
+    excerpt = "Take levothyroxine in the morning, ideally at least 30 minutes before breakfast."
+    assert judge_claim(
+        "Levothyroxine should be taken at least 30 minutes before breakfast.", excerpt
+    ).supported
+    hardened = judge_claim("Levothyroxine must be taken at least 30 minutes before breakfast.", excerpt)
+    assert hardened.outcome == "contradicted"
+    preferred = "NRT can be used in pregnancy. Gum or lozenges are preferred over patches."
+    assert judge_claim("In pregnancy NRT may be used, ideally as gum or lozenges.", preferred).supported

@@ -66,6 +66,21 @@ from hippo_tui.verification.offline_judge import judge_claim
             "Infants should have only breast milk for 6 months.",
             "Infants should be exclusively breastfed for 6 months.",
         ),
+        ("Take the temperature under the arm.", "Measure the temperature in the axilla."),
+        ("BCG is injected into the skin of the upper arm.", "BCG is given intradermally in the upper arm."),
+        ("Itching of the palms of the hands is typical.", "Pruritus of the palms is typical."),
+        ("Check kidney function and electrolytes after a week.", "Recheck U&Es after 1 week."),
+        (
+            "Do not do a lumbar puncture if intracranial pressure is raised.",
+            "Do not perform LP if ICP is raised.",
+        ),
+        ("Anti-D immunoglobulin is given within 72 hours.", "Anti-D Ig is given within 72 hours."),
+        (
+            "The live vaccine is contraindicated if immunocompromised.",
+            "The live vaccine is contraindicated if immunosuppressed.",
+        ),
+        ("Continue until their baby is born.", "Continue until the birth of the baby."),
+        ("The first dose is given at 12 months.", "The 1st dose is given at 12 months."),
     ],
 )
 def test_a_claim_in_everyday_words_is_supported_by_the_clinical_term(claim: str, excerpt: str) -> None:
@@ -100,6 +115,9 @@ def test_a_claim_in_everyday_words_is_supported_by_the_clinical_term(claim: str,
         ("Inject into the inner thigh.", "Inject into the anterolateral thigh."),
         # A word a definition leaves to the source: "breastfed" does not say how other infants are fed.
         ("Formula-fed infants need vitamin D.", "Breastfed infants need vitamin D."),
+        ("Take the temperature in the mouth.", "Measure the temperature in the axilla."),
+        ("The second dose is given at 12 months.", "The 1st dose is given at 12 months."),
+        ("BCG is injected under the skin of the upper arm.", "BCG is given intradermally in the upper arm."),
     ],
 )
 def test_a_lay_word_never_stands_in_for_what_the_source_does_not_say(claim: str, excerpt: str) -> None:

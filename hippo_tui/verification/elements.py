@@ -379,6 +379,8 @@ def _sides(left: str, right: str) -> list[tuple[frozenset[str], frozenset[str], 
 
 # "Twice as potent as": a multiple is a comparison ("more potent than").
 _MULTIPLE = re.compile(r"\b(?:twice|double|(?:two|three|four|five|ten|\d+) times) as (\w+) as\b")
+# "A is preferred over B", "A in preference to B": a comparison ("A is more preferred than B").
+_PREFERENCE = re.compile(r"\bpreferred (?:over|to)\b|\bin preference to\b")
 # "The risk is higher with A than with B": what is compared stands between the comparative and "than".
 _COMPARED_AFTER = re.compile(r"^\s+(?:with|in|for|among|on)\b")
 
@@ -400,7 +402,7 @@ def _equal(clause: str) -> list[Comparison]:
 
 def comparisons(reading: Reading) -> list[Comparison]:
     out = []
-    text = _MULTIPLE.sub(r"more \1 than", reading.source.lower())
+    text = _PREFERENCE.sub("more preferred than", _MULTIPLE.sub(r"more \1 than", reading.source.lower()))
     # Clauses end at a semicolon or colon, not a comma: "higher with A, B or C than with D" is one comparison,
     # though its right side ends at the first comma after "than".
     for clause in re.split(r"[;:]|\bbut\b|\bso\b", text):
