@@ -465,3 +465,10 @@ def test_ideally_and_preferred_recommend_as_should_does():
     assert hardened.outcome == "contradicted"
     preferred = "NRT can be used in pregnancy. Gum or lozenges are preferred over patches."
     assert judge_claim("In pregnancy NRT may be used, ideally as gum or lozenges.", preferred).supported
+
+
+def test_before_attempting_a_procedure_is_before_the_procedure():
+    excerpt = "Obtain an X-ray before attempting reduction of a suspected shoulder dislocation."
+    assert judge_claim("An X-ray is taken before reduction of a dislocated shoulder.", excerpt).supported
+    after = judge_claim("An X-ray is taken after reduction of a dislocated shoulder.", excerpt)
+    assert after.outcome == "contradicted", after.reason

@@ -581,7 +581,10 @@ class Direction:
 _HABITS = frozenset({"smoking", "drinking", "vaping"})
 # Verbs of weighing or giving a treatment are not what comes before or after: "a topical NSAID before
 # considering an oral one" orders the two NSAIDs.
-_FRAMING = frozenset({"considering", "trying", "using", "giving", "offering", "prescribing", "starting"})
+_FRAMING = frozenset(
+    "considering trying using giving offering prescribing starting attempting performing undergoing having "
+    "doing".split()
+)  # "before attempting reduction" orders the reduction
 
 
 def _directions(span: Span) -> list[Direction]:
