@@ -472,3 +472,15 @@ def test_before_attempting_a_procedure_is_before_the_procedure():
     assert judge_claim("An X-ray is taken before reduction of a dislocated shoulder.", excerpt).supported
     after = judge_claim("An X-ray is taken after reduction of a dislocated shoulder.", excerpt)
     assert after.outcome == "contradicted", after.reason
+
+
+def test_a_days_limit_is_the_limit_the_excerpt_gives_not_a_single_dose():
+    excerpt = (
+        "Sumatriptan 50 mg (up to 100 mg) at the onset of migraine. If the migraine recurs, a further dose"
+        " may be taken after at least 2 hours. Max. 300 mg in 24 hours."
+    )
+    assert judge_claim("Sumatriptan can be taken up to a total of 300 mg in a day.", excerpt).supported
+    assert (
+        judge_claim("Sumatriptan can be taken up to a total of 200 mg in a day.", excerpt).outcome
+        != "supported"
+    )

@@ -338,10 +338,20 @@ def _said_of_others(
     home = [s for s in sentences if any(map(q.matches, s.quantities))]
     if len(home) != 1:
         return None
+    # A limit the claim gives as the excerpt does ("up to 300 mg in a day", "Max. 300 mg in 24 hours") is not
+    # a dose the next sentence gives plainly ("Sumatriptan 50 mg …"): the two say different things.
+    bound = bool(q.cmp) and any(e.cmp == q.cmp for e in home[0].quantities if q.matches(e))
     for s in sentences:
         rivals = [e for e in s.quantities if e.dim == q.dim and not q.matches(e)]
         rivals = [e for e in rivals if not any(c.matches(e) for c in claimed)]
+        rivals = [e for e in rivals if not bound or e.cmp == q.cmp]
         if s is home[0] or not rivals or any(map(q.matches, s.quantities)):
+            continue
+        # The claim's other numbers where the match is, and not here, put it with the match ("300 mg in a day"
+        # of "Max. 300 mg in 24 hours").
+        if any(
+            any(map(c.matches, home[0].quantities)) and not any(map(c.matches, s.quantities)) for c in claimed
+        ):
             continue
         if _says_more(want, s, home[0]):
             return rivals[0], _piece_of(s, rivals[0])
