@@ -484,3 +484,24 @@ def test_a_days_limit_is_the_limit_the_excerpt_gives_not_a_single_dose():
         judge_claim("Sumatriptan can be taken up to a total of 200 mg in a day.", excerpt).outcome
         != "supported"
     )
+
+
+def test_a_condition_is_read_on_its_own_clause_and_with_its_alternatives():
+    weight = (
+        "Paediatric doses of oral ibuprofen suspension should be calculated by body weight where possible;"
+        " if weight is not known, use the age bands."
+    )
+    assert judge_claim(
+        "Ibuprofen suspension doses for children are calculated by body weight.", weight
+    ).supported
+    assert not judge_claim(
+        "Ibuprofen suspension doses for children are taken from the age bands.", weight
+    ).supported
+    either = (
+        "After starting an ACE inhibitor, recheck renal function. If eGFR decreases by 25% or more, or plasma"
+        " creatinine increases by 30% or more, stop the drug."
+    )
+    assert judge_claim(
+        "If creatinine increases by 30% or more on an ACE inhibitor, stop it.", either
+    ).supported
+    assert not judge_claim("On an ACE inhibitor, stop it.", either).supported

@@ -938,7 +938,7 @@ _CONDITION = re.compile(
 _REFUSED = re.compile(r"\b(?:not|never|avoid)\b[^.;:,]*$", re.I)
 # "Unless contraindicated" goes without saying.
 _GOES_WITHOUT_SAYING = frozenset(
-    stem(w) for w in "contraindicated contraindication unsuitable inappropriate".split()
+    stem(w) for w in "contraindicated contraindication unsuitable inappropriate clear absolute".split()
 )
 
 
@@ -999,9 +999,21 @@ def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
         drugs = set(read(owner).drugs)
         if drugs and claim.drugs and not drugs & set(claim.drugs):
             continue
+        after = near.source[near.source.find(written) + len(written) :]
+        opened = _OPENED.match(after)
+        if opened and not any(has_concept(c, claim.concepts) for c in read(opened.group(2)).concepts):
+            continue  # "…; if weight is not known, use the age bands": the age bands' condition
+        either = _OR_ELSE.match(after)  # "if eGFR falls by 25% or more, or creatinine rises by 30% or more"
+        if either and _condition_said(read(either.group(1)), claim):
+            continue
         if not _condition_said(said, claim, _own_words(written, said, near.source, claim)):
             return _missing("condition", f"the excerpt says this only {quote(written)}")
     return None
+
+
+# What a condition that opens its clause is put on: the advice after its comma, to the clause's end.
+_OPENED = re.compile(r",(\s*or\s+[^,;.]*,)?\s*([^;]*?)(?:[;]|\.(?:\s|$)|$)")
+_OR_ELSE = re.compile(r",\s*or\s+(?:if\s+)?([^,;]+)")
 
 
 def check_near_quote(claim: Reading, excerpt: Excerpt) -> Finding | None:
