@@ -233,6 +233,12 @@ def check_populations(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
+def _lined_agents(text: str) -> frozenset[str]:
+    """The medicines named in the clauses of ``text`` that give a line of treatment."""
+    clauses = (read(c) for c in re.split(r"[;,]|\band\b", text))
+    return frozenset().union(*(agents(c) for c in clauses if c.lines))
+
+
 def check_line(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """First-line is not second-line; an excerpt silent on the order of treatments does not give one."""
     if not claim.lines:
@@ -247,13 +253,10 @@ def check_line(claim: Reading, excerpt: Excerpt) -> Finding | None:
     # first choice. If it is not effective, consider … mirtazapine"), is not the claim's medicine's line.
     medicines, near_names = agents(claim), agents(near)
     elsewhere = any(medicines & agents(s) for s in excerpt.sentences if s is not near)
-    if (
-        near.lines
-        and medicines
-        and elsewhere
-        and not medicines & near_names
-        and (near_names or near.all_classes)
-    ):
+    # Or gives it to a treatment that is no medicine ("offer bladder training as first-line treatment"),
+    # where the claim gives the line to its medicine in the same clause ("offer mirabegron as first-line").
+    given = near_names or near.all_classes or medicines & _lined_agents(claim.source)
+    if near.lines and medicines and elsewhere and not medicines & near_names and given:
         lines, which = "/".join(sorted(claim.lines)), ", ".join(sorted(medicines))
         return _missing("line of therapy", f"the excerpt does not say {which} is {lines} line")
     said = near.lines or excerpt.whole.lines
