@@ -23,6 +23,7 @@ from hippo_tui.store.query import quoted_or
 from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition, years_named
 from hippo_tui.store.slips import with_slips_read
+from hippo_tui.store.titles import by_title
 from hippo_tui.store.unmentioned import unmentioned
 from hippo_tui.store.wording import search_terms, snippet
 
@@ -244,12 +245,15 @@ class SourcesMixin(StoreBase):
             (n,) = await cur.fetchone() or (0,)
         return int(n)
 
-    async def search(self, query: str, k: int = 5, siblings: int = 0) -> list[SearchHit]:
+    async def search(self, query: str, k: int = 5, siblings: int = 0, titles: bool = True) -> list[SearchHit]:
         """Active sources ranked by bm25 (best first; ``score`` higher is better). Never raises on syntax.
-        ``siblings``: up to that many more passages of the best hits' documents after the ``k`` (for an answerer)."""
-        return [row.hit() for row in await self.search_rows(query, k, siblings)]
+        ``siblings``: up to that many more passages of the best hits' documents after the ``k`` (for an answerer).
+        ``titles``: passages raised where the question says their document's title (``titles.by_title``)."""
+        return [row.hit() for row in await self.search_rows(query, k, siblings, titles)]
 
-    async def search_rows(self, query: str, k: int = 5, siblings: int = 0) -> list[HitRow]:
+    async def search_rows(
+        self, query: str, k: int = 5, siblings: int = 0, titles: bool = True
+    ) -> list[HitRow]:
         """``search``'s results as read, before they become records."""
         words = search_terms(query)
         if not words or k <= 0:
@@ -263,7 +267,11 @@ class SourcesMixin(StoreBase):
             cur = await self._db.execute(_TOP_SQL if common else _TOP_RARE_SQL,
                                          {"q": rare, "all": common, "k": max(4 * k, POOL)})  # fmt: skip
             rows = await cur.fetchall()
-        scored = await self._covering([_Scored(-float(r[5]), r) for r in rows], words)
+        scored = [_Scored(-float(r[5]), r) for r in rows]
+        if titles:
+            scored = [_Scored(s, x.row) for s, x in by_title(scored, [x.score for x in scored],
+                      [x.row[1] for x in scored], [x.row[6] for x in scored], words)]  # fmt: skip
+        scored = await self._covering(scored, words)
         ranked = rerank(scored, [edition(x.row[4], x.row[6], x.row[1]) for x in scored],
                         [x.row[6] or x.row[0] for x in scored], years_named(query))  # fmt: skip
         ranked = with_siblings(ranked, [x.row[6] or x.row[0] for x in ranked], k, siblings)

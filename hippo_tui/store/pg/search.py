@@ -22,6 +22,7 @@ from hippo_tui.store.ranking import POOL, rerank, with_siblings
 from hippo_tui.store.recency import edition, years_named
 from hippo_tui.store.slips import with_slips_read
 from hippo_tui.store.sources import DOC_COUNT_CACHE, HitRow, _Scored
+from hippo_tui.store.titles import by_title
 from hippo_tui.store.unmentioned import unmentioned
 from hippo_tui.store.wording import search_terms, snippet
 
@@ -56,14 +57,16 @@ _WORDS = """
 class PgSearchMixin(PgBase):
     _lexemes: dict[str, tuple[str, ...]]
 
-    async def search_rows(self, query: str, k: int = 5, siblings: int = 0) -> list[HitRow]:
+    async def search_rows(
+        self, query: str, k: int = 5, siblings: int = 0, titles: bool = True
+    ) -> list[HitRow]:
         words = search_terms(query)
         if not words or k <= 0:
             return []
         await self._index_if_stale()
         async with self._session():
             words = await with_slips_read(query, words, self._doc_frequencies)
-            return await self._search(query, words, k, siblings)
+            return await self._search(query, words, k, siblings, titles)
 
     async def unmentioned(self, query: str) -> list[str]:
         await self._index_if_stale()
@@ -73,7 +76,7 @@ class PgSearchMixin(PgBase):
     async def _index_if_stale(self) -> None:
         """The index mixin brings stale rows up to date before a search (a no-op without it)."""
 
-    async def _search(self, query: str, words: list[str], k: int, siblings: int) -> list[HitRow]:
+    async def _search(self, query: str, words: list[str], k: int, siblings: int, titles: bool) -> list[HitRow]:
         dfs = await self._doc_frequencies(words)
         total, avg = await self._corpus()
         narrows = narrowing(query)
@@ -95,6 +98,9 @@ class PgSearchMixin(PgBase):
             rows = await self._conn.native(_HITS, {"rows": [r for r, _ in best]})
         by_row = {r[0]: r for r in rows}
         scored = [_Scored(s, by_row[r]) for r, s in best if r in by_row]
+        if titles:  # as on SQLite (store.titles)
+            scored = [_Scored(s, x.row) for s, x in by_title(scored, [x.score for x in scored],
+                      [x.row[2] for x in scored], [x.row[7] for x in scored], words)]  # fmt: skip
         # Each document's passages in order of how much of the question they say, as on SQLite (store.covering).
         scored = by_coverage(scored, [x.score for x in scored], [x.row[7] or x.row[1] for x in scored],
                              [(x.row[2], x.row[3]) for x in scored], words, dfs, total)  # fmt: skip
