@@ -21,6 +21,7 @@ SAID_ANOTHER_WAY = [
     ("Drink no more than 14 units a week.", "People are advised not to drink more than 14 units a week."),
     ("Give 1 g three or four times a day.", "Give 1 g tds–qds."),
     ("Give 500 mg two or three times a day.", "Give 500 mg bd-tds."),
+    ("Check the blood count monthly during the first year.", "Check the blood count monthly for 1 year."),
     (
         "It can be given within an hour of the overdose.",
         "It can be given within the previous hour of the overdose.",
@@ -377,6 +378,10 @@ SAID_OTHERWISE = [
     ("Children from 6 months to 12 years old can have it.", "Child 3 months–12 years: it can be given."),
     ("Children aged 1 to 12 years can have it.", "Child 3 months–12 years: it can be given."),
     ("Infants from 2 weeks to 5 years can have it.", "It is given to infants aged 6 weeks–5 years."),
+    (
+        "Blood counts are checked weekly throughout the first year.",
+        "Blood counts are checked weekly for the first 18 weeks, then every 2 weeks until 1 year.",
+    ),
     ("Give 1 g four or five times a day.", "Give 1 g tds–qds."),
     ("Give 1 g twice a day.", "Give 1 g tds–qds."),
     ("Drink no more than 21 units a week.", "People are advised not to drink more than 14 units a week."),

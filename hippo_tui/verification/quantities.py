@@ -471,6 +471,7 @@ _WORDING: _Rewrites = (
     (re.compile(r"\bfrom (\d+(?:\.\d+)?) up to (?=\d)"), r"from \1 to "),  # "from 2 up to 17 years": a band
     (re.compile(r"\bwithin the (?:previous|past|last) (hour|day|week|month|year)\b"), r"within 1 \1"),
     (re.compile(r"\b(up to|no more than|not more than|at most|a maximum of) a total of\b"), r"\1"),
+    (re.compile(r"\b(the|their|its|his|her) first (year|month|week|day)\b"), r"\1 first 1 \2"),  # a period
     # "tds-qds": three or four times daily
     (_ABBREVIATED_RANGE, lambda m: f"{_ABBREVIATED[m[1]]:g} to {_ABBREVIATED[m[2]]:g} times daily"),
     (re.compile(r"\bper cent\b"), "percent"),  # one unit, not "per" and "cent"
