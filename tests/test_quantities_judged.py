@@ -22,6 +22,11 @@ SAID_ANOTHER_WAY = [
     ("Give 1 g three or four times a day.", "Give 1 g tds–qds."),
     ("Give 500 mg two or three times a day.", "Give 500 mg bd-tds."),
     ("Check the blood count monthly during the first year.", "Check the blood count monthly for 1 year."),
+    ("The first dose is given on the first birthday.", "The first dose is given at 12 months."),
+    (
+        "Two doses are given to those starting before the age of 15.",
+        "Two doses if started before the 15th birthday.",
+    ),
     (
         "It can be given within an hour of the overdose.",
         "It can be given within the previous hour of the overdose.",
@@ -382,6 +387,7 @@ SAID_OTHERWISE = [
         "Blood counts are checked weekly throughout the first year.",
         "Blood counts are checked weekly for the first 18 weeks, then every 2 weeks until 1 year.",
     ),
+    ("The first dose is given on the first birthday.", "The first dose is given at 2 years."),
     ("Give 1 g four or five times a day.", "Give 1 g tds–qds."),
     ("Give 1 g twice a day.", "Give 1 g tds–qds."),
     ("Drink no more than 21 units a week.", "People are advised not to drink more than 14 units a week."),

@@ -472,6 +472,9 @@ _WORDING: _Rewrites = (
     (re.compile(r"\bwithin the (?:previous|past|last) (hour|day|week|month|year)\b"), r"within 1 \1"),
     (re.compile(r"\b(up to|no more than|not more than|at most|a maximum of) a total of\b"), r"\1"),
     (re.compile(r"\b(the|their|its|his|her) first (year|month|week|day)\b"), r"\1 first 1 \2"),  # a period
+    # "the first birthday", "their 15th birthday": an age in years
+    (re.compile(r"\bfirst birthday\b"), "1st birthday"),
+    (re.compile(r"\b(\d+)(?:st|nd|rd|th) birthday\b"), r"\1 years of age"),
     # "tds-qds": three or four times daily
     (_ABBREVIATED_RANGE, lambda m: f"{_ABBREVIATED[m[1]]:g} to {_ABBREVIATED[m[2]]:g} times daily"),
     (re.compile(r"\bper cent\b"), "percent"),  # one unit, not "per" and "cent"
