@@ -67,6 +67,15 @@ from hippo_tui.verification.offline_judge import judge_claim
             "Infants should be exclusively breastfed for 6 months.",
         ),
         ("Take the temperature under the arm.", "Measure the temperature in the axilla."),
+        (
+            "Pinch the soft part of the nose for 10 minutes.",
+            "Apply firm pressure to the soft part of the nose for 10 minutes.",
+        ),
+        (
+            "Wetting the bed at night is common in young children.",
+            "Nocturnal enuresis is common in young children.",
+        ),
+        ("Kidney stones under 5 mm usually pass.", "Renal calculi under 5 mm usually pass."),
         ("BCG is injected into the skin of the upper arm.", "BCG is given intradermally in the upper arm."),
         ("Itching of the palms of the hands is typical.", "Pruritus of the palms is typical."),
         ("Check kidney function and electrolytes after a week.", "Recheck U&Es after 1 week."),
@@ -116,6 +125,10 @@ def test_a_claim_in_everyday_words_is_supported_by_the_clinical_term(claim: str,
         # A word a definition leaves to the source: "breastfed" does not say how other infants are fed.
         ("Formula-fed infants need vitamin D.", "Breastfed infants need vitamin D."),
         ("Take the temperature in the mouth.", "Measure the temperature in the axilla."),
+        (
+            "Daytime wetting is common in young children.",
+            "Nocturnal enuresis is common in young children.",
+        ),
         ("The second dose is given at 12 months.", "The 1st dose is given at 12 months."),
         ("BCG is injected under the skin of the upper arm.", "BCG is given intradermally in the upper arm."),
     ],
