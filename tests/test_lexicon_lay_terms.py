@@ -76,6 +76,23 @@ from hippo_tui.verification.offline_judge import judge_claim
             "Nocturnal enuresis is common in young children.",
         ),
         ("Kidney stones under 5 mm usually pass.", "Renal calculi under 5 mm usually pass."),
+        # Words that only frame what is said.
+        (
+            "An urgent chest X-ray is offered to look for lung cancer.",
+            "Offer an urgent chest X-ray to assess for lung cancer.",
+        ),
+        (
+            "Adults aged 65 and over are eligible for the flu vaccine.",
+            "Offer the influenza vaccine to adults aged 65 and over.",
+        ),
+        (
+            "Offer a statin when the 10-year risk reaches 10% or more.",
+            "Offer a statin when the 10-year risk is 10% or more.",
+        ),
+        (
+            "A calcium-channel blocker is first-line for high blood pressure at 55 or over.",
+            "At 55 and over, offer a calcium-channel blocker as first-line antihypertensive treatment.",
+        ),
         ("BCG is injected into the skin of the upper arm.", "BCG is given intradermally in the upper arm."),
         ("Itching of the palms of the hands is typical.", "Pruritus of the palms is typical."),
         ("Check kidney function and electrolytes after a week.", "Recheck U&Es after 1 week."),
