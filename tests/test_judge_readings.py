@@ -505,3 +505,16 @@ def test_a_condition_is_read_on_its_own_clause_and_with_its_alternatives():
         "If creatinine increases by 30% or more on an ACE inhibitor, stop it.", either
     ).supported
     assert not judge_claim("On an ACE inhibitor, stop it.", either).supported
+
+
+def test_an_opening_phrase_introduces_one_piece_not_every_piece_after_it():
+    # "In neonates under a week old" introduces the dose; the trough target after the next comma is the
+    # excerpt's other sentence, and each group of numbers is read where it is given.
+    excerpt = (
+        "Neonatal gentamicin (postnatal age < 7 days): 5 mg/kg IV every 36 hours. Measure the trough level"
+        " before the second dose; target < 2 mg/L."
+    )
+    said = "In neonates under a week old, gentamicin is 5 mg/kg IV every 36 hours, aiming for a trough below 2 mg/L."
+    assert judge_claim(said, excerpt).supported
+    wrong = said.replace("every 36 hours", "every 24 hours")
+    assert judge_claim(wrong, excerpt).outcome == "contradicted"

@@ -569,10 +569,14 @@ def _groups(clause: Span, pieces: Sequence[Span]) -> list[Span]:
     """The clause's pieces, each introductory piece joined to the one it introduces."""
     inside = [p for p in pieces if clause.start <= p.start < clause.end] or [clause]
     out: list[Span] = []
+    joined = False  # the last group already has the piece its introduction introduces
     for p in inside:
-        if out and _INTRO.match(out[-1].text) and not out[-1].text.endswith(":"):
+        if out and not joined and _INTRO.match(out[-1].text) and not out[-1].text.endswith(":"):
             a = out.pop()
             p = Span(f"{a.text}, {p.text}", a.start, p.end, a.quantities + p.quantities, a.words | p.words)
+            joined = True
+        else:
+            joined = False
         out.append(p)
     return out
 
