@@ -518,3 +518,13 @@ def test_an_opening_phrase_introduces_one_piece_not_every_piece_after_it():
     assert judge_claim(said, excerpt).supported
     wrong = said.replace("every 36 hours", "every 24 hours")
     assert judge_claim(wrong, excerpt).outcome == "contradicted"
+
+
+def test_a_sentence_going_on_about_the_one_before_lends_it_its_numbers_in_any_clause():
+    excerpt = (
+        "Advise women with diabetes who are planning to become pregnant to take folic acid 5 mg/day. This should"
+        " start before conception and continue until 12 weeks of gestation."
+    )
+    said = "Women with diabetes planning a pregnancy should take folic acid 5 mg a day until 12 weeks."
+    assert judge_claim(said, excerpt).supported
+    assert not judge_claim(said.replace("12 weeks", "16 weeks"), excerpt).supported

@@ -176,7 +176,10 @@ def _with_sequels(sentences: Sequence[Sentence]) -> list[Sentence]:
     out = list(sentences)
     for a, b in itertools.pairwise(sentences):
         if _GOES_ON.search(b.text):
-            out.extend(_sentences(f"{a.text.rstrip('.')} {b.text}", split=False))
+            # One statement: what the second says of the first ("This should start before conception and
+            # continue until 12 weeks") is attached to it, in whichever of its clauses it stands.
+            (s,) = _sentences(f"{a.text.rstrip('.')} {b.text}", split=False)
+            out.append(dataclasses.replace(s, clauses=(Span(s.text, 0, len(s.text), s.quantities, s.words),)))
     return out
 
 
