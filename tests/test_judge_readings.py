@@ -528,3 +528,14 @@ def test_a_sentence_going_on_about_the_one_before_lends_it_its_numbers_in_any_cl
     said = "Women with diabetes planning a pregnancy should take folic acid 5 mg a day until 12 weeks."
     assert judge_claim(said, excerpt).supported
     assert not judge_claim(said.replace("12 weeks", "16 weeks"), excerpt).supported
+
+
+def test_may_be_less_effective_is_a_possibility_not_a_permission():
+    excerpt = (
+        "Levonorgestrel may be less effective in women who weigh more than 70 kg."
+        " For these women, a double dose is advised."
+    )
+    verdict = judge_claim(
+        "Women who weigh more than 70 kg should take a double dose of levonorgestrel.", excerpt
+    )
+    assert verdict.supported, verdict.reason

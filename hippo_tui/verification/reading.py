@@ -118,10 +118,11 @@ def _numberless(text: str) -> str:
 
 
 # "may"/"can" says what may be done only before "be …" or a verb of doing ("may be given", "can use",
-# "could try"); before any other verb it says what could happen ("can cause", "may raise the INR").
+# "could try"); before any other verb it says what could happen ("can cause", "may raise the INR"), as it does
+# before "be less …", "be more …" or "be associated with" ("may be less effective").
 _POSSIBILITY = frozenset({"may", "might", "can", "could"})
 _DOING = re.compile(
-    r"\s+(?:also\s+|then\s+|still\s+)?(?:be|give|use|offer|consider|start|try|prescribe|take|add|repeat|"
+    r"\s+(?:also\s+|then\s+|still\s+)?(?:be(?!\s+(?:less|more|associated|linked|caused|due|related|at)\b)|give|use|offer|consider|start|try|prescribe|take|add|repeat|"
     r"continue|stop|switch|increase|reduce|apply|refer|treat|replace|substitute|restart|omit|swap)\b"
 )
 
