@@ -539,3 +539,16 @@ def test_may_be_less_effective_is_a_possibility_not_a_permission():
         "Women who weigh more than 70 kg should take a double dose of levonorgestrel.", excerpt
     )
     assert verdict.supported, verdict.reason
+
+
+def test_advice_for_bilateral_or_recurrent_cases_is_not_advice_for_every_case():
+    excerpt = "Offer an immediate antibiotic prescription to children under 2 years with bilateral acute otitis media."
+    every = judge_claim(
+        "Children under two with acute otitis media should be offered antibiotics at once.", excerpt
+    )
+    assert every.outcome == "not_established" and "bilateral" in every.reason
+    both = "Children under two with acute otitis media in both ears should be offered antibiotics at once."
+    assert judge_claim(both, excerpt).supported
+    cranberry = "Cranberry products may help some women reduce recurrent UTIs, but the evidence is uncertain."
+    lay = "Cranberry products might help some women who keep getting urine infections; the evidence is uncertain."
+    assert judge_claim(lay, cranberry).supported

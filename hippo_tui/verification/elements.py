@@ -1135,6 +1135,25 @@ def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
+# Words that narrow a condition to some of its cases ("bilateral acute otitis media", "the long-term management
+# of insomnia"): advice for those cases is not advice for every case.
+_NARROWED_CASES = re.compile(r"\b(bilateral|long-term|recurrent|refractory)((?:\s+[a-z-]+){1,3})")
+
+
+def check_narrowed(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """A claim about a condition that the excerpt's sentence about it says only of some cases ("children under
+    2 with bilateral acute otitis media" for "children under 2 with acute otitis media")."""
+    near, said = excerpt.about(claim), claim.text
+    for m in _NARROWED_CASES.finditer(near.text):
+        if m.group(1) in said or stem(m.group(1)) in claim.stems:
+            continue
+        if any(stem(w) in claim.concepts for w in m.group(2).split() if len(w) > 3):
+            return _missing(
+                "subset", f"the excerpt says this only of {m.group(1)} cases: {quote(near.source)}"
+            )
+    return None
+
+
 # How many a statement is said of: most or some of a group ("most children"), or all of it ("all children",
 # or "children" alone).
 _MOST = re.compile(r"\b(most|many|some)\s+(?:of\s+(?:the\s+|these\s+|those\s+)?)?([a-z-]{3,})")
@@ -1220,6 +1239,7 @@ CHECKS = (
     check_withheld,
     check_any,
     check_all,
+    check_narrowed,
     check_hedge,
     check_alone,
     check_only,
