@@ -471,7 +471,13 @@ _WORDING: _Rewrites = (
     (re.compile(r"\bfrom (\d+(?:\.\d+)?) up to (?=\d)"), r"from \1 to "),  # "from 2 up to 17 years": a band
     (re.compile(r"\bwithin the (?:previous|past|last) (hour|day|week|month|year)\b"), r"within 1 \1"),
     (re.compile(r"\b(up to|no more than|not more than|at most|a maximum of) a total of\b"), r"\1"),
-    (re.compile(r"\b(the|their|its|his|her) first (year|month|week|day)\b"), r"\1 first 1 \2"),  # a period
+    # "throughout the first year": a period of one ("after the first week" is not one)
+    (
+        re.compile(
+            r"\b((?:during|throughout|in|within|for|over) (?:the|their|its|his|her)) first (year|month|week|day)\b"
+        ),
+        r"\1 first 1 \2",
+    ),
     # "the first birthday", "their 15th birthday": an age in years
     (re.compile(r"\bfirst birthday\b"), "1st birthday"),
     (re.compile(r"\b(\d+)(?:st|nd|rd|th) birthday\b"), r"\1 years of age"),
