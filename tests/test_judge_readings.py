@@ -552,3 +552,15 @@ def test_advice_for_bilateral_or_recurrent_cases_is_not_advice_for_every_case():
     cranberry = "Cranberry products may help some women reduce recurrent UTIs, but the evidence is uncertain."
     lay = "Cranberry products might help some women who keep getting urine infections; the evidence is uncertain."
     assert judge_claim(lay, cranberry).supported
+
+
+def test_a_line_given_to_a_talking_therapy_is_not_the_hypnotics():
+    excerpt = (
+        "Offer cognitive behavioural therapy for insomnia as the first-line treatment for chronic insomnia."
+        " Zopiclone may be considered for up to 4 weeks for short-term insomnia."
+    )
+    swapped = "CBT for insomnia is used for up to four weeks, with zopiclone as the first-line treatment."
+    assert judge_claim(swapped, excerpt).outcome != "supported"
+    assert judge_claim(
+        "Zopiclone may be considered for up to 4 weeks for short-term insomnia.", excerpt
+    ).supported
