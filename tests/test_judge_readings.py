@@ -564,3 +564,13 @@ def test_a_line_given_to_a_talking_therapy_is_not_the_hypnotics():
     assert judge_claim(
         "Zopiclone may be considered for up to 4 weeks for short-term insomnia.", excerpt
     ).supported
+
+
+def test_an_ordinal_in_digits_is_the_ordinal_word():
+    excerpt = "Needle decompression in the 4th or 5th intercostal space, mid-axillary line; the 2nd is an alternative."
+    assert judge_claim(
+        "Decompress in the fourth or fifth intercostal space in the mid-axillary line.", excerpt
+    ).supported
+    assert not judge_claim(
+        "Decompress in the sixth intercostal space in the mid-axillary line.", excerpt
+    ).supported

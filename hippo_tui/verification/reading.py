@@ -175,9 +175,16 @@ _BRACKETED = re.compile(r"\s*\((?P<a>[a-z][a-z0-9]{1,7})\)")
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
+# "The 4th or 5th intercostal space": an ordinal written in digits is the word a claim says ("fourth"), not a
+# number to blank with the others.
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_ORDINAL_DIGITS = re.compile(r"\b(10|[1-9])(?:st|nd|rd|th)\b")
+
+
 def prepare(text: str) -> str:
     lex = lexicon()
-    t = respell(_numberless(text.translate(_SUBSCRIPTS)))
+    t = _ORDINAL_DIGITS.sub(lambda m: _ORDINALS[int(m.group(1)) - 1], text.translate(_SUBSCRIPTS))
+    t = respell(_numberless(t))
     t = _BRACKETED.sub(lambda m: "" if m.group("a") in lex.replacements else m.group(), t)
     return lex.replaced(t)
 
