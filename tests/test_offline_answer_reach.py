@@ -1,7 +1,8 @@
 """What the offline answerer answers that it used to leave "not covered", each a shape real questions showed,
 in a small knowledge base of our own words: a card's own typo of the asked word ("primay"); a score named by
 two names, one of them misspelt, that the card calls an index; the filler of a question ("his", "ones",
-"ago"); a sex no card names; of two cards that cover a part alike, the one that says it in one sentence. And what it still does not answer: a named score no card names, criteria a card on
+"ago"); a sex no card names; of two cards that cover a part alike, the one that says it in one sentence, unless the other is titled for
+the age group asked about. And what it still does not answer: a named score no card names, criteria a card on
 the condition does not give.
 
 Every question runs through the real engine, as `hippo-tui ask` runs it.
@@ -43,6 +44,15 @@ PASSAGES = {
         "Gout › Flares",
         "Colchicine 500 micrograms two to four times a day treats a gout flare in the big toe.",
     ),
+    "copd": (
+        "COPD: treating an exacerbation",
+        "Offer an antibiotic only when there are signs of pneumonia; doxycycline 200 mg on the first day is a "
+        "common first choice.",
+    ),
+    "pneumonia": (
+        "Pneumonia in adults",
+        "A low severity score means treatment at home; doxycycline 200 mg on the first day, then 100 mg daily.",
+    ),
 }
 IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
 
@@ -53,7 +63,8 @@ UNNAMED = "harrow and baker score for a severe flare of proctitis"
 SEX = "woman with a severe flare of gout"
 CONDITION = "gout criteria for a flare in the big toe"
 SPASM = "subarachnoid haemorrhage, when does vasospasm usually start"
-QUESTIONS = [TOOTH, INDEX, FILLER, UNNAMED, SEX, CONDITION, SPASM]
+ADULTS = "dose of doxycycline for pneumonia in adults"
+QUESTIONS = [TOOTH, INDEX, FILLER, UNNAMED, SEX, CONDITION, SPASM, ADULTS]
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +111,10 @@ def test_of_two_cards_that_cover_a_part_alike_the_one_that_says_it_in_one_senten
     # Both cards name vasospasm, starting and a time; only one says when vasospasm starts.
     end = answers[SPASM]
     assert "4 to 14 days after the bleed" in end.text and IDS["spasm"] in _cited(end), end.text
+
+
+def test_of_two_cards_that_cover_a_part_alike_the_one_for_the_age_group_asked_about_answers(answers):
+    # The COPD card says the drug, its dose and pneumonia in one sentence; the card titled for adults with
+    # pneumonia is the one on the subject.
+    end = answers[ADULTS]
+    assert "then 100 mg daily" in end.text and _cited(end) == {IDS["pneumonia"]}, end.text

@@ -11,7 +11,7 @@ from hippo_tui.backends.extractive.choosing import _answering
 from hippo_tui.backends.extractive.context import Context
 from hippo_tui.backends.extractive.doses import _answers, _asks_drug_dose, _drugs_of, _other_doses
 from hippo_tui.backends.extractive.drug_classes import _class_name, _classes_named
-from hippo_tui.backends.extractive.parts import Part, _needs, facets
+from hippo_tui.backends.extractive.parts import Part, _aspect, _needs, facets, treatment
 from hippo_tui.backends.extractive.picking import sentences_for
 from hippo_tui.backends.extractive.rendering import Reply
 from hippo_tui.backends.extractive.searching import _facet_query, _subject_query, searched_alone, was_searched
@@ -39,9 +39,12 @@ def _answer_part(
     drugs = _drugs_of(part)
     # A part whose most telling subject was searched on its own (``_subject_query``) is answered from a source
     # naming it: not from one the search's other finds merely reweighed into covering it.
-    alone = searched_alone(ctx, part)
+    alone, loose = searched_alone(ctx, part)
+    others = {w for w in part.own - alone if not _aspect(w) and w not in treatment()}
     ranked = [
-        (c, s) for c, s in ctx.rank_sources(part) if (not drugs or drugs & s.words) and alone <= s.words
+        (c, s)
+        for c, s in ctx.rank_sources(part)
+        if (not drugs or drugs & s.words) and _says_alone(s.words, alone, loose, others)
     ]
     # The rank penalty breaks near-ties among sources that cover the part; it never lets a better-ranked
     # source that does not cover it hide one further down that does.
@@ -76,6 +79,12 @@ def _answer_part(
             said.add(text)
             out.append((text, sid))
     return out, lacking
+
+
+def _says_alone(said: frozenset[str], alone: set[str], loose: set[str], rest: set[str]) -> bool:
+    """A source says the words searched alone (``searched_alone``); or, lacking only the asker's own words among
+    them, says all the rest of the part's subjects."""
+    return alone <= said or (alone - loose <= said and rest <= said)
 
 
 def answer(messages: Sequence[Mapping[str, Any]], *, tools: Iterable[str] = ()) -> Reply:

@@ -94,14 +94,19 @@ def _admitted(part: Part, s: Source, hit: set[str], subjects: set[str]) -> bool:
 
 def _answering(part: Part, ranked: list[tuple[float, Source]], before: str | None = None) -> Source:
     """A follow-on part ("…, how long to immobilise?") from the section that answered the part it follows,
-    where that section covers it too. Otherwise, of the sources that cover the part as well as the first, the
-    first with one sentence that says all the part asks ("vasospasm" and when), over one that says each in
-    another sentence; failing that, one line with its heading ("> 3 seizures in 1 hr" under "Status
-    epilepticus"). Only a tie: the rank and the title decide among sources that cover it differently."""
+    where that section covers it too. Otherwise, of the sources that cover the part as well as the first (those
+    titled for the age group asked about, where any is), the first with one sentence that says all the part
+    asks ("vasospasm" and when), over one that says each in another sentence; failing that, one line with its
+    heading ("> 3 seizures in 1 hr" under "Status epilepticus"). Only a tie: the rank and the title decide
+    among sources that cover it differently."""
     same = [s for _c, s in ranked if s.title == before]
     if same:
         return same[0]
     tied = [s for _c, s in takewhile(lambda x: x[0] >= ranked[0][0], ranked)]
+    # Of those, a card whose title is for the age group asked about ("… pneumonia in adults") before one that
+    # names the subject in passing ("signs of pneumonia" in a card on COPD).
+    asked = _asked_ages(part.text)
+    tied = [s for s in tied if asked & s.ages] or tied
     for headed in (False, True):
         for s in tied:
             if any(part.own <= x.words | (s.topic if headed else frozenset()) for x in s.sentences):

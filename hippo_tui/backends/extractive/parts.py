@@ -10,6 +10,7 @@ from functools import cache
 from hippo_tui.backends.asked import TOOL_KINDS
 from hippo_tui.backends.extractive.words import (
     _age_words,
+    _classes_of,
     _default_population_words,
     _not_subjects,
     content_words,
@@ -89,7 +90,9 @@ class Part:
 
 def _follows_on(text: str, *, same_question: bool) -> bool:
     words = content_words(text)
-    if words <= facets() or _CONTINUES.match(text):
+    # "…, what drug can I give?" asks for a treatment of the subject before, as "… and for how long?" asks its
+    # duration.
+    if words <= facets() | treatment() or _CONTINUES.match(text):
         return True
     if not _PRONOUN.search(text):
         return False
@@ -120,16 +123,28 @@ def parts_of(
     for i, text in enumerate(question_parts(question)):
         own = part_words(text)
         aside = i > 0 and untitled is not None and untitled({w for w in own if not _aspect(w)})
-        if main is not None and (_follows_on(text, same_question=i > 0) or aside):
+        # Within one question, a part that names only drugs ("… IVIG dose and how much aspirin") asks about
+        # them for the condition before it: not for whatever else a source gives aspirin for.
+        drugs = i > 0 and main is not None and _drugs_for(own, main.own)
+        if main is not None and (_follows_on(text, same_question=i > 0) or aside or drugs):
             inherited = frozenset(main.want - own)
             # "And how often is it taken?" asks nothing of its own the sources could show: the subject it is.
-            out.append(
-                Part(text, own | inherited, own or set(inherited), subject=main.text, inherited=inherited)
-            )
+            part = Part(text, own | inherited, own or set(inherited), subject=main.text, inherited=inherited)
+            out.append(part)
+            # What follows the drugs ("… how much prednisone, and for how long?") asks about them.
+            main = Part(text, set(part.want), set(part.want)) if drugs else main
             continue
         main = Part(text, own, own)
         out.append(main)
     return out
+
+
+def _drugs_for(own: set[str], before: set[str]) -> bool:
+    """``own`` names drugs and nothing else a source must name, and ``before`` names something other than a drug
+    (a condition, a presentation)."""
+    subjects = {w for w in own if not _aspect(w) and w not in treatment()}
+    others = {w for w in before if not _aspect(w) and w not in treatment() and not _classes_of(w)}
+    return bool(subjects) and all(_classes_of(w) for w in subjects) and bool(others)
 
 
 def _query(part: str) -> str:

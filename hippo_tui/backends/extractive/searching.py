@@ -66,21 +66,33 @@ _EN_PARTICIPLES = frozenset(
 )
 
 
-def searched_alone(ctx: Context, part: Part) -> set[str]:
+# A word the search found under this many titles, none on the part's other subjects, is one the knowledge base
+# uses of everything ("home"); under fewer it names a thing of its own ("gastric bypass" in a theatre list).
+EVERYDAY_TITLES = 3
+
+
+def searched_alone(ctx: Context, part: Part) -> tuple[set[str], set[str]]:
     """The words of the part that a search asked for on their own: a query of fewer than half the part's
     own words and nothing else (``_subject_query``), unless the search found them only in passages on something
     else, none naming another of the part's subjects ("arriving" in an audit of waiting times, for "pain relief
     … arriving with a sickle cell crisis"): such a word is the asker's context, not the subject. A word the
-    search found nowhere stays required ("loading" of a vitamin D dose, where only vitamin B12's is given)."""
+    search found nowhere stays required ("loading" of a vitamin D dose, where only vitamin B12's is given).
+    And, of the words it returns, those that are the asker's own where a source says all the rest of the part
+    (``answering._says_alone``): nouns found only off the subject, under many titles ("home" of "admit or send
+    home")."""
     subjects = {w for w in part.own if not _aspect(w)}
-    out: set[str] = set()
+    strict: set[str] = set()
+    loose: set[str] = set()
     for q in ctx.searched:
         words = content_words(q)
         if words and words <= part.own and 2 * len(words) < len(part.own):
             named = [s for s in ctx.sources if words <= s.words]
-            if not named or not _circumstance(q) or any((subjects - words) & s.words for s in named):
-                out |= words
-    return out
+            if not named or any((subjects - words) & s.words for s in named):
+                strict |= words
+            elif not _circumstance(q):
+                everyday = len({s.title for s in named}) >= EVERYDAY_TITLES
+                (loose if everyday else strict).update(words)
+    return strict | loose, loose - strict
 
 
 def was_searched(ctx: Context, part: Part) -> bool:
