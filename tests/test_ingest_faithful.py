@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from hippo_tui.ingest import pdf_text
+from hippo_tui.ingest import pdf_text, titles
 from hippo_tui.ingest.passages import passages
 from hippo_tui.ingest.reading import Overrides, parse_document, parse_file
 from hippo_tui.models import Provenance
@@ -208,3 +208,44 @@ def test_markdown_nested_past_the_parser_depth_is_a_warning(tmp_path: Path) -> N
     (tmp_path / "fine.md").write_text(quoted.replace(">" * 25, ">" * 19), encoding="utf-8")
     fine = parse_file(tmp_path / "fine.md", Overrides())
     assert fine.doc.warnings == [] and "Deep advice." in fine.passages[-1].excerpt
+
+
+def test_a_genre_label_printed_over_the_title_is_not_the_title(tmp_path: Path) -> None:
+    body = "Screen every patient for depression at the first visit. Repeat the screen once a year."
+    for label, title in [
+        ("GUIDELINE", "Management of mental health disorders in adults with HIV"),
+        ("PRESS RELEASE 13 August 2009", "Launch of a rural health advocacy project"),
+    ]:
+        data = pdf_bytes(
+            [[f"# {label}", f"## {title}", body]], title="Guideline"
+        )  # the metadata: a label too
+        assert parse_document(tmp_path / "hiv-mh.pdf", data, Overrides()).title == title
+    # A label with nothing under it leaves the file's name, not the label.
+    data = pdf_bytes([["# GUIDELINE", body]])
+    assert parse_document(tmp_path / "hiv_mental_health.pdf", data, Overrides()).title == "Hiv mental health"
+    # A title that only starts like a label is a title.
+    data = pdf_bytes([["# Protocol Sepsis in the emergency department", body]])
+    assert parse_document(tmp_path / "x.pdf", data, Overrides()).title.startswith("Protocol Sepsis")
+
+
+def test_a_printed_title_keeps_the_spaces_between_its_words() -> None:
+    # The runs of one printed line come without the spaces the page's text has between them.
+    page = "1\nTHE SOUTH AFRICAN ANTIRETROVIRAL\nTREATMENT GUIDELINES\n2013\nDate of implementation"
+    assert (
+        titles.spaced_as("THE SOUTH AFRICANANTIRETROVIRAL TREATMENT GUIDELINES 2013", page)
+        == "THE SOUTH AFRICAN ANTIRETROVIRAL TREATMENT GUIDELINES 2013"
+    )
+    assert (
+        titles.tidy_metadata("Copy of Press Statement on rural doctors") == "Press Statement on rural doctors"
+    )
+
+
+def test_a_bold_first_line_is_the_title_when_nothing_is_printed_larger() -> None:
+    from hippo_tui.ingest.pdf_layout import Line
+
+    body = "She trained in a district hospital and stayed for twelve years, running its maternity unit."
+    lines = [Line(11.0, True, "Rural Doctor of the Year 2016: Dr A Person")]
+    lines += [Line(11.0, False, body)] * 6 + [Line(11.1, False, "Fellowship in Paediatrics followed.")]
+    assert titles.printed_title(lines) == "Rural Doctor of the Year 2016: Dr A Person"
+    # Without a bold first line, a body line set a hair larger is still not the title.
+    assert titles.printed_title([Line(11.0, False, body)] * 6 + lines[-1:]) is None
