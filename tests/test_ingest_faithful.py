@@ -210,6 +210,23 @@ def test_markdown_nested_past_the_parser_depth_is_a_warning(tmp_path: Path) -> N
     assert fine.doc.warnings == [] and "Deep advice." in fine.passages[-1].excerpt
 
 
+def test_small_print_under_a_dose_is_its_own_paragraph(tmp_path: Path) -> None:
+    # A one-page form: no blank line anywhere, its references set small between two runs of instructions.
+    page = [
+        "# Encephalopathy management form",
+        "Give aminophylline 8 mg/kg IV once within the first hour of birth to prevent kidney injury\n"
+        "Give a fluid bolus of 10 ml/kg saline if hypotensive\n"
+        "~REFERENCES: Raina A, et al. Theophylline at birth in asphyxia. Acta Paediatr 2016;105:e448-51 /\n"
+        "~Selewski D, et al. Neonatal acute kidney injury. Pediatrics 2015;136(2):e463-73\n"
+        "Monitor the blood glucose to prevent hypoglycaemia",
+    ]
+    excerpts = texts(tmp_path / "asphyxia-form.pdf", pdf_bytes([page]))
+    joined = " ".join(excerpts)
+    assert "aminophylline 8 mg/kg IV once within the first hour" in joined  # the dose is not lost
+    assert "Monitor the blood glucose" in joined
+    assert "Raina" not in joined and "Pediatrics 2015" not in joined  # the reference list is not a passage
+
+
 def test_a_genre_label_printed_over_the_title_is_not_the_title(tmp_path: Path) -> None:
     body = "Screen every patient for depression at the first visit. Repeat the screen once a year."
     for label, title in [
