@@ -257,6 +257,17 @@ def test_a_printed_title_keeps_the_spaces_between_its_words() -> None:
     )
 
 
+def test_a_break_hyphen_left_with_a_space_joins_as_the_document_spells_the_word(tmp_path: Path) -> None:
+    page = [
+        "Hypertension is often the first sign of pre- eclampsia. Screen for pre-eclampsia at every visit. "
+        "Give the woman informa- tion about danger signs. Written information helps. "
+        "Few clinics in low- and middle-income settings test urine."
+    ]
+    (text,) = texts(tmp_path / "antenatal.pdf", pdf_bytes([page]))
+    assert "first sign of pre-eclampsia." in text and "Give the woman information about" in text
+    assert "in low- and middle-income settings" in text  # a hyphen standing for "low-income" stays
+
+
 def test_a_bold_first_line_is_the_title_when_nothing_is_printed_larger() -> None:
     from hippo_tui.ingest.pdf_layout import Line
 

@@ -78,7 +78,7 @@ def _paragraphs(text: str, words: Counter[str]) -> list[tuple[str, BlockKind]]:
     out: list[tuple[str, BlockKind]] = []
     for block in _BLANK.split(_KEPT_HYPHEN.sub("-", text)):
         for part, row in pdf_text.rows_and_text(block):
-            para = clean(part)
+            para = pdf_text.rejoin_spaced_hyphens(clean(part), words)
             if para:
                 out.append((para, "row") if row else (pdf_text.drop_cap(para, words), "para"))
     return out
