@@ -257,6 +257,17 @@ def test_a_printed_title_keeps_the_spaces_between_its_words() -> None:
     )
 
 
+def test_html_items_and_breaks_in_a_markdown_cell_keep_their_words_apart(tmp_path: Path) -> None:
+    (tmp_path / "drugs.md").write_text(
+        "# Drug card\n\n| Drug | Dose |\n|---|---|\n"
+        "| Labetalol | **Bolus:** 20 mg IV; MAX 300 mg cumulative<br>**Infusion:** 2 mg/min IV |\n"
+        "| Epinephrine | <ol><li>Take a 10 ml syringe</li><li>Draw up 9 ml saline</li></ol> |\n",
+        encoding="utf-8",
+    )
+    joined = " ".join(p.excerpt for p in parse_file(tmp_path / "drugs.md", Overrides()).passages)
+    assert "cumulative Infusion: 2 mg/min" in joined and "syringe Draw up 9 ml" in joined
+
+
 def test_a_break_hyphen_left_with_a_space_joins_as_the_document_spells_the_word(tmp_path: Path) -> None:
     page = [
         "Hypertension is often the first sign of pre- eclampsia. Screen for pre-eclampsia at every visit. "
