@@ -277,14 +277,3 @@ def test_a_break_hyphen_left_with_a_space_joins_as_the_document_spells_the_word(
     (text,) = texts(tmp_path / "antenatal.pdf", pdf_bytes([page]))
     assert "first sign of pre-eclampsia." in text and "Give the woman information about" in text
     assert "in low- and middle-income settings" in text  # a hyphen standing for "low-income" stays
-
-
-def test_a_bold_first_line_is_the_title_when_nothing_is_printed_larger() -> None:
-    from hippo_tui.ingest.pdf_layout import Line
-
-    body = "She trained in a district hospital and stayed for twelve years, running its maternity unit."
-    lines = [Line(11.0, True, "Rural Doctor of the Year 2016: Dr A Person")]
-    lines += [Line(11.0, False, body)] * 6 + [Line(11.1, False, "Fellowship in Paediatrics followed.")]
-    assert titles.printed_title(lines) == "Rural Doctor of the Year 2016: Dr A Person"
-    # Without a bold first line, a body line set a hair larger is still not the title.
-    assert titles.printed_title([Line(11.0, False, body)] * 6 + lines[-1:]) is None

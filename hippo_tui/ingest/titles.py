@@ -32,7 +32,6 @@ _GENRE = re.compile(
     r"(\d{1,2}(st|nd|rd|th)?\s*)?(" + _MONTH + r"\.?\s*)?(\d{4})?\W*$",  # "PRESS RELEASE 13 August 2009"
     re.IGNORECASE,
 )
-_DISTINCT = 1.05  # a title's size over the text's; less is the same size set a hair differently
 _COPY_OF = re.compile(r"^copy of\s+", re.IGNORECASE)  # a shared drive's copy keeps the original's name
 _PANDOC_ATTRS = re.compile(r"\s*\{[#.][^}]*\}\s*$")  # "Dosing {#dosing}", "Notes {.unnumbered}"
 
@@ -55,20 +54,15 @@ def tidy_heading(text: str) -> str:
 
 def printed_title(lines: list[Any]) -> str | None:
     """The text set in the largest font on page 1 (its lines joined), when it reads as a title; ``lines``
-    are ``pdf_layout.Line``s. When nothing is printed distinctly larger than the text (a letter with a
-    bold first line, a few body lines set a tenth of a point larger), the bold first line is the title."""
+    are ``pdf_layout.Line``s."""
     if len({line.size for line in lines}) < 2:
         return None  # one size throughout: no line stands out as the title
-    body = body_size([Page("", lines)])
     largest = max(line.size for line in lines)
-    if largest < body * _DISTINCT:
-        title = _joined(list(itertools.takewhile(lambda line: line.bold, lines)))
-    else:
-        start = next(i for i, line in enumerate(lines) if line.size == largest)
-        block = _block(lines[start:])
-        title = _joined(block)
-        if _GENRE.match(title):
-            title = _under_label(lines[start + len(block) :], body)
+    start = next(i for i, line in enumerate(lines) if line.size == largest)
+    block = _block(lines[start:])
+    title = _joined(block)
+    if _GENRE.match(title):
+        title = _under_label(lines[start + len(block) :], body_size([Page("", lines)]))
     return (
         title if 3 <= len(title) <= 200 and not is_junk(title) and re.search("[A-Za-z]{3}", title) else None
     )
