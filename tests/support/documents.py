@@ -31,7 +31,7 @@ _TO_UNICODE = (
 def _content(paragraphs: Sequence[str]) -> bytes:
     """One paragraph per text line, a blank line between paragraphs (what a text layer reads back). A
     paragraph's own newlines are line breaks inside it; one starting with "# " is drawn at 20 pt (a title),
-    "## " at 15 pt (a heading); a line starting with "~" at 7 pt (small print: references, footnotes)."""
+    "## " at 15 pt (a heading)."""
     lines = ["BT", "/F1 11 Tf", "14 TL", "72 760 Td"]
     for para in paragraphs:
         marks = len(para) - len(para.lstrip("#"))
@@ -40,11 +40,8 @@ def _content(paragraphs: Sequence[str]) -> bytes:
             lines.append("/F1 20 Tf 28 TL" if marks == 1 else "/F1 15 Tf 20 TL")
             para = para[marks + 1 :]
         for line in para.split("\n"):
-            small = line.startswith("~")
-            text = "".join(_LIGATURE_CODES.get(c, c) for c in line.removeprefix("~"))
-            lines.append(
-                f"/F1 7 Tf ({_escape(text)}) Tj T* /F1 11 Tf" if small else f"({_escape(text)}) Tj T*"
-            )
+            text = "".join(_LIGATURE_CODES.get(c, c) for c in line)
+            lines.append(f"({_escape(text)}) Tj T*")
         lines.append("T*" if not big else "T* /F1 11 Tf 14 TL")
     lines.append("ET")
     return "\n".join(lines).encode("latin-1")
