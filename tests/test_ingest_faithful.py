@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from hippo_tui.ingest import pdf_text
+from hippo_tui.ingest import pdf_text, titles
 from hippo_tui.ingest.passages import passages
 from hippo_tui.ingest.reading import Overrides, parse_document, parse_file
 from hippo_tui.models import Provenance
@@ -208,3 +208,65 @@ def test_markdown_nested_past_the_parser_depth_is_a_warning(tmp_path: Path) -> N
     (tmp_path / "fine.md").write_text(quoted.replace(">" * 25, ">" * 19), encoding="utf-8")
     fine = parse_file(tmp_path / "fine.md", Overrides())
     assert fine.doc.warnings == [] and "Deep advice." in fine.passages[-1].excerpt
+
+
+def test_a_genre_label_printed_over_the_title_is_not_the_title(tmp_path: Path) -> None:
+    body = "Screen every patient for depression at the first visit. Repeat the screen once a year."
+    for label, title in [
+        ("GUIDELINE", "Management of mental health disorders in adults with HIV"),
+        ("PRESS RELEASE 13 August 2009", "Launch of a rural health advocacy project"),
+    ]:
+        data = pdf_bytes(
+            [[f"# {label}", f"## {title}", body]], title="Guideline"
+        )  # the metadata: a label too
+        assert parse_document(tmp_path / "hiv-mh.pdf", data, Overrides()).title == title
+    # A label with nothing under it leaves the file's name, not the label.
+    data = pdf_bytes([["# GUIDELINE", body]])
+    assert parse_document(tmp_path / "hiv_mental_health.pdf", data, Overrides()).title == "Hiv mental health"
+    # A title that only starts like a label is a title.
+    data = pdf_bytes([["# Protocol Sepsis in the emergency department", body]])
+    assert parse_document(tmp_path / "x.pdf", data, Overrides()).title.startswith("Protocol Sepsis")
+
+
+def test_a_printed_title_keeps_the_spaces_between_its_words() -> None:
+    # The runs of one printed line come without the spaces the page's text has between them.
+    page = "1\nTHE SOUTH AFRICAN ANTIRETROVIRAL\nTREATMENT GUIDELINES\n2013\nDate of implementation"
+    assert (
+        titles.spaced_as("THE SOUTH AFRICANANTIRETROVIRAL TREATMENT GUIDELINES 2013", page)
+        == "THE SOUTH AFRICAN ANTIRETROVIRAL TREATMENT GUIDELINES 2013"
+    )
+    assert (
+        titles.tidy_metadata("Copy of Press Statement on rural doctors") == "Press Statement on rural doctors"
+    )
+
+
+def test_html_items_and_breaks_in_a_markdown_cell_keep_their_words_apart(tmp_path: Path) -> None:
+    (tmp_path / "drugs.md").write_text(
+        "# Drug card\n\n| Drug | Dose |\n|---|---|\n"
+        "| Labetalol | **Bolus:** 20 mg IV; MAX 300 mg cumulative<br>**Infusion:** 2 mg/min IV |\n"
+        "| Epinephrine | <ol><li>Take a 10 ml syringe</li><li>Draw up 9 ml saline</li></ol> |\n",
+        encoding="utf-8",
+    )
+    joined = " ".join(p.excerpt for p in parse_file(tmp_path / "drugs.md", Overrides()).passages)
+    assert "cumulative Infusion: 2 mg/min" in joined and "syringe Draw up 9 ml" in joined
+
+
+def test_a_break_hyphen_left_with_a_space_joins_as_the_document_spells_the_word(tmp_path: Path) -> None:
+    page = [
+        "Hypertension is often the first sign of pre- eclampsia. Screen for pre-eclampsia at every visit. "
+        "Give the woman informa- tion about danger signs. Written information helps. "
+        "Few clinics in low- and middle-income settings test urine."
+    ]
+    (text,) = texts(tmp_path / "antenatal.pdf", pdf_bytes([page]))
+    assert "first sign of pre-eclampsia." in text and "Give the woman information about" in text
+    assert "in low- and middle-income settings" in text  # a hyphen standing for "low-income" stays
+
+
+def test_a_reference_with_an_online_article_number_is_not_a_passage(tmp_path: Path) -> None:
+    (tmp_path / "aki.md").write_text(
+        "# Neonatal kidney injury\n\nGive aminophylline 8 mg/kg IV once in the first hour of life.\n\n"
+        "Raina A, et al. Theophylline at birth in asphyxia. Acta Paediatr 2016;105:e448-51.\n",
+        encoding="utf-8",
+    )
+    excerpts = [p.excerpt for p in parse_file(tmp_path / "aki.md", Overrides()).passages]
+    assert excerpts == ["Give aminophylline 8 mg/kg IV once in the first hour of life."]

@@ -24,9 +24,10 @@ _REFERENCE_SECTION = re.compile(
     r"^\s*(\d+[.)]?\s*)?(references?|bibliography|further reading|works cited|literature cited|sources|citations)\s*$",
     re.IGNORECASE,
 )
-# A reference entry: authors "et al" or a year in brackets, with a journal's volume(issue):pages or a DOI.
+# A reference entry: authors "et al" or a year in brackets, with a journal's volume(issue):pages (or an
+# online journal's article number, "105:e448") or a DOI.
 _CITATION = re.compile(
-    r"\bdoi\s*[:.]|\bpmid\b|\b\d{1,4}\s*\(\s*\d{1,4}\s*\)\s*:\s*\d+|;\s*\d{1,4}\s*:\s*\d+", re.I
+    r"\bdoi\s*[:.]|\bpmid\b|\b\d{1,4}\s*\(\s*\d{1,4}\s*\)\s*:\s*e?\d+|;\s*\d{1,4}\s*:\s*e?\d+", re.I
 )
 _AUTHORS = re.compile(r"\bet al\b|\(\s*(19|20)\d\d\s*\)|\b(19|20)\d\d\s*;", re.IGNORECASE)
 _REAL_WORD = re.compile(r"[A-Za-z]{3,}")

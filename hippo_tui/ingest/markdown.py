@@ -23,6 +23,9 @@ _INLINE_MARKUP = re.compile(r"[\\`*_\[<&]")
 # A paragraph longer than this is not parsed for inline markup (its marks are dropped instead): markdown-it
 # recurses into nested emphasis and links, and 20 MB of one paragraph dense with it overflows the C stack.
 INLINE_PARSE_CHARS = 100_000
+# HTML in a table cell or paragraph that ends a line or an item ("<li>Shaking</li><li>Moderate</li>",
+# "cumulative<br>Infusion"): dropped, it would run its words together.
+_BREAKING_TAG = re.compile(r"</?(br|li|ol|ul|p|div|tr|td|th|hr|dd|dt|dl|table|blockquote|h[1-6])\b", re.I)
 _MARKS = re.compile(r"[\\`*_<>]+|!?\[|\]\([^)\s]*\)|\]")
 
 
@@ -37,7 +40,9 @@ def _inline_text(token: Any) -> str:
             parts.append(child.content)
         elif child.type == "image":
             parts.append(child.content)  # its alt text
-        elif child.type in ("softbreak", "hardbreak"):
+        elif child.type in ("softbreak", "hardbreak") or (
+            child.type == "html_inline" and _BREAKING_TAG.match(child.content)
+        ):
             parts.append(" ")
     return "".join(parts)
 

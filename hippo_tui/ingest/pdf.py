@@ -78,7 +78,7 @@ def _paragraphs(text: str, words: Counter[str]) -> list[tuple[str, BlockKind]]:
     out: list[tuple[str, BlockKind]] = []
     for block in _BLANK.split(_KEPT_HYPHEN.sub("-", text)):
         for part, row in pdf_text.rows_and_text(block):
-            para = clean(part)
+            para = pdf_text.rejoin_spaced_hyphens(clean(part), words)
             if para:
                 out.append((para, "row") if row else (pdf_text.drop_cap(para, words), "para"))
     return out
@@ -183,6 +183,7 @@ def _page_labels(reader: PdfReader) -> list[str | None]:
 def _metadata_title(reader: PdfReader) -> str | None:
     try:
         title = clean(str(reader.metadata.title)) if reader.metadata and reader.metadata.title else None
+        title = title and titles.tidy_metadata(title)
     except (PdfReadError, ValueError, TypeError):
         return None
     return None if title is None or titles.is_junk(title) else title
@@ -202,6 +203,7 @@ def parse(data: bytes, path: Path) -> Parsed:
     words = pdf_text.vocabulary(texts)
     metadata = _metadata_title(reader)
     printed = None if metadata else titles.printed_title(pages[0].lines)
+    printed = printed and titles.spaced_as(pdf_text.ligatures(printed), pages[0].text)
     if printed:
         texts[0] = _without_title(texts[0], printed)
     out = SectionBuilder(metadata or printed)

@@ -29,6 +29,8 @@ _FF_WORDS = frozenset(
     "bluff sniff scruff puff buff gruff huff whiff chaff riff scoff spoof".split()
 )
 _WORD = re.compile(r"[A-Za-z]+")
+_COMPOUND = re.compile(r"\b[A-Za-z]+-[A-Za-z]+\b")
+_SPACED_HYPHEN = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b")
 _HYPHEN_BREAK = re.compile(r"([A-Za-z]+)-\n([a-z]+)")
 _DROP_CAP = re.compile(r"^([A-Z]) ([a-z]{2,})\b")
 _DIGITS = re.compile(r"\d+")
@@ -62,8 +64,24 @@ def rejoin_split_ligatures(text: str, words: Counter[str]) -> str:
 
 
 def vocabulary(pages: list[str]) -> Counter[str]:
-    """The document's words (lower case) with how often each occurs: what rejoining trusts."""
-    return Counter(w.lower() for page in pages for w in _WORD.findall(page))
+    """The document's words and hyphenated compounds (lower case, "pre-eclampsia") with how often each
+    occurs: what rejoining trusts."""
+    found = (w.lower() for page in pages for pattern in (_WORD, _COMPOUND) for w in pattern.findall(page))
+    return Counter(found)
+
+
+def rejoin_spaced_hyphens(text: str, words: Counter[str]) -> str:
+    """ "pre- eclampsia" -> "pre-eclampsia", "informa- tion" -> "information": a line-break hyphen the
+    text layer left with a space after it, joined as the document writes the word elsewhere; "low- and
+    middle-income" (a hyphen that stands for "low-income") is kept."""
+
+    def join(m: re.Match[str]) -> str:
+        head, tail = m.group(1), m.group(2)
+        if words[f"{head}-{tail}".lower()] > 0:
+            return f"{head}-{tail}"
+        return head + tail if words[(head + tail).lower()] > 0 else m.group(0)
+
+    return _SPACED_HYPHEN.sub(join, text)
 
 
 def rejoin_hyphens(text: str, words: Counter[str]) -> str:
