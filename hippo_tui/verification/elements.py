@@ -1135,9 +1135,10 @@ def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return None
 
 
-# Words that narrow a condition to some of its cases ("bilateral acute otitis media", "the long-term management
-# of insomnia"): advice for those cases is not advice for every case.
-_NARROWED_CASES = re.compile(r"\b(bilateral|long-term|recurrent|refractory)((?:\s+[a-z-]+){1,3})")
+# Words that narrow a condition to some of its cases ("bilateral acute otitis media", "recurrent urinary tract
+# infection"): advice for those cases is not advice for every case. Read after the lexicon, which makes
+# "long-term" chronic; "chronic", "severe" and "persistent" were tried and refused supported claims.
+_NARROWED_CASES = re.compile(r"\b(bilateral|recurrent|refractory)((?:\s+[a-z-]+){1,3})")
 
 
 def check_narrowed(claim: Reading, excerpt: Excerpt) -> Finding | None:
