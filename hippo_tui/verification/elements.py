@@ -48,6 +48,11 @@ class Finding:
     reason: str
 
 
+def _concepts_shared(claim: Reading, sentence: Reading) -> int:
+    """How many of the claim's concepts ``sentence`` says, in any form."""
+    return sum(has_concept(c, sentence.concepts) for c in claim.concepts)
+
+
 @dataclass(frozen=True)
 class Excerpt:
     whole: Reading
@@ -66,7 +71,7 @@ class Excerpt:
 
         def score(i: int) -> tuple[int, int]:
             s = self.sentences[i]
-            shared = sum(has_concept(c, s.concepts) for c in claim.concepts)
+            shared = _concepts_shared(claim, s)
             return shared + sum(2 for d in claim.drugs if d in self.named(i)), _groups(claim, s)
 
         # A claim quoting one of its sentences is about that one, whatever the others share with it.
@@ -82,7 +87,7 @@ class Excerpt:
         ("Ondansetron … children …. It is not recommended for infants …"), or the one most about it."""
         picked: list[int] = []
         for i, s in enumerate(self.sentences):
-            shared = sum(has_concept(c, s.concepts) for c in claim.concepts)
+            shared = _concepts_shared(claim, s)
             # "… Tetracyclines are deposited in growing bone. They should not be given to children": a sentence
             # going on about a chosen one ("they", "it") needs less of its own.
             goes_on = bool(picked) and picked[-1] == i - 1 and _GOES_ON.match(s.source) is not None
@@ -255,8 +260,8 @@ def check_line(claim: Reading, excerpt: Excerpt) -> Finding | None:
     elsewhere = any(medicines & agents(s) for s in excerpt.sentences if s is not near)
     # Or gives it to a treatment that is no medicine ("offer bladder training as first-line treatment"),
     # where the claim gives the line to its medicine in the same clause ("offer mirabegron as first-line").
-    given = near_names or near.all_classes or medicines & _lined_agents(claim.source)
-    if near.lines and medicines and elsewhere and not medicines & near_names and given:
+    apart = near.lines and medicines and elsewhere and not medicines & near_names
+    if apart and (near_names or near.all_classes or medicines & _lined_agents(claim.source)):
         lines, which = "/".join(sorted(claim.lines)), ", ".join(sorted(medicines))
         return _missing("line of therapy", f"the excerpt does not say {which} is {lines} line")
     said = near.lines or excerpt.whole.lines
@@ -1004,7 +1009,7 @@ def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
             continue
         after = near.source[near.source.find(written) + len(written) :]
         opened = _OPENED.match(after)
-        if opened and not any(has_concept(c, claim.concepts) for c in read(opened.group(2)).concepts):
+        if opened and not any(has_concept(c, claim.concepts) for c in read(opened.group(1)).concepts):
             continue  # "…; if weight is not known, use the age bands": the age bands' condition
         either = _OR_ELSE.match(after)  # "if eGFR falls by 25% or more, or creatinine rises by 30% or more"
         if either and _condition_said(read(either.group(1)), claim):
@@ -1015,7 +1020,7 @@ def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
 
 
 # What a condition that opens its clause is put on: the advice after its comma, to the clause's end.
-_OPENED = re.compile(r",(\s*or\s+[^,;.]*,)?\s*([^;]*?)(?:[;]|\.(?:\s|$)|$)")
+_OPENED = re.compile(r",(?:\s*or\s+[^,;.]*,)?\s*([^;]*?)(?:[;]|\.(?:\s|$)|$)")
 _OR_ELSE = re.compile(r",\s*or\s+(?:if\s+)?([^,;]+)")
 
 
@@ -1136,8 +1141,9 @@ def check_any(claim: Reading, excerpt: Excerpt) -> Finding | None:
 
 
 # Words that narrow a condition to some of its cases ("bilateral acute otitis media", "recurrent urinary tract
-# infection"): advice for those cases is not advice for every case. Read after the lexicon, which makes
-# "long-term" chronic; "chronic", "severe" and "persistent" were tried and refused supported claims.
+# infection"): advice for those cases is not advice for every case. Of ``_NARROWING``'s words (which narrow an
+# "any" claim's kind), those that hold for every claim: "severe", "persistent" and "chronic" were tried here and
+# refused supported claims. Read after the lexicon, which makes "long-term" chronic.
 _NARROWED_CASES = re.compile(r"\b(bilateral|recurrent|refractory)((?:\s+[a-z-]+){1,3})")
 
 
@@ -1177,10 +1183,6 @@ def check_all(claim: Reading, excerpt: Excerpt) -> Finding | None:
             said = near.source[m.start() : m.end()]  # as written
             return _missing("subset", f"the excerpt says {quote(said)}; the claim says it of all")
     return None
-
-
-def _concepts_shared(claim: Reading, sentence: Reading) -> int:
-    return sum(has_concept(c, sentence.concepts) for c in claim.concepts)
 
 
 # An effect said as certain ("causes", "leads to") and as possible ("may cause").

@@ -845,7 +845,7 @@ def _per_dim(unit: str) -> str:
     return f"time*{factor:g}" if dim == "time" and factor != 1.0 else dim or unit
 
 
-_HOURS_A_MONTH = 24 * 365.25 / 12
+_HOURS_A_MONTH = 24 * _PERIOD_OF["month"]  # as "every month" is read
 
 
 def _quantity(m: re.Match[str]) -> Quantity | None:

@@ -245,7 +245,7 @@ def _anchor_conflict(
     # Only on evidence that the match is about something else: words of its own ("review the dose below 45"),
     # a rival piece that shares clearly more with the claim, or the claim's comparator where the match has none.
     if (
-        _borne_out(m_piece, piece, claimed)
+        _borne_out(m_piece.quantities, piece.quantities, claimed)
         or _own_words(want, m, e, sentences)
         or _graded(clause, m_piece, piece)
         or _stepped(want, m_piece, piece)
@@ -352,22 +352,18 @@ def _said_of_others(
             continue
         # The claim's other numbers where the match is, and not here, put it with the match ("300 mg in a day"
         # of "Max. 300 mg in 24 hours").
-        if any(
-            any(map(c.matches, home[0].quantities)) and not any(map(c.matches, s.quantities)) for c in claimed
-        ):
+        if _borne_out(home[0].quantities, s.quantities, claimed):
             continue
         if _says_more(want, s, home[0]):
             return rivals[0], _piece_of(s, rivals[0])
     return None
 
 
-def _borne_out(match: Span, rival: Span, claimed: Sequence[Quantity]) -> bool:
-    """Another of the claim's numbers is in the match's piece and not in the rival's: the claim's numbers go
-    together where the match is ("aged 50 to 64 … every five years" of "… every 3 years to people aged 25 to
-    49, and every 5 years to those aged 50 to 64"), whatever words the rival shares with it."""
-    return any(
-        any(map(c.matches, match.quantities)) and not any(map(c.matches, rival.quantities)) for c in claimed
-    )
+def _borne_out(match: Sequence[Quantity], rival: Sequence[Quantity], claimed: Sequence[Quantity]) -> bool:
+    """Another of the claim's numbers is among the match's (its piece's or sentence's) and not the rival's: the
+    claim's numbers go together where the match is ("aged 50 to 64 … every five years" of "… every 3 years to
+    people aged 25 to 49, and every 5 years to those aged 50 to 64"), whatever words the rival shares with it."""
+    return any(any(map(c.matches, match)) and not any(map(c.matches, rival)) for c in claimed)
 
 
 def _between(chosen: Sequence[Quantity], claim: Sequence[Quantity], sentence: Sentence) -> Quantity | None:
