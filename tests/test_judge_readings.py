@@ -107,6 +107,21 @@ def test_a_route_word_naming_a_device_is_not_the_doses_route():
     assert judge_claim("Ketamine can be given intramuscularly at 4–5 mg/kg.", excerpt).supported
 
 
+def test_nil_by_mouth_is_a_state_that_rules_the_oral_route_out():
+    excerpt = "Post-op analgesia if NBM: paracetamol 1 g PR qds (max 4 g/24 h)."
+    verdict = judge_claim(
+        "Patients who are nil by mouth can have paracetamol 1 g orally four times a day.", excerpt
+    )
+    assert verdict.outcome == "contradicted" and "nil by mouth" in verdict.reason, verdict
+    assert judge_claim(
+        "Patients who are nil by mouth can have paracetamol 1 g rectally four times a day.", excerpt
+    ).supported
+    stroke = "Acute stroke: keep the patient nil by mouth until a swallow screen has been passed."
+    assert judge_claim(
+        "Nothing should be given by mouth until the patient has passed a swallowing screen.", stroke
+    ).supported
+
+
 def test_a_derivation_of_a_synonym_is_the_same_word():
     # {stop, cease, discontinue}: "cease" derives "cessation", so "stop" is said by it
     verdict = judge_claim(

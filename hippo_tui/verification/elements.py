@@ -558,7 +558,8 @@ _ROUTES = {
 }  # fmt: skip
 _ROUTE_RES = {name: re.compile(rf"\b(?:{alts})\b") for name, alts in _ROUTES.items()}
 _RULED_OUT = re.compile(
-    r"\b(?:not|never|avoid|contraindicated|fatal|do not|must not|should not|other routes|not for)\b[^.;:]{0,60}$"
+    r"\b(?:not|never|nothing|avoid|contraindicated|fatal|do not|must not|should not|other routes|not for)\b"
+    r"[^.;:]{0,60}$"
 )
 _ONLY = re.compile(r"\bonly\b")
 
@@ -684,13 +685,22 @@ _NAMED_BY_ROUTE = re.compile(
 )
 
 
+# "Nil by mouth" is a patient's state, no route given; where an excerpt says it ("if NBM: paracetamol 1 g PR"),
+# it rules the oral route out.
+_NIL_BY_MOUTH = re.compile(r"\bnil (?:by mouth|oral|po)\b")
+
+
 def check_route(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """A route the excerpt rules out, or one where it says another route only."""
     mine, theirs = (_NAMED_BY_ROUTE.sub(" ", r.text) for r in (claim, excerpt.whole))
+    mine, nil_by_mouth = _NIL_BY_MOUTH.sub(" ", mine), _NIL_BY_MOUTH.search(theirs)
+    theirs = _NIL_BY_MOUTH.sub(" ", theirs)
     for route in _routes(mine):
         if _ruled_out(route, mine):
             continue  # the claim rules it out too: the negation check reads that
         said = _routes(theirs)
+        if route == "oral" and nil_by_mouth and route not in said:
+            return _contradicted("route", "the claim says oral; the excerpt says nil by mouth")
         if route in said and _ruled_out(route, theirs):
             return _contradicted("route", f"the excerpt names {route} only to rule it out")
         only = [r for r in said - {route} if _ONLY.search(theirs)]
