@@ -122,6 +122,24 @@ def test_nil_by_mouth_is_a_state_that_rules_the_oral_route_out():
     ).supported
 
 
+def test_a_condition_is_read_in_every_sentence_about_the_claim_not_only_the_nearest():
+    excerpt = (
+        "AKI: review and consider withholding nephrotoxic drugs (NSAIDs, ACEi/ARB, aminoglycosides). "
+        "Assess volume status; give IV fluids only if hypovolaemic."
+    )
+    verdict = judge_claim("In a patient with AKI, give IV fluids to everyone.", excerpt)
+    assert verdict.outcome == "not_established" and "only if hypovolaemic" in verdict.reason, verdict
+    assert judge_claim("In AKI, IV fluids are given if the patient is hypovolaemic.", excerpt).supported
+
+
+def test_under_the_tongue_is_the_sublingual_route():
+    excerpt = (
+        "Buccal midazolam: place the dose between the lower gum and the cheek. Do not give under the tongue."
+    )
+    verdict = judge_claim("Buccal midazolam is given by placing it under the tongue.", excerpt)
+    assert verdict.outcome == "contradicted" and verdict.element == "route", verdict
+
+
 def test_a_derivation_of_a_synonym_is_the_same_word():
     # {stop, cease, discontinue}: "cease" derives "cessation", so "stop" is said by it
     verdict = judge_claim(

@@ -631,3 +631,15 @@ OXYGEN = (
 )
 def test_a_number_goes_with_the_people_its_sentence_names(claim: str, vetoed: bool):
     assert (check_claim(claim, OXYGEN) is not None) is vetoed
+
+
+def test_a_label_opening_the_sentence_says_what_its_numbers_are_for():
+    # The 7–14 days are the oropharyngeal course; the label gives the oesophageal one 14–21 days.
+    excerpt = (
+        "Oesophageal candidiasis: fluconazole 200–400 mg PO daily for 14–21 days. "
+        "Fluconazole for oropharyngeal candidiasis: 7–14 days."
+    )
+    reason = check_claim("Oral fluconazole for oesophageal candidiasis is usually given for 7 days.", excerpt)
+    assert reason is not None and "14-21 days" in reason, reason
+    assert check_claim("Fluconazole for oesophageal candidiasis is given for 14 to 21 days.", excerpt) is None
+    assert check_claim("Fluconazole for oropharyngeal candidiasis is given for 7 days.", excerpt) is None

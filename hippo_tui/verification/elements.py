@@ -74,13 +74,16 @@ class Excerpt:
             shared = _concepts_shared(claim, s)
             return shared + sum(2 for d in claim.drugs if d in self.named(i)), _groups(claim, s)
 
-        # A claim quoting one of its sentences is about that one, whatever the others share with it.
-        said = as_quoted(claim.source)
-        quoted = next((s for s in self.sentences if as_quoted(s.source) == said), None)
+        quoted = self.quoted(claim)
         if quoted is not None:
             return quoted
         best = max(range(len(self.sentences)), key=score, default=None)
         return self.sentences[best] if best is not None and score(best)[0] > 0 else self.whole
+
+    def quoted(self, claim: Reading) -> Reading | None:
+        """The sentence the claim quotes: the claim is about that one, whatever the others share with it."""
+        said = as_quoted(claim.source)
+        return next((s for s in self.sentences if as_quoted(s.source) == said), None)
 
     def about_all(self, claim: Reading) -> list[Reading]:
         """Every sentence sharing at least two of the claim's concepts, or naming its medicine and its people
@@ -1009,10 +1012,18 @@ def _own_words(written: str, said: Reading, sentence: str, claim: Reading) -> li
 
 def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """Advice the excerpt gives only under a condition is not established by a claim that leaves the
-    condition out ("all children with a squint" against "refer … if its onset is sudden")."""
-    near = excerpt.about(claim)
-    if near is excerpt.whole:
-        return None
+    condition out ("all children with a squint" against "refer … if its onset is sudden"). Every sentence about
+    the claim is read, not only the nearest: "AKI" alone shares three words with a sentence that is not the one
+    giving "IV fluids only if hypovolaemic"."""
+    quoted = excerpt.quoted(claim)
+    for near in [quoted] if quoted is not None else excerpt.about_all(claim):
+        if near is not excerpt.whole and (found := _condition_left_out(claim, near)) is not None:
+            return found
+    return None
+
+
+def _condition_left_out(claim: Reading, near: Reading) -> Finding | None:
+    """A condition of ``near`` that the claim's advice is under and the claim does not say."""
     for written, said, owner in _conditions(near.source):  # as written: the reason quotes it
         # Another drug's option keeps its condition ("nitrofurantoin …, or trimethoprim if low risk").
         drugs = set(read(owner).drugs)

@@ -193,7 +193,7 @@ def _piece_of(sentence: Sentence, q: Quantity) -> Span:
     pieces = sentence.pieces
     piece = next((p for p in pieces if q in p.quantities), pieces[0])
     if piece.words:
-        return piece
+        return _under_label(sentence, piece)
     start = max(sentence.text.rfind(";", 0, piece.start), sentence.text.rfind(":", 0, piece.start)) + 1
     item = [p for p in pieces if start <= p.start <= piece.start]
     if item == [piece] and start and sentence.text[start - 1] == ":":  # the number right after its label
@@ -202,6 +202,20 @@ def _piece_of(sentence: Sentence, q: Quantity) -> Span:
         return piece
     words = frozenset().union(*(p.words for p in item))
     return Span(sentence.text[item[0].start : piece.end], item[0].start, piece.end, piece.quantities, words)
+
+
+def _under_label(sentence: Sentence, piece: Span) -> Span:
+    """``piece`` with the words of the label that opens its sentence ("Oesophageal candidiasis: fluconazole …
+    for 14–21 days"): what the label names is what the piece's numbers are for."""
+    text = sentence.text
+    colon = text.rfind(":", 0, piece.start)
+    if colon < 0 or ";" in text:  # a list's items each have their own ("adults, 500 micrograms; children, …")
+        return piece
+    label = [p for p in sentence.pieces if p.end <= colon + 1 and p is not piece]
+    if not label:
+        return piece
+    words = piece.words.union(*(p.words for p in label))
+    return Span(piece.text, piece.start, piece.end, piece.quantities, words)
 
 
 def _plain(words: frozenset[str]) -> frozenset[str]:
