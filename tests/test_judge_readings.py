@@ -140,6 +140,19 @@ def test_under_the_tongue_is_the_sublingual_route():
     assert verdict.outcome == "contradicted" and verdict.element == "route", verdict
 
 
+def test_a_medicine_given_as_an_example_of_a_class_shares_what_is_said_of_the_class():
+    excerpt = (
+        "Tetracyclines: deposition in teeth causes staining; do not give to children under 12 years of age."
+    )
+    claim = "Tetracyclines like doxycycline are generally avoided in children under 12."
+    assert judge_claim(claim, excerpt).supported
+    # Named alone, it is not an example: the excerpt never names it.
+    assert not judge_claim("Doxycycline is avoided in children under 12.", excerpt).supported
+    # Another member named in the excerpt's place is still a swap.
+    swapped = judge_claim(claim, "Minocycline: do not give to children under 12 years.")
+    assert swapped.outcome == "contradicted", swapped
+
+
 def test_a_derivation_of_a_synonym_is_the_same_word():
     # {stop, cease, discontinue}: "cease" derives "cessation", so "stop" is said by it
     verdict = judge_claim(

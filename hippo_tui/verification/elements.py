@@ -130,6 +130,8 @@ def check_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
     for drug, classes in claim.drugs.items():
         if drug in excerpt.whole.drugs or has_concept(drug, excerpt.whole.concepts):
             continue
+        if _example_of_said_class(drug, classes, claim, excerpt.whole):
+            continue
         rivals = [d for d, c in excerpt.whole.drugs.items() if c & classes and d not in claim.drugs]
         if rivals:
             return _contradicted("drug", f"the claim names {drug}; the excerpt names {rivals[0]}")
@@ -141,6 +143,16 @@ def check_drugs(claim: Reading, excerpt: Excerpt) -> Finding | None:
         if named in claim.every and named not in excerpt.whole.classes:  # "statins" is all of them
             return _missing("drug", f"the claim speaks of every {named}; the excerpt names only some")
     return None
+
+
+def _example_of_said_class(drug: str, classes: frozenset[str], claim: Reading, excerpt: Reading) -> bool:
+    """The claim names ``drug`` as an example of a class it names too ("tetracyclines like doxycycline"), and
+    the excerpt says it of that class: what is said of the class is said of its example."""
+    named = classes & claim.classes & excerpt.classes
+    example = re.search(
+        rf"\b(?:like|such as|e\.?g\.?|including|for example),?\s+{re.escape(drug)}\b", claim.text
+    )
+    return bool(named) and example is not None
 
 
 def _within(group: str, groups: frozenset[str]) -> bool:
