@@ -130,6 +130,7 @@ def test_a_volume_of_a_percentage_solution_holds_its_mass():
         "if the first one was not diagnostic",
         "given after the previous one",
         "guided self-help is one option",
+        "and if one is truly essential, use the lowest dose",
     ],
 )
 def test_one_standing_for_a_noun_is_no_number(text: str):
@@ -138,6 +139,7 @@ def test_one_standing_for_a_noun_is_no_number(text: str):
 
 def test_one_of_a_dose_is_still_a_number():
     assert [q.text for q in find("give one dose; take one tablet")] == ["one dose", "one tablet"]
+    assert [q.text for q in find("only one is needed")] == ["one"]  # a count, not "if one is …"
 
 
 @pytest.mark.parametrize(

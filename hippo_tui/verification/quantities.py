@@ -966,6 +966,11 @@ def _is_age(m: re.Match[str]) -> bool:
 _NO_ONE = re.compile(r"\bno$")
 _NAMED_BEFORE = re.compile(r"\b(?:first|second|last|previous|next|other|another|each|new|same)$")
 _LEADS_NOUN = re.compile(r"\b(?:any|each|every|this|that|which|another|new|the|a|during)$")
+# "if one is truly essential": a subject after "if", "when" or "unless", standing for the thing named before.
+_SUBJECT = (
+    re.compile(r"\b(?:if|when|unless|where)$"),
+    re.compile(r"^(?:is|are|was|should|must|can|may|has)\b"),
+)
 _IS_BEFORE, _AN_OPTION = (
     re.compile(r"\b(?:is|are|as)$"),
     re.compile(r"^(?:option|choice|alternative|way|approach)\b"),
@@ -980,6 +985,7 @@ def _pronoun(m: re.Match[str]) -> bool:
         _NO_ONE.search(before)
         or _NAMED_BEFORE.search(before)
         or (_IS_BEFORE.search(before) and _AN_OPTION.match(after))
+        or (_SUBJECT[0].search(before) and _SUBJECT[1].match(after))
     ):
         return True
     return bool(_LEADS_NOUN.search(before)) and (not after or after[0] in ".,;:)")
