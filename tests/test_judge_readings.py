@@ -153,6 +153,17 @@ def test_a_medicine_given_as_an_example_of_a_class_shares_what_is_said_of_the_cl
     assert swapped.outcome == "contradicted", swapped
 
 
+def test_started_with_a_time_is_when_what_is_given_begins():
+    excerpt = (
+        "Gestational diabetes: offer immediate treatment with insulin to women who have a fasting plasma "
+        "glucose level of 7.0 mmol/litre or above at diagnosis."
+    )
+    claim = "Women with gestational diabetes whose fasting glucose at diagnosis is 7 mmol/L or more should be started on insulin immediately."
+    assert judge_claim(claim, excerpt).supported
+    # Without a time, "started" may be a line or a change of treatment: still the excerpt's word to say.
+    assert not judge_claim("Women with gestational diabetes are started on insulin.", excerpt).supported
+
+
 def test_a_derivation_of_a_synonym_is_the_same_word():
     # {stop, cease, discontinue}: "cease" derives "cessation", so "stop" is said by it
     verdict = judge_claim(

@@ -858,11 +858,23 @@ _FIRST_OF_TIME = re.compile(
 )
 
 
+# "Started within 3 hours" says when to begin what the excerpt gives "within 3 hours": a time, not a line of
+# treatment ("start with" may name one) nor a change of one.
+_START = re.compile(r"start|started|starting|begin|begun|began|commence|commenced|initiate|initiated")
+_STARTED_BY = re.compile(
+    r"\b(?:start|started|begin|begun|commenced|initiated)\s+(?:\w+\s+){0,2}?"
+    r"(?:within|as soon as|as early as|immediately|straight away|promptly|no later than|without delay)\b"
+)
+_GIVES = re.compile(r"\b(?:give|given|offer|offered|administer|administered|take|taken)\b")
+
+
 def _said_as_such(word: str, claim: Reading, excerpt: Reading) -> bool:
     """What the excerpt says in other words than a thesaurus knows: a misspelling of its word, "first" where
     it names no other step ("especially when first started" of "especially at the start"), "contraindicated"
     said as a prohibition ("must not be used")."""
     lower = word.lower()
+    if _START.fullmatch(lower):
+        return bool(_STARTED_BY.search(claim.source.lower())) and _GIVES.search(excerpt.text) is not None
     if lower in _FIRST:
         framed = _FIRST_OF_TIME.search(claim.source.lower()) or lower.startswith("initial")
         return bool(framed) and not claim.lines and not _LATER_STEP.search(excerpt.text)
