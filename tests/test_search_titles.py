@@ -93,6 +93,7 @@ async def other_words(tmp_path: Path) -> AsyncIterator[Store]:
     ("question", "book", "card"),
     [("ORS for dehydration in a 3 year old", "book", "children"),
      ("ORS for dehydration in a 30 year old", "book", "book"),  # an adult's age says nothing of children
+     ("ORS for dehydration for 3 days", "book", "book"),  # a time, not an age
      ("CRP above which antibiotics for a chest infection", "chapter", "pneumonia")],
 )  # fmt: skip
 async def test_a_title_said_in_other_words_comes_first(

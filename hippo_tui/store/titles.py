@@ -56,9 +56,9 @@ def said(title: str, asked: frozenset[str]) -> float:
     return sum(w in asked or _defined(w, asked) for w in own) / len(own) if own else 0.0
 
 
-# A child's age as a question types it ("a 3 year old", "4 yo", "8 month old", "6-week-old"; typed_text has split
-# "4yo"): days, weeks or months, or years under CHILD_YEARS.
-_AGE = re.compile(r"\b(\d{1,3})[\s-]*(?:(day|week|wk|month|mo)s?\b|(?:year|yr)s?[\s-]*old\b|yo\b|y/o\b)")
+# An age as a question types it ("a 3 year old", "4 yo", "8 month old", "6-week-old"; typed_text has split "4yo"),
+# not a time ("5 days ago", "for 7 days"): a child's in days, weeks or months, or in years under CHILD_YEARS.
+_AGE = re.compile(r"\b(\d{1,3})[\s-]*(?:(?:(day|week|wk|month|mo)|year|yr)s?[\s-]*old\b|yo\b|y/o\b)")
 CHILD_YEARS = 16
 _LETTERS = re.compile(r"[a-z]+")
 
