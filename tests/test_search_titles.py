@@ -12,6 +12,7 @@ import pytest
 from hippo_tui.models import Provenance, Source
 from hippo_tui.store import Store
 from hippo_tui.store.open import open_postgres
+from tests.support.passages import source_id
 
 BOOK, CARD = "books/standard-treatment.pdf", "cards/scabies.md"
 # (document, title, excerpt)
@@ -24,15 +25,15 @@ PASSAGES = {
     **{f"filler{i}": (f"cards/{s}.md", s.title(), f"{s.title()}: see the protocol on the wall.")
        for i, s in enumerate(("gout", "asthma", "burns", "croup", "anaemia", "malaria", "epilepsy", "otitis"))},
 }  # fmt: skip
-IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
+IDS = {key: source_id(i) for i, key in enumerate(PASSAGES)}
 QUESTION = "scabies treatment for a child"
 
 
-async def _fill(store: Store) -> None:
+async def _fill(store: Store, passages: dict[str, tuple[str, str, str]] = PASSAGES) -> None:
     await store.upsert(
-        Source(id=IDS[key], title=title, excerpt=excerpt,
+        Source(id=source_id(i), title=title, excerpt=excerpt,
                provenance=Provenance(document=doc, version="1", ingested="2024-01-01T00:00:00Z"))
-        for key, (doc, title, excerpt) in PASSAGES.items()
+        for i, (doc, title, excerpt) in enumerate(passages.values())
     )  # fmt: skip
 
 
@@ -63,3 +64,40 @@ async def test_postgres_puts_the_same_document_first(pg_url: str) -> None:
     finally:
         await s.close()
     assert ids[:2] == [IDS["card"], IDS["book"]], ids
+
+
+# A title said in other words than the question's: a child's age typed for "children", a lay description for
+# the clinical term that titles the card.
+OTHER_WORDS = {
+    "book": (BOOK, "Standard Treatment Guidelines › Chapter 2 › Dehydration", "Dehydration: ORS, ORS by mouth."),
+    "chapter": (BOOK, "Standard Treatment Guidelines › Chapter 3 › Chest infection",
+                "Antibiotics when the CRP is above 100 mg/L."),
+    "children": ("cards/children.md", "Paediatrics", "Dehydration: give ORS, 50 mL/kg over 4 hours."),
+    "pneumonia": ("cards/pneumonia.md", "Pneumonia",
+                  "A chest infection: antibiotics when the CRP is above 100 mg/L."),
+    **{f"filler{i}": (f"cards/{s}.md", s.title(), f"{s.title()}: see the protocol on the wall.")
+       for i, s in enumerate(("gout", "asthma", "burns", "croup", "anaemia", "malaria", "epilepsy", "otitis"))},
+}  # fmt: skip
+OTHER_IDS = {key: source_id(i) for i, key in enumerate(OTHER_WORDS)}
+
+
+@pytest.fixture
+async def other_words(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "hippo.db", seed=None)
+    await _fill(s, OTHER_WORDS)
+    yield s
+    await s.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "book", "card"),
+    [("ORS for dehydration in a 3 year old", "book", "children"),
+     ("ORS for dehydration in a 30 year old", "book", "book"),  # an adult's age says nothing of children
+     ("ORS for dehydration for 3 days", "book", "book"),  # a time, not an age
+     ("CRP above which antibiotics for a chest infection", "chapter", "pneumonia")],
+)  # fmt: skip
+async def test_a_title_said_in_other_words_comes_first(
+    other_words: Store, question: str, book: str, card: str
+) -> None:
+    assert (await other_words.search(question, k=3, titles=False))[0].id == OTHER_IDS[book]
+    assert (await other_words.search(question, k=3))[0].id == OTHER_IDS[card]

@@ -270,7 +270,7 @@ class SourcesMixin(StoreBase):
         scored = [_Scored(-float(r[5]), r) for r in rows]
         if titles:
             scored = [_Scored(s, x.row) for s, x in by_title(scored, [x.score for x in scored],
-                      [x.row[1] for x in scored], [x.row[6] for x in scored], words)]  # fmt: skip
+                      [x.row[1] for x in scored], [x.row[6] for x in scored], words, query)]  # fmt: skip
         scored = await self._covering(scored, words)
         ranked = rerank(scored, [edition(x.row[4], x.row[6], x.row[1]) for x in scored],
                         [x.row[6] or x.row[0] for x in scored], years_named(query))  # fmt: skip

@@ -100,7 +100,7 @@ class PgSearchMixin(PgBase):
         scored = [_Scored(s, by_row[r]) for r, s in best if r in by_row]
         if titles:  # as on SQLite (store.titles)
             scored = [_Scored(s, x.row) for s, x in by_title(scored, [x.score for x in scored],
-                      [x.row[2] for x in scored], [x.row[7] for x in scored], words)]  # fmt: skip
+                      [x.row[2] for x in scored], [x.row[7] for x in scored], words, query)]  # fmt: skip
         # Each document's passages in order of how much of the question they say, as on SQLite (store.covering).
         scored = by_coverage(scored, [x.score for x in scored], [x.row[7] or x.row[1] for x in scored],
                              [(x.row[2], x.row[3]) for x in scored], words, dfs, total)  # fmt: skip
