@@ -164,6 +164,17 @@ def test_started_with_a_time_is_when_what_is_given_begins():
     assert not judge_claim("Women with gestational diabetes are started on insulin.", excerpt).supported
 
 
+def test_a_co_combination_is_read_as_a_medicine():
+    excerpt = (
+        "Offer antibiotic prophylaxis for a dog bite that has broken the skin. First choice: co-amoxiclav."
+    )
+    claim = "For a dog bite that has broken the skin, preventive antibiotics are offered, co-amoxiclav first choice."
+    assert judge_claim(claim, excerpt).element != "line of therapy"
+    # Another penicillin in its place is a swap within its class.
+    swapped = judge_claim("For a dog bite, flucloxacillin is the first choice.", excerpt)
+    assert swapped.outcome == "contradicted" and "amoxiclav" in swapped.reason, swapped
+
+
 def test_a_derivation_of_a_synonym_is_the_same_word():
     # {stop, cease, discontinue}: "cease" derives "cessation", so "stop" is said by it
     verdict = judge_claim(

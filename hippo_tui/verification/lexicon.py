@@ -260,6 +260,13 @@ def _settled(replacements: dict[str, str]) -> dict[str, str]:
     return settled
 
 
+def _named(names: list[str]) -> frozenset[str]:
+    """Medicines by name, a "co-" combination ("co-amoxiclav") by its own part too: a text read word by word
+    ("co amoxiclav") names it by that part."""
+    named = {respell(n) for n in names}
+    return frozenset(named | {n[3:] for n in named if n.startswith(("co-", "co "))})
+
+
 def _classes(table: dict[str, Any]) -> tuple[DrugClass, ...]:
     return tuple(
         DrugClass(
@@ -267,7 +274,7 @@ def _classes(table: dict[str, Any]) -> tuple[DrugClass, ...]:
             words=tuple(respell(w) for w in entry.get("words", [])),
             suffixes=tuple(entry.get("suffixes", [])),
             prefixes=tuple(entry.get("prefixes", [])),
-            members=frozenset(respell(m) for m in entry.get("members", [])),
+            members=_named(entry.get("members", [])),
         )
         for name, entry in table.items()
     )
@@ -344,7 +351,7 @@ def built() -> Lexicon:
         combining={respell(k): tuple(respell(w) for w in v) for k, v in raw["combining"]["forms"].items()},
         glosses=_glosses(raw["glosses"], synonyms, light),
         agent_stems=tuple(raw["agents"]["stems"]),
-        agent_names=frozenset(respell(n) for n in raw["agents"]["names"]),
+        agent_names=_named(raw["agents"]["names"]),
         everyday=frozenset(respell(w) for w in raw["everyday"]["words"]),
         qualifiers=frozenset(respell(w) for w in raw["qualifiers"]["words"]),
         group_heads={stem(w): respell(group[0]) for group in raw["synonyms"]["groups"] for w in group},
