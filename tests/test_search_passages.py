@@ -10,39 +10,30 @@ from pathlib import Path
 
 import pytest
 
-from hippo_tui.models import Provenance, Source
 from hippo_tui.store import Store
 from hippo_tui.store.covering import by_coverage
 from hippo_tui.store.open import open_postgres
+from tests.support.passages import fill, source_id, store_of
 
 GUIDE, CARD = "guides/stroke.pdf", "cards/stroke.md"
 FILLER = " Keep the patient nil by mouth until the swallow screen is passed, and record it in the notes."
-# (document, title, excerpt, body): an ingested passage's body is its section's other passages.
+# (title, excerpt, document, body): an ingested passage's body is its section's other passages.
 PASSAGES = {
-    "nursing": (GUIDE, "Stroke guide › Acute stroke", "Nurse the patient sitting up.",
+    "nursing": ("Stroke guide › Acute stroke", "Nurse the patient sitting up.", GUIDE,
                 "Give aspirin 300 mg as the first dose. The aspirin dose is then reduced; aspirin dose changes "
                 "are recorded." + FILLER),
-    "dose": (GUIDE, "Stroke guide › Acute stroke",
-             "Give aspirin 300 mg as the first dose, by mouth or rectally, for two weeks." + FILLER * 2,
+    "dose": ("Stroke guide › Acute stroke",
+             "Give aspirin 300 mg as the first dose, by mouth or rectally, for two weeks." + FILLER * 2, GUIDE,
              "Nurse the patient sitting up."),
-    "card": (CARD, "Stroke card", "Thrombolysis within 4.5 hours of onset.", None),
+    "card": ("Stroke card", "Thrombolysis within 4.5 hours of onset.", CARD, None),
 }  # fmt: skip
-IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
+IDS = {key: source_id(i) for i, key in enumerate(PASSAGES)}
 QUESTION = "aspirin dose after an acute stroke"
-
-
-async def _fill(store: Store) -> None:
-    await store.upsert(
-        Source(id=IDS[key], title=title, excerpt=excerpt, body=body,
-               provenance=Provenance(document=doc, version="1", ingested="2024-01-01T00:00:00Z"))
-        for key, (doc, title, excerpt, body) in PASSAGES.items()
-    )  # fmt: skip
 
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
-    await _fill(s)
+    s = await store_of(tmp_path / "hippo.db", PASSAGES.values())
     yield s
     await s.close()
 
@@ -57,7 +48,7 @@ async def test_the_passage_that_says_the_question_stands_for_its_document(store:
 async def test_postgres_puts_the_same_passage_first(pg_url: str) -> None:
     s = await open_postgres(pg_url, seed=None)
     try:
-        await _fill(s)
+        await fill(s, PASSAGES.values())
         hits = await s.search(QUESTION, k=3)
     finally:
         await s.close()

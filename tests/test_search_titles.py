@@ -9,38 +9,29 @@ from pathlib import Path
 
 import pytest
 
-from hippo_tui.models import Provenance, Source
 from hippo_tui.store import Store
 from hippo_tui.store.open import open_postgres
-from tests.support.passages import source_id
+from tests.support.passages import fill, source_id, store_of
 
 BOOK, CARD = "books/standard-treatment.pdf", "cards/scabies.md"
-# (document, title, excerpt)
+# (title, excerpt, document)
 PASSAGES = {
-    "book": (BOOK, "Standard Treatment Guidelines › Chapter 5 › Skin",
-             "Scabies in a child: the treatment is benzyl benzoate for the child and every household contact."),
-    "card": (CARD, "Scabies", "Treatment: permethrin 5% cream, for a child as for an adult, washed off after 8 hours."),
-    "other": (BOOK, "Standard Treatment Guidelines › Chapter 5 › Skin", "Impetigo: wash the crusts off."),
+    "book": ("Standard Treatment Guidelines › Chapter 5 › Skin",
+             "Scabies in a child: the treatment is benzyl benzoate for the child and every household contact.",
+             BOOK),
+    "card": ("Scabies", "Treatment: permethrin 5% cream, for a child as for an adult, washed off after 8 hours.", CARD),
+    "other": ("Standard Treatment Guidelines › Chapter 5 › Skin", "Impetigo: wash the crusts off.", BOOK),
     # Other subjects, so that the question's words are rare enough to weigh (IDF).
-    **{f"filler{i}": (f"cards/{s}.md", s.title(), f"{s.title()}: see the protocol on the wall.")
+    **{f"filler{i}": (s.title(), f"{s.title()}: see the protocol on the wall.", f"cards/{s}.md")
        for i, s in enumerate(("gout", "asthma", "burns", "croup", "anaemia", "malaria", "epilepsy", "otitis"))},
 }  # fmt: skip
 IDS = {key: source_id(i) for i, key in enumerate(PASSAGES)}
 QUESTION = "scabies treatment for a child"
 
 
-async def _fill(store: Store, passages: dict[str, tuple[str, str, str]] = PASSAGES) -> None:
-    await store.upsert(
-        Source(id=source_id(i), title=title, excerpt=excerpt,
-               provenance=Provenance(document=doc, version="1", ingested="2024-01-01T00:00:00Z"))
-        for i, (doc, title, excerpt) in enumerate(passages.values())
-    )  # fmt: skip
-
-
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
-    await _fill(s)
+    s = await store_of(tmp_path / "hippo.db", PASSAGES.values())
     yield s
     await s.close()
 
@@ -59,7 +50,7 @@ async def test_without_titles_the_order_is_bm25s(store: Store) -> None:
 async def test_postgres_puts_the_same_document_first(pg_url: str) -> None:
     s = await open_postgres(pg_url, seed=None)
     try:
-        await _fill(s)
+        await fill(s, PASSAGES.values())
         ids = [h.id for h in await s.search(QUESTION, k=3)]
     finally:
         await s.close()
@@ -69,13 +60,13 @@ async def test_postgres_puts_the_same_document_first(pg_url: str) -> None:
 # A title said in other words than the question's: a child's age typed for "children", a lay description for
 # the clinical term that titles the card.
 OTHER_WORDS = {
-    "book": (BOOK, "Standard Treatment Guidelines › Chapter 2 › Dehydration", "Dehydration: ORS, ORS by mouth."),
-    "chapter": (BOOK, "Standard Treatment Guidelines › Chapter 3 › Chest infection",
-                "Antibiotics when the CRP is above 100 mg/L."),
-    "children": ("cards/children.md", "Paediatrics", "Dehydration: give ORS, 50 mL/kg over 4 hours."),
-    "pneumonia": ("cards/pneumonia.md", "Pneumonia",
-                  "A chest infection: antibiotics when the CRP is above 100 mg/L."),
-    **{f"filler{i}": (f"cards/{s}.md", s.title(), f"{s.title()}: see the protocol on the wall.")
+    "book": ("Standard Treatment Guidelines › Chapter 2 › Dehydration", "Dehydration: ORS, ORS by mouth.", BOOK),
+    "chapter": ("Standard Treatment Guidelines › Chapter 3 › Chest infection",
+                "Antibiotics when the CRP is above 100 mg/L.", BOOK),
+    "children": ("Paediatrics", "Dehydration: give ORS, 50 mL/kg over 4 hours.", "cards/children.md"),
+    "pneumonia": ("Pneumonia", "A chest infection: antibiotics when the CRP is above 100 mg/L.",
+                  "cards/pneumonia.md"),
+    **{f"filler{i}": (s.title(), f"{s.title()}: see the protocol on the wall.", f"cards/{s}.md")
        for i, s in enumerate(("gout", "asthma", "burns", "croup", "anaemia", "malaria", "epilepsy", "otitis"))},
 }  # fmt: skip
 OTHER_IDS = {key: source_id(i) for i, key in enumerate(OTHER_WORDS)}
@@ -83,8 +74,7 @@ OTHER_IDS = {key: source_id(i) for i, key in enumerate(OTHER_WORDS)}
 
 @pytest.fixture
 async def other_words(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "hippo.db", seed=None)
-    await _fill(s, OTHER_WORDS)
+    s = await store_of(tmp_path / "hippo.db", OTHER_WORDS.values())
     yield s
     await s.close()
 

@@ -14,11 +14,11 @@ import pytest
 
 from hippo_tui.config import Settings
 from hippo_tui.events import EndEvent
-from hippo_tui.models import Source
 from hippo_tui.prompts import parse_unmentioned, system_message, tool_result
 from hippo_tui.store import Store
 from hippo_tui.store.open import open_postgres
 from tests.support.asking import final_answers
+from tests.support.passages import fill, source_id
 
 PASSAGES = {
     # The card's own typo ("primay"): the question's "baby tooth" is the lexicon's "primary tooth".
@@ -28,15 +28,14 @@ PASSAGES = {
     "flu": ("Influenza › Vaccination", "Offer the vaccine every autumn to adults aged 65 and over."),
     "bp": ("Hypertension › Step 1", "In primary care, offer an ACE inhibitor under 55."),  # "primary", elsewhere
 }  # fmt: skip
-IDS = {key: f"00000000-0000-4000-8000-{i:012d}" for i, key in enumerate(PASSAGES)}
+IDS = {key: source_id(i) for i, key in enumerate(PASSAGES)}
 BABY_TOOTH = "knocked out a baby tooth, should it go back in"
 TYPE_1 = "HbA1c target in type 1 diabetes"
 EDOXABAN = "edoxaban for AF"
 
 
 async def _seeded(store: Store) -> Store:
-    await store.upsert(Source(id=IDS[k], title=t, excerpt=e) for k, (t, e) in PASSAGES.items())
-    return store
+    return await fill(store, PASSAGES.values())
 
 
 async def _unmentioned(store: Store) -> list[list[str]]:
