@@ -643,3 +643,14 @@ def test_a_label_opening_the_sentence_says_what_its_numbers_are_for():
     assert reason is not None and "14-21 days" in reason, reason
     assert check_claim("Fluconazole for oesophageal candidiasis is given for 14 to 21 days.", excerpt) is None
     assert check_claim("Fluconazole for oropharyngeal candidiasis is given for 7 days.", excerpt) is None
+
+
+def test_a_statement_before_a_colon_lends_no_words_to_its_reason():
+    excerpt = (
+        "Codeine is not recommended during breastfeeding: some mothers are ultra-rapid metabolisers and the "
+        "infant may receive toxic amounts of morphine."
+    )
+    assert (
+        check_claim("Codeine should not be used for pain relief in breastfeeding mothers.", excerpt) is None
+    )
+    assert check_claim("Codeine is recommended during breastfeeding.", excerpt) is not None

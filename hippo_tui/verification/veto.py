@@ -747,7 +747,8 @@ def _labelled(sentence: Sentence) -> list[Span]:
     ("if doxycycline is contraindicated: azithromycin 1 g" does not negate azithromycin)."""
     out: list[Span] = []
     for p in sentence.pieces:
-        if out and sentence.text[out[-1].end : p.start].strip() == ":":
+        # A statement before the colon ("Codeine is not recommended …: some mothers are …") is no label.
+        if out and sentence.text[out[-1].end : p.start].strip() == ":" and not _VERB.search(out[-1].text):
             p = Span(p.text, p.start, p.end, p.quantities, out[-1].words | p.words)
         out.append(p)
     return out
