@@ -494,3 +494,19 @@ def test_a_source_touching_only_the_circumstances_of_a_treatment_question_does_n
     )
     text = _answer("motion sickness tablets for a ferry trip", card, report)
     assert cited_ids(text) == [C], text
+
+
+def test_the_treatment_asked_for_leads_and_the_score_it_refers_to_follows():
+    # The demo's "What is the treatment for community-acquired pneumonia?" led with how to work out the score;
+    # the line with the treatment leads, and the statement introducing its score still comes with it.
+    card = Src(
+        A,
+        "Community-acquired pneumonia in adults",
+        "Use the CRB-65 score to assess pneumonia: confusion, respiratory rate of 30 or more and age 65 or over "
+        "each score 1. A score of 0 indicates low severity; amoxicillin 500 mg three times daily for 5 days is "
+        "first-line. A score of 2 or more indicates that hospital assessment should be considered.",
+    )
+    other = Src(B, "Gout › Diet", "Advise less beer and red meat to prevent gout.")
+    text = _answer("What is the treatment for community-acquired pneumonia?", card, other)
+    assert text.startswith("A score of 0 indicates low severity; amoxicillin"), text
+    assert "Use the CRB-65 score" in text and cited_ids(text) == [A], text
