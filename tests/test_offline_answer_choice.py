@@ -473,3 +473,40 @@ def test_prophylactic_is_what_a_card_calls_prophylaxis():
     assert extractive.content_words("antibiotic prophylaxis") <= extractive.content_words(
         "prophylactic antibiotics"
     )
+
+
+def test_a_source_touching_only_the_circumstances_of_a_treatment_question_does_not_answer_it():
+    # Seen on the real corpora: "motion sickness tablets for a ferry trip" was answered with a report on
+    # tuberculosis care that names a place called Ferry and patients' trips to hospital. It gives no drug's dose,
+    # its title names nothing asked, and it never says motion or sickness: the question is not covered.
+    report = Src(
+        A,
+        "Multi-drug resistant tuberculosis › Care",
+        "Patients travel from Tugela Ferry for their medication.\nMonthly trips to hospital are long and costly.",
+    )
+    shoulder = Src(B, "Shoulder › Examination", "Test the range of motion of the shoulder.")
+    nausea = Src(D, "Nausea › Causes", "Nausea has many causes, such as sickness in pregnancy or vertigo.")
+    text = _answer("motion sickness tablets for a ferry trip", report, shoulder, nausea)
+    assert "does not cover" in text and not cited_ids(text), text
+    # A card on the subject that gives no dose still answers from what it says.
+    card = Src(
+        C, "Motion sickness › Prevention", "Sit facing forward and look at the horizon on a ferry trip."
+    )
+    text = _answer("motion sickness tablets for a ferry trip", card, report)
+    assert cited_ids(text) == [C], text
+
+
+def test_the_treatment_asked_for_leads_and_the_score_it_refers_to_follows():
+    # The demo's "What is the treatment for community-acquired pneumonia?" led with how to work out the score;
+    # the line with the treatment leads, and the statement introducing its score still comes with it.
+    card = Src(
+        A,
+        "Community-acquired pneumonia in adults",
+        "Use the CRB-65 score to assess pneumonia: confusion, respiratory rate of 30 or more and age 65 or over "
+        "each score 1. A score of 0 indicates low severity; amoxicillin 500 mg three times daily for 5 days is "
+        "first-line. A score of 2 or more indicates that hospital assessment should be considered.",
+    )
+    other = Src(B, "Gout › Diet", "Advise less beer and red meat to prevent gout.")
+    text = _answer("What is the treatment for community-acquired pneumonia?", card, other)
+    assert text.startswith("A score of 0 indicates low severity; amoxicillin"), text
+    assert "Use the CRB-65 score" in text and cited_ids(text) == [A], text

@@ -15,12 +15,14 @@ from hippo_tui.backends.extractive.parts import Part, _aspect, _needs, facets, t
 from hippo_tui.backends.extractive.picking import sentences_for
 from hippo_tui.backends.extractive.rendering import Reply
 from hippo_tui.backends.extractive.searching import _facet_query, _subject_query, searched_alone, was_searched
-from hippo_tui.backends.extractive.sources import _section
+from hippo_tui.backends.extractive.sources import Source, _section, _sections
 from hippo_tui.prompts import SEARCH_TOOL_NAME
 from hippo_tui.verification.lexical import generic
 
 COVERED = 0.5  # share of a part's (idf-weighted) words a source must contain to answer it
 MAX_SENTENCES = 4  # per question part, from its main source
+# A source that gives nothing a part asks for and leaves this much of its subjects unsaid touches it in passing.
+UNSAID_SHARE = 0.5
 SECOND_SOURCE_SHARE = 0.2  # a second source joins when it covers this much of what the first left out
 
 
@@ -57,6 +59,8 @@ def _answer_part(
     main = _answering(part, ranked, ctx.answered_by.get(part.subject or ""))
     ctx.answered_by[part.text] = main.title
     lacking = bool(needs) and not any(_answers(part, x, needs) for x in main.sentences)
+    if lacking and _in_passing(ctx, part, main):
+        return None, False
     chars = quotation_chars(ctx.question)
     section = _section(ctx.sources, main)
     picked = [(s.text, s.sid) for s in sentences_for(ctx, part, section, MAX_SENTENCES, chars)]
@@ -79,6 +83,17 @@ def _answer_part(
             said.add(text)
             out.append((text, sid))
     return out, lacking
+
+
+def _in_passing(ctx: Context, part: Part, source: Source) -> bool:
+    """``source`` gives nothing the part asks for (a dose, a drug), its title names none of the part's subjects,
+    and its section never says most of them (by weight): it touches the part only on its circumstances (a trip
+    in a report on tuberculosis care, for a motion sickness tablet for a ferry trip)."""
+    subjects = {w for w in part.want if not _aspect(w) and w not in treatment()}
+    if not subjects or subjects & source.topic:
+        return False
+    said = _sections(ctx.sources).get(source.title, source.words)
+    return ctx._mass(subjects - said) >= UNSAID_SHARE * ctx._mass(subjects)
 
 
 def _says_alone(said: frozenset[str], alone: set[str], loose: set[str], rest: set[str]) -> bool:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from hippo_tui.backends.extractive.doses import _answers, _others_quantity
 from hippo_tui.backends.extractive.drug_classes import _classes_named
-from hippo_tui.backends.extractive.parts import Part, _aspect, _needs, facets, treatment
+from hippo_tui.backends.extractive.parts import ANSWER_TYPES, Part, _aspect, _needs, facets, treatment
 from hippo_tui.backends.extractive.sources import HEADING_PHRASE, Sentence, Source
 from hippo_tui.backends.extractive.words import _age_words, _classes_of, content_words
 from hippo_tui.verification.lexical import comparators, contradicts, generic
@@ -69,6 +69,12 @@ def sentences_for(
     # A line that gives the duration asked for opens the answer ("… prednisolone for at least 5 days" before
     # "A severe attack includes …"); otherwise the source's order.
     lead = sorted(first) if needs == {"long"} and _answers(part, source.sentences[best], needs) else []
+    # A line that gives the treatment asked for leads even before the statement it refers back to ("A score of
+    # 0 …; amoxicillin … is first-line" before "Use the CRB-65 score …"), which follows to say what it means; a
+    # lead-in ("… antibiotic options:") or a heading stays before the line it introduces.
+    said_before = [source.sentences[i].text.rstrip() for i in first if i != best]
+    if said_before and treats and not part.want & ANSWER_TYPES and all(t.endswith(".") for t in said_before):
+        lead = [best] if _answers(part, source.sentences[best], needs) else lead
     return [source.sentences[i] for i in lead + sorted(chosen - set(lead))]
 
 
