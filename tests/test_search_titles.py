@@ -91,3 +91,23 @@ async def test_a_title_said_in_other_words_comes_first(
 ) -> None:
     assert (await other_words.search(question, k=3, titles=False))[0].id == OTHER_IDS[book]
     assert (await other_words.search(question, k=3))[0].id == OTHER_IDS[card]
+
+
+def test_the_folded_definitions_are_kept_between_processes_and_a_damaged_file_is_rebuilt(
+    tmp_path, monkeypatch
+):
+    from hippo_tui import cache_files
+    from hippo_tui.store import titles
+
+    monkeypatch.setattr(cache_files, "cache_dir", lambda: tmp_path)
+    built = titles._folded_definitions()
+    titles._definitions.cache_clear()
+    assert titles._definitions() == built  # built, and kept
+    kept = list(tmp_path.glob("title-definitions-*.bin"))
+    assert len(kept) == 1
+    titles._definitions.cache_clear()
+    assert titles._definitions() == built  # read back
+    kept[0].write_bytes(b"damaged")
+    titles._definitions.cache_clear()
+    assert titles._definitions() == built  # rebuilt, not read
+    titles._definitions.cache_clear()
