@@ -1038,9 +1038,12 @@ def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """Advice the excerpt gives only under a condition is not established by a claim that leaves the
     condition out ("all children with a squint" against "refer … if its onset is sudden"). Every sentence about
     the claim is read, not only the nearest: "AKI" alone shares three words with a sentence that is not the one
-    giving "IV fluids only if hypovolaemic"."""
-    quoted = excerpt.quoted(claim)
-    for near in [quoted] if quoted is not None else excerpt.about_all(claim):
+    giving "IV fluids only if hypovolaemic". A claim repeating sentences is about those it repeats."""
+    said = as_quoted(claim.source)
+    quoted = [
+        s for s in excerpt.sentences if (q := as_quoted(s.source)) and q in said
+    ]  # the sentences it repeats
+    for near in quoted or excerpt.about_all(claim):
         if near is not excerpt.whole and (found := _condition_left_out(claim, near)) is not None:
             return found
     return None

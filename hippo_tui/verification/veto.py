@@ -204,6 +204,9 @@ def _piece_of(sentence: Sentence, q: Quantity) -> Span:
     return Span(sentence.text[item[0].start : piece.end], item[0].start, piece.end, piece.quantities, words)
 
 
+_LABEL_WORDS = 8
+
+
 def _under_label(sentence: Sentence, piece: Span) -> Span:
     """``piece`` with the words of the label that opens its sentence ("Oesophageal candidiasis: fluconazole …
     for 14–21 days"): what the label names is what the piece's numbers are for."""
@@ -211,8 +214,10 @@ def _under_label(sentence: Sentence, piece: Span) -> Span:
     colon = text.rfind(":", 0, piece.start)
     if colon < 0 or ";" in text:  # a list's items each have their own ("adults, 500 micrograms; children, …")
         return piece
+    # A short label of words: a caption ("Table 1.2: … Eastern Cape 48,512 …") does not head each row after it.
+    head = text[: colon + 1]
     label = [p for p in sentence.pieces if p.end <= colon + 1 and p is not piece]
-    if not label:
+    if not label or len(head.split()) > _LABEL_WORDS or any(c.isdigit() for c in head):
         return piece
     words = piece.words.union(*(p.words for p in label))
     return Span(piece.text, piece.start, piece.end, piece.quantities, words)
