@@ -1040,10 +1040,8 @@ def check_condition(claim: Reading, excerpt: Excerpt) -> Finding | None:
     the claim is read, not only the nearest: "AKI" alone shares three words with a sentence that is not the one
     giving "IV fluids only if hypovolaemic". A claim repeating sentences is about those it repeats."""
     said = as_quoted(claim.source)
-    quoted = [
-        s for s in excerpt.sentences if (q := as_quoted(s.source)) and q in said
-    ]  # the sentences it repeats
-    for near in quoted or excerpt.about_all(claim):
+    repeated = [s for s in excerpt.sentences if (q := as_quoted(s.source)) and q in said]
+    for near in repeated or excerpt.about_all(claim):
         if near is not excerpt.whole and (found := _condition_left_out(claim, near)) is not None:
             return found
     return None

@@ -204,7 +204,7 @@ def _piece_of(sentence: Sentence, q: Quantity) -> Span:
     return Span(sentence.text[item[0].start : piece.end], item[0].start, piece.end, piece.quantities, words)
 
 
-_LABEL_WORDS = 8
+_LABEL_WORDS = 8  # a label ends its sentence's first words with a colon ("Major trauma with haemorrhage:")
 
 
 def _under_label(sentence: Sentence, piece: Span) -> Span:
