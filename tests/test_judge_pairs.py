@@ -101,13 +101,12 @@ KNOWN_FALSE_GROUNDED = {
     | {"r16-052", "r16-072"}
     # r17-…: round seventeen's, as written (60.8% right, 10 false grounded, 4 of a strict kind). Fixed since: a
     # dose given IM "when IV access is not possible" (r17-072), "as effective as" against "more effective than"
-    # (r17-224), a score's advice from another row (r17-111). Left: "with meals" against "best absorbed before
-    # food" (r17-012).
-    | {"r17-012"}
+    # (r17-224), a score's advice from another row (r17-111), "with meals" against "best absorbed before food
+    # … can be taken with food if" (r17-012: a condition read in every sentence about the claim).
     # r18-…: round eighteen's, as written (63.3% right, 5 false grounded, 2 of a strict kind).
-    | {"r18-018", "r18-090"}
-    # r19-…: round nineteen's, as written (62.9% right, 3 false grounded, 1 of a strict kind).
-    | {"r19-202"},
+    | {"r18-018", "r18-090"},
+    # r19-…: round nineteen's, as written (62.9% right, 3 false grounded, 1 of a strict kind). Fixed since: a
+    # label opening a sentence says what its numbers are for (r19-202).
     "test": 1,
     "test2": 0,
     "test3": 1,
