@@ -654,3 +654,17 @@ def test_a_statement_before_a_colon_lends_no_words_to_its_reason():
         check_claim("Codeine should not be used for pain relief in breastfeeding mothers.", excerpt) is None
     )
     assert check_claim("Codeine is recommended during breastfeeding.", excerpt) is not None
+
+
+def test_what_the_excerpt_says_is_not_needed_is_not_needed():
+    excerpt = (
+        "Refer children with a first febrile convulsion for assessment in hospital. Most children with simple "
+        "febrile convulsions do not need an EEG."
+    )
+    reason = check_claim(
+        "Children with a first febrile seizure should be assessed in hospital and have an EEG.", excerpt
+    )
+    assert reason is not None and "eeg" in reason.lower(), reason
+    assert (
+        check_claim("Children with a first febrile seizure should be assessed in hospital.", excerpt) is None
+    )

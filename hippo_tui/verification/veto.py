@@ -896,6 +896,12 @@ _SAID_NOT = re.compile(
     r"([a-z]{3,})"
 )
 
+# What is said not to be needed ("do not need an EEG"): the thing, not only the need.
+_NEED_NOT = re.compile(
+    r"\b(?:not|never)\s+(?:need|needs|require|requires)\s+(?:to\s+(?:have|be|take|get)\s+)?"
+    r"(?:an?\s+|the\s+|any\s+)?([a-z][a-z0-9]{2,})"
+)
+
 
 # An instruction not to do something ("Do not apply the gel to the breasts"): its words are what is not done,
 # unless it goes on to say when it is ("do not give IV fluids unless the child shows signs of shock").
@@ -927,7 +933,8 @@ def _check_said_not(
     against "… reduced escalation of care, but did not shorten the length of stay"."""
     negated: dict[str, str] = {}
     for s in sentences:
-        for m in _SAID_NOT.finditer(_blank(s.text, s.quantities)):
+        blanked = _blank(s.text, s.quantities)
+        for m in (*_SAID_NOT.finditer(blanked), *_NEED_NOT.finditer(blanked)):
             for w in judge_words(m.group(1)):
                 negated.setdefault(w, m.group(0))
     told_not = _forbidden(sentences)
