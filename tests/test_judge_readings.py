@@ -175,6 +175,17 @@ def test_a_co_combination_is_read_as_a_medicine():
     assert swapped.outcome == "contradicted" and "amoxiclav" in swapped.reason, swapped
 
 
+def test_the_most_common_is_not_what_the_excerpt_says_is_less_common():
+    excerpt = (
+        "Breathlessness on exertion is the most common presenting symptom of heart failure. Orthopnoea and "
+        "paroxysmal nocturnal dyspnoea are less common but more specific for the diagnosis."
+    )
+    verdict = judge_claim("Orthopnoea is the most common presenting symptom of heart failure.", excerpt)
+    assert verdict.outcome == "contradicted" and "less common" in verdict.reason, verdict
+    claim = "Breathlessness on exertion is the most common presenting symptom of heart failure."
+    assert judge_claim(claim, excerpt).supported
+
+
 def test_a_derivation_of_a_synonym_is_the_same_word():
     # {stop, cease, discontinue}: "cease" derives "cessation", so "stop" is said by it
     verdict = judge_claim(

@@ -1269,6 +1269,37 @@ def check_binding(claim: Reading, excerpt: Excerpt) -> Finding | None:
     return _missing("drug", f"the excerpt says {word} of {other}, not of {mine}")
 
 
+_SUPERLATIVE = re.compile(r"\bmost (common|frequent|effective|likely|important|serious)\b")
+
+
+def _sentence_says(concept: str, claim: Reading, sentence: Reading) -> bool:
+    return (
+        has_concept(concept, sentence.concepts)
+        or has_concept(concept, sentence.stems)
+        or said_by_gloss(concept, claim, sentence)
+    )
+
+
+def check_superlative(claim: Reading, excerpt: Excerpt) -> Finding | None:
+    """ "X is the most common …" where the excerpt says "most common" of something else and "less common" of
+    what the claim names ("breathlessness on exertion is the most common …; orthopnoea … less common")."""
+    m = _SUPERLATIVE.search(claim.text)
+    if m is None:
+        return None
+    most = [x for x in excerpt.sentences if re.search(rf"\bmost {m.group(1)}\b", x.text)]
+    compared = [
+        (x, c) for x in excerpt.sentences if (c := re.search(rf"\b(?:less|more) {m.group(1)}\b", x.text))
+    ]
+    if not most or not compared:
+        return None
+    for x, said in compared:
+        own = [c for c in claim.concepts if _sentence_says(c, claim, x)]
+        if any(not any(_sentence_says(c, claim, y) for y in most) for c in own):
+            reason = f"the claim says {m.group(0)}; the excerpt says {said.group(0)} in {quote(x.source)}"
+            return _contradicted("comparison", reason)
+    return None
+
+
 CHECKS = (
     check_near_quote,
     check_opposite,
@@ -1294,6 +1325,7 @@ CHECKS = (
     check_alone,
     check_only,
     check_binding,
+    check_superlative,
     check_exception,
 )
 
