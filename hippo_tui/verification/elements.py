@@ -854,6 +854,7 @@ _LATER_STEP = re.compile(
 _FIRST_OF_TIME = re.compile(
     r"\b(?:when|at|is|are|was|were|be|been) first\b"
     r"|\bfirst (?:started|starting|start|starts|dose|appears?|appeared|noticed|seen|few|signs?|symptoms?)\b"
+    r"|\bfirst \w+ dose\b"  # "the first antibiotic dose"
     r"|\bfirst (?:\w+ )?(?:hours?|days?|weeks?|months?|years?)\b"  # "the first day": a period, said as one
 )
 
