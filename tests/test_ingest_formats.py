@@ -212,6 +212,19 @@ def test_identical_passages_in_one_document_get_two_ids(tmp_path: Path) -> None:
     assert not {p.id for p in other} & {p.id for p in ps}  # the same wording in another document
 
 
+def test_markdown_html_table_rows_reach_passages_with_their_header(tmp_path: Path) -> None:
+    text = (
+        "# Gout flare\n\nTreat early.\n\n<table>\n  <tr>\n    <th>Drug</th>\n    <th>Dose</th>\n  </tr>\n"
+        '  <tr>\n    <td><span class="drug">Colchicine</span></td>\n    <td>500 micrograms twice daily</td>\n'
+        "  </tr>\n<script>track()</script>\n</table>\n\n<!-- a comment -->\n\nReview in a week.\n"
+    )
+    ps = passages(parse_document(tmp_path / "gout.md", text.encode(), Overrides()))
+    found = "\n".join(p.excerpt + "\n" + (p.body or "") for p in ps)
+    assert "Drug: Colchicine; Dose: 500 micrograms twice daily" in found
+    assert "Treat early." in found and "Review in a week." in found
+    assert "track()" not in found and "a comment" not in found
+
+
 _MARKDOWN_PIECES = [*"ab c\n\t*_[]()<>&;#!`\\-+.:1|", "&amp;", "**x**", "[l](u)", "![alt](i.png)", "  \n",
                     "<b>", "\\*", "`c`", "# ", "- ", "> ", "1. "]  # fmt: skip
 

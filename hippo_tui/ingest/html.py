@@ -136,3 +136,18 @@ def parse(data: bytes, path: Path) -> Parsed:
         else None,
         warnings=warnings,
     )
+
+
+def walk_fragment(markup: str, out: SectionBuilder, line: int | None) -> None:
+    """Read HTML embedded in another format (a Markdown HTML block) into ``out`` as a page's body is read."""
+    if not markup.strip():
+        return
+    # Leading newlines make libxml2's source lines those of the enclosing document.
+    padded = "\n" * ((line or 1) - 1) + markup
+    try:
+        root = lxml.html.document_fromstring(f"<html><body>{padded}</body></html>", parser=_PARSER)
+    except (etree.ParserError, ValueError):
+        return  # nothing parseable, e.g. a lone comment
+    _drop_chrome(root)
+    body = root.find("body")
+    _walk(body if body is not None else root, out)

@@ -9,7 +9,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from hippo_tui.ingest import front_matter
+from hippo_tui.ingest import front_matter, html
 from hippo_tui.ingest.document import Parsed, SectionBuilder, clean, table_rows
 
 # The core "inline" rule is off: most paragraphs of a protocol have no inline markup at all, and for them
@@ -114,6 +114,8 @@ def parse(text: str, path: Path) -> Parsed:
             depth -= 1
         elif t.type == "inline":
             out.add(_inline_text(t), "item" if depth else "para", line=line)
+        elif t.type == "html_block":  # e.g. a dose table written as HTML: read as the HTML reader does
+            html.walk_fragment(t.content, out, line)
         elif t.type in ("fence", "code_block"):
             out.add(t.content, "code", line=line)
         i += 1
