@@ -896,6 +896,16 @@ def _only_light(claim: Reading, missing: list[tuple[str, str]]) -> bool:
     )
 
 
+def _says_concept(concept: str, claim: Reading, text: Reading) -> bool:
+    """``text`` (a sentence or the whole excerpt) says the claim's ``concept``: as a word or stem of its own, or
+    in a clinical word's definition."""
+    return (
+        has_concept(concept, text.concepts)
+        or has_concept(concept, text.stems)
+        or said_by_gloss(concept, claim, text)
+    )
+
+
 def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """Every other content word of the claim, in the excerpt in some form (spelling, stem, synonym, class)."""
     classes = excerpt.whole.all_classes
@@ -903,9 +913,7 @@ def check_words(claim: Reading, excerpt: Excerpt) -> Finding | None:
         (concept, word)
         for concept, word in claim.concepts.items()
         if word not in claim.drugs
-        and not has_concept(concept, excerpt.whole.concepts)
-        and not has_concept(concept, excerpt.whole.stems)
-        and not said_by_gloss(concept, claim, excerpt.whole)
+        and not _says_concept(concept, claim, excerpt.whole)
         and word not in classes
         and not _said_otherwise(word, excerpt.whole)
         and not _said_as_such(word, claim, excerpt.whole)
@@ -1273,14 +1281,6 @@ def check_binding(claim: Reading, excerpt: Excerpt) -> Finding | None:
 _SUPERLATIVE = re.compile(r"\bmost (common|frequent|effective|likely|important|serious)\b")
 
 
-def _sentence_says(concept: str, claim: Reading, sentence: Reading) -> bool:
-    return (
-        has_concept(concept, sentence.concepts)
-        or has_concept(concept, sentence.stems)
-        or said_by_gloss(concept, claim, sentence)
-    )
-
-
 def check_superlative(claim: Reading, excerpt: Excerpt) -> Finding | None:
     """ "X is the most common …" where the excerpt says "most common" of something else and "less common" of
     what the claim names ("breathlessness on exertion is the most common …; orthopnoea … less common")."""
@@ -1294,8 +1294,8 @@ def check_superlative(claim: Reading, excerpt: Excerpt) -> Finding | None:
     if not most or not compared:
         return None
     for x, said in compared:
-        own = [c for c in claim.concepts if _sentence_says(c, claim, x)]
-        if any(not any(_sentence_says(c, claim, y) for y in most) for c in own):
+        own = [c for c in claim.concepts if _says_concept(c, claim, x)]
+        if any(not any(_says_concept(c, claim, y) for y in most) for c in own):
             reason = f"the claim says {m.group(0)}; the excerpt says {said.group(0)} in {quote(x.source)}"
             return _contradicted("comparison", reason)
     return None
